@@ -1,0 +1,1 @@
+"""tarl-memory core."""

@@ -1,0 +1,221 @@
+"""Boundary records of the memory engine.
+
+Everything that enters or leaves the core is one of these pydantic models, so a bad value is refused
+at the edge with an error that names the field, before anything is written.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from datetime import datetime, timezone
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+MAX_TEXT_CHARS = 8000
+"""Longest claim text accepted. Memories are facts, not documents; a longer text is almost always a
+mistake (a whole transcript passed as one claim) and would also dominate embedding and grounding."""
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex[:16]
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    """Naive datetimes are read as UTC so that comparisons across sources never raise."""
+    if value is not None and value.tzinfo is None:
+        return value.replace(tzinfo=timezone.utc)
+    return value
+
+
+class Ledger(StrEnum):
+    ACCEPTED = "accepted"
+    PENDING = "pending"
+    HISTORY = "history"
+
+
+class Reason(StrEnum):
+    """Why a row is in History (or, for ``premise_retracted``, back in Pending)."""
+
+    SUPERSEDED = "superseded"
+    REJECTED = "rejected"
+    EXPIRED = "expired"
+    RETRACTED = "retracted"
+    PREMISE_RETRACTED = "premise_retracted"
+    EXHAUSTED = "exhausted"
+    REFUTED = "refuted"
+
+
+class Action(StrEnum):
+    """The five TARL actions a policy chooses from, plus lifecycle moves made by the engine itself.
+
+    Lifecycle moves (``promote``, ``close``) exist so that verification, retraction, expiry and
+    cascades go through the same executor and transaction log as policy decisions.
+    """
+
+    APPEND = "append"
+    NOOP = "noop"
+    REVISE = "revise"
+    REJECT_CONFLICT = "reject_conflict"
+    DEFER_VERIFY = "defer_verify"
+    PROMOTE = "promote"
+    CLOSE = "close"
+
+
+DECISION_ACTIONS: tuple[Action, ...] = (
+    Action.APPEND,
+    Action.NOOP,
+    Action.REVISE,
+    Action.REJECT_CONFLICT,
+    Action.DEFER_VERIFY,
+)
+WRITE_ACTIONS = frozenset({Action.APPEND, Action.REVISE})
+"""TARL's binary view: Write = {append, revise}; everything else holds the claim back."""
+
+
+class Claim(BaseModel):
+    """A statement offered to memory. It becomes an Entry only through an executed action."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    namespace: str = "default"
+    source: str = "user"
+    confidence: float = 0.9
+    observed_at: datetime = Field(default_factory=utcnow)
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    slot: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    depends_on: tuple[str, ...] = ()
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, v: str) -> str:
+        v = v.strip()
+        if not v:
+            raise ValueError("text must not be empty or whitespace")
+        if len(v) > MAX_TEXT_CHARS:
+            raise ValueError(f"text has {len(v)} characters; the limit is {MAX_TEXT_CHARS}")
+        return v
+
+    @field_validator("namespace", "source")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        v = v.strip()
+        if not v:
+            raise ValueError("must not be empty")
+        return v
+
+    @field_validator("slot")
+    @classmethod
+    def _slot(cls, v: str | None) -> str | None:
+        if v is not None and not v.strip():
+            raise ValueError("slot must be None or a non-empty key")
+        return v.strip() if v is not None else None
+
+    @field_validator("confidence")
+    @classmethod
+    def _confidence(cls, v: float) -> float:
+        if math.isnan(v) or not 0.0 <= v <= 1.0:
+            raise ValueError(f"confidence must be within [0, 1], got {v!r}")
+        return v
+
+    @field_validator("observed_at", "valid_from", "valid_to")
+    @classmethod
+    def _tz(cls, v: datetime | None) -> datetime | None:
+        return _aware(v)
+
+    @model_validator(mode="after")
+    def _validity(self) -> Claim:
+        if self.valid_from and self.valid_to and self.valid_to < self.valid_from:
+            raise ValueError(
+                f"valid_to ({self.valid_to.isoformat()}) is before valid_from ({self.valid_from.isoformat()})"
+            )
+        return self
+
+
+class Entry(BaseModel):
+    """A claim that memory holds, in exactly one ledger. Content never changes; only the ledger does."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    text: str
+    namespace: str
+    source: str
+    confidence: float
+    observed_at: datetime
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    slot: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    depends_on: tuple[str, ...] = ()
+    ledger: Ledger
+    reason: Reason | None = None
+    note: str | None = None
+    supersedes: str | None = None
+    created_tx: int
+    closed_tx: int | None = None
+
+    @classmethod
+    def from_claim(cls, claim: Claim, *, id: str, ledger: Ledger, tx: int, **extra: Any) -> Entry:
+        return cls(id=id, ledger=ledger, created_tx=tx, **claim.model_dump(), **extra)
+
+    def moved(self, ledger: Ledger, tx: int, reason: Reason | None, note: str | None) -> Entry:
+        closed = tx if ledger is Ledger.HISTORY else None
+        return self.model_copy(update={"ledger": ledger, "reason": reason, "note": note, "closed_tx": closed})
+
+    def is_valid_at(self, when: datetime) -> bool:
+        when = _aware(when)
+        return (self.valid_from is None or self.valid_from <= when) and (
+            self.valid_to is None or when < self.valid_to
+        )
+
+
+class Decision(BaseModel):
+    """What a policy chose for a claim, and why. Probabilities are over DECISION_ACTIONS."""
+
+    model_config = ConfigDict(frozen=True)
+
+    action: Action
+    target_id: str | None = None
+    probabilities: dict[str, float] = Field(default_factory=dict)
+    margin: float = 0.0
+    rationale: str = ""
+    entry_id: str | None = None
+    tx: int | None = None
+
+
+class Move(BaseModel):
+    """One entry changing ledger inside a transaction (``from_ledger`` None: the entry is new)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entry_id: str
+    from_ledger: Ledger | None
+    to_ledger: Ledger
+    reason: Reason | None = None
+    note: str | None = None
+
+
+class Transaction(BaseModel):
+    """One atomic change to memory: the log row from which any past state can be replayed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tx: int
+    namespace: str
+    action: Action
+    at: datetime
+    target_id: str | None = None
+    claim: Claim | None = None
+    decision: Decision | None = None
+    created: tuple[Entry, ...] = ()
+    moves: tuple[Move, ...] = ()
