@@ -150,6 +150,10 @@ class MemoryEngine:
     def get(self, entry_id: str) -> Entry | None:
         return self.store.entry(entry_id)
 
+    def by_slot(self, namespace: str, slot: str, ledger: Ledger = Ledger.ACCEPTED) -> list[Entry]:
+        """Entries of ``ledger`` holding ``slot`` (a key-value view: adapters map keys to slots)."""
+        return [e for e in self.store.slot(_check_namespace(namespace), slot) if e.ledger is ledger]
+
     def accepted(self, namespace: str) -> list[Entry]:
         return self.store.ledger(_check_namespace(namespace), Ledger.ACCEPTED)
 

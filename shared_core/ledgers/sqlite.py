@@ -206,6 +206,9 @@ class SQLiteLedgerStore:
         found = {e.id: e for e in self._select(f"id IN ({','.join('?' * len(ids))})", tuple(ids))}
         return [found[i] for i in ids if i in found]
 
+    def slot(self, namespace: str, slot: str) -> list[Entry]:
+        return self._select("namespace = ? AND slot = ?", (namespace, slot))
+
     def ledger(self, namespace: str, ledger: Ledger, *, limit: int | None = None) -> list[Entry]:
         order = "created_tx, id" + (f" LIMIT {int(limit)}" if limit is not None else "")
         return self._select("namespace = ? AND ledger = ?", (namespace, ledger.value), order)

@@ -75,3 +75,10 @@ async def test_async_twins(engine):
     assert hits[0].entry.id == d.entry_id
     await asyncio.gather(*(engine.awrite(Claim(text=f"Ana fact {i}", namespace="ana")) for i in range(5)))
     assert engine.store.head() == 6
+
+
+def test_by_slot_is_a_key_value_view(engine):
+    engine.write(Claim(text="Ana lives in Rome", namespace="ana", slot="home"))
+    engine.write(Claim(text="Ana lives in Oslo now", namespace="ana", slot="home"))
+    assert [e.text for e in engine.by_slot("ana", "home")] == ["Ana lives in Oslo now"]
+    assert [e.text for e in engine.by_slot("ana", "home", Ledger.HISTORY)] == ["Ana lives in Rome"]
