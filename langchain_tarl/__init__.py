@@ -1,1 +1,21 @@
-"""LangChain adapter."""
+"""LangChain v1 / LangGraph adapter for tarl-memory: thin translations over ``shared_core.MemoryEngine``.
+
+- :class:`TarlStore`: a LangGraph ``BaseStore`` whose writes are TARL decisions (``create_agent(store=...)``).
+- :class:`TarlRetriever`: Accepted memories as ``Document``s.
+- :class:`TarlMemoryMiddleware`: recall into the prompt, remember/recall tools, optional claim extraction.
+- :class:`LRETrimMiddleware`: trim the model's input to a token budget with LRE.
+
+Importing this package loads neither torch nor scikit-learn; chromadb loads when an engine opens.
+"""
+
+from .embeddings import LangChainEmbedder, embedder_from_langchain
+from .memory_middleware import ExtractedClaim, ExtractedClaims, TarlMemoryMiddleware
+from .messages import as_message
+from .retriever import TarlRetriever
+from .store import TarlItem, TarlSearchItem, TarlStore
+from .trim_middleware import LRETrimMiddleware
+
+__all__ = [
+    "ExtractedClaim", "ExtractedClaims", "LRETrimMiddleware", "LangChainEmbedder", "TarlItem",
+    "TarlMemoryMiddleware", "TarlRetriever", "TarlSearchItem", "TarlStore", "as_message", "embedder_from_langchain",
+]

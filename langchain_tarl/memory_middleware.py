@@ -1,0 +1,190 @@
+"""``TarlMemoryMiddleware``: recall before each model call, remember/recall tools, optional extraction."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+from langchain.tools import ToolRuntime
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.tools import BaseTool, tool
+from langgraph.store.base import BaseStore, SearchItem
+from pydantic import BaseModel, Field
+from shared_core import Action, Decision, TarlError
+
+from .messages import last_user_text, transcript
+from .values import text_of as _text
+
+Namespace = tuple[str, ...] | Callable[[Any], tuple[str, ...]]
+
+OUTCOMES = {
+    Action.APPEND: "remembered",
+    Action.NOOP: "already known; nothing changed",
+    Action.REVISE: "remembered; it replaces an older, less reliable memory",
+    Action.REJECT_CONFLICT: "not remembered: it contradicts a more reliable memory",
+    Action.DEFER_VERIFY: "held for verification; not used until confirmed",
+}
+EXTRACT_PROMPT = (
+    "Extract durable facts about the user or their world from this conversation turn, one short "
+    "self-contained sentence each. For each, give who asserted it as source: 'user' (the user about "
+    "themselves), 'third_party' (someone else, hearsay), 'tool' or 'assistant'. Return no claims if none."
+)
+
+
+class ExtractedClaim(BaseModel):
+    text: str = Field(description="One self-contained factual sentence.")
+    source: str = Field(default="user", description="user | third_party | tool | assistant | document | web")
+    confidence: float = Field(default=0.9, ge=0.0, le=1.0)
+    topic: str | None = Field(default=None, description="Optional stable key, e.g. 'home_city'.")
+
+
+class ExtractedClaims(BaseModel):
+    """Claims extracted from one conversation turn."""
+
+    claims: list[ExtractedClaim] = Field(default_factory=list)
+
+
+def describe(decision: Decision | None) -> str:
+    """What the remember tool tells the model (a plain store, returning None, just 'stored')."""
+    if not isinstance(decision, Decision):
+        return "stored"
+    return f"{OUTCOMES.get(decision.action, decision.action.value)} ({decision.rationale})"
+
+
+class TarlMemoryMiddleware(AgentMiddleware):
+    """Long-term memory for ``create_agent``: recall into the prompt, tools to remember and recall.
+
+    .. code-block:: python
+
+        from langchain.agents import create_agent
+        from langchain_tarl import TarlMemoryMiddleware, TarlStore
+
+        store = TarlStore.open()
+        memory = TarlMemoryMiddleware(namespace=lambda rt: ("memories", rt.context["user_id"]), k=4)
+        agent = create_agent(model, middleware=[memory], store=store, context_schema=dict)
+        agent.invoke({"messages": [("user", "I moved to Porto")]}, context={"user_id": "alice"})
+
+    - Before every model call (sync and async) the Accepted memories most similar to the latest user
+      message are appended to the system message inside ``<memories>`` (``request.override``).
+    - Tools ``remember(fact, source, topic)`` and ``recall(query)`` write and read through the store;
+      with a :class:`TarlStore` each remember is a TARL decision, and the tool reports it to the model.
+    - With ``extractor`` (a chat model supporting structured output), after each run the latest turn
+      is turned into claims and each is put through the store (TARL decides, as for any write).
+
+    ``namespace`` is a fixed tuple or a function of the runtime (``Runtime`` or ``ToolRuntime``; both
+    have ``context``). The store is ``store=`` or else the agent's (``create_agent(..., store=...)``).
+    """
+
+    def __init__(self, namespace: Namespace = ("memories",), *, store: BaseStore | None = None, k: int = 4,
+                 extractor: BaseChatModel | None = None, with_tools: bool = True) -> None:
+        super().__init__()
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise TarlError("k", k, "must be a non-negative integer")
+        if not callable(namespace) and (not isinstance(namespace, tuple) or not namespace):
+            raise TarlError("namespace", namespace, "must be a non-empty tuple of labels or a function of the runtime")
+        self.namespace, self.store, self.k = namespace, store, k
+        self.extractor = extractor.with_structured_output(ExtractedClaims) if extractor is not None else None
+        self.tools: list[BaseTool] = self._tools() if with_tools else []
+
+    # -- resolution ---------------------------------------------------------------------------
+    def _ns(self, runtime: Any) -> tuple[str, ...]:
+        return tuple(self.namespace(runtime)) if callable(self.namespace) else self.namespace
+
+    def _store(self, runtime: Any) -> BaseStore:
+        store = self.store if self.store is not None else getattr(runtime, "store", None)
+        if store is None:
+            raise TarlError("store", None, "TarlMemoryMiddleware needs a store: pass store= or "
+                                           "create_agent(..., store=TarlStore.open())")
+        return store
+
+    # -- recall into the prompt ---------------------------------------------------------------
+    def _with_memories(self, request: ModelRequest, hits: list[SearchItem]) -> ModelRequest:
+        if not hits:
+            return request
+        lines = "\n".join(f"- {_text(h.value)}" for h in hits)
+        body = f"{request.system_prompt or ''}\n\n<memories>\n{lines}\n</memories>".strip()
+        return request.override(system_message=SystemMessage(body))
+
+    def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]) -> Any:
+        query = last_user_text(request.messages)
+        if not query or self.k == 0:
+            return handler(request)
+        hits = self._store(request.runtime).search(self._ns(request.runtime), query=query, limit=self.k)
+        return handler(self._with_memories(request, hits))
+
+    async def awrap_model_call(self, request: ModelRequest,
+                               handler: Callable[[ModelRequest], Awaitable[ModelResponse]]) -> Any:
+        query = last_user_text(request.messages)
+        if not query or self.k == 0:
+            return await handler(request)
+        hits = await self._store(request.runtime).asearch(self._ns(request.runtime), query=query, limit=self.k)
+        return await handler(self._with_memories(request, hits))
+
+    # -- tools --------------------------------------------------------------------------------
+    def _tools(self) -> list[BaseTool]:
+        mw = self
+
+        @tool
+        def remember(fact: str, runtime: ToolRuntime, source: str = "user", topic: str | None = None) -> str:
+            """Store a durable fact in long-term memory; memory decides whether it is kept.
+
+            Args:
+                fact: One self-contained sentence, e.g. "The user lives in Porto".
+                source: Who asserted it: "user" (the user about themselves), "third_party" (hearsay),
+                    "tool", "assistant", "document" or "web".
+                topic: Optional stable key for the fact, e.g. "home_city"; a later fact on the same
+                    topic is weighed against this one.
+            """
+            value = {"text": fact, "source": source}
+            return describe(mw._store(runtime).put(mw._ns(runtime), topic or uuid.uuid4().hex, value))
+
+        @tool
+        def recall(query: str, runtime: ToolRuntime) -> str:
+            """Search long-term memory for facts relevant to the query.
+
+            Args:
+                query: What to look for, e.g. "where does the user live".
+            """
+            hits = mw._store(runtime).search(mw._ns(runtime), query=query, limit=max(mw.k, 1))
+            return "\n".join(f"- {_text(h.value)}" for h in hits) or "no memories found"
+
+        return [remember, recall]
+
+    # -- extraction after the run -------------------------------------------------------------
+    def _extraction_prompt(self, state: Any) -> list[BaseMessage] | None:
+        if self.extractor is None:
+            return None
+        messages: list[BaseMessage] = list(state["messages"])
+        starts = [i for i, m in enumerate(messages) if isinstance(m, HumanMessage)]
+        turn = transcript(messages[starts[-1]:] if starts else messages)
+        return [SystemMessage(EXTRACT_PROMPT), HumanMessage(turn)] if turn else None
+
+    @staticmethod
+    def _value(claim: ExtractedClaim) -> tuple[str, dict[str, Any]]:
+        value = {"text": claim.text, "source": claim.source, "confidence": claim.confidence}
+        return claim.topic or uuid.uuid4().hex, value
+
+    def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        prompt = self._extraction_prompt(state)
+        if prompt is not None and self.extractor is not None:
+            store, ns = self._store(runtime), self._ns(runtime)
+            for claim in _claims(self.extractor.invoke(prompt)):
+                store.put(ns, *self._value(claim))
+        return None
+
+    async def aafter_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        prompt = self._extraction_prompt(state)
+        if prompt is not None and self.extractor is not None:
+            store, ns = self._store(runtime), self._ns(runtime)
+            for claim in _claims(await self.extractor.ainvoke(prompt)):
+                await store.aput(ns, *self._value(claim))
+        return None
+
+
+def _claims(result: Any) -> list[ExtractedClaim]:
+    if isinstance(result, ExtractedClaims):
+        return result.claims
+    return ExtractedClaims.model_validate(result).claims

@@ -1,0 +1,42 @@
+"""LangChain messages in the core's framework-neutral shape (``role``/``content``/``tool_calls``/...)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, ChatMessage, HumanMessage, ToolMessage
+
+ROLES = {"human": "user", "ai": "assistant", "system": "system", "developer": "system", "tool": "tool",
+         "function": "tool"}
+
+
+def as_message(message: BaseMessage) -> dict[str, Any]:
+    """The neutral mapping LRE reads; the message object itself is never modified."""
+    role = message.role if isinstance(message, ChatMessage) else ROLES.get(message.type, message.type)
+    out: dict[str, Any] = {"role": ROLES.get(role, role), "content": message.content}
+    if isinstance(message, AIMessage) and message.tool_calls:
+        out["tool_calls"] = [{"id": c.get("id") or "", "name": c["name"], "args": c["args"]}
+                             for c in message.tool_calls]
+    if isinstance(message, ToolMessage):
+        out["tool_call_id"] = message.tool_call_id
+    return out
+
+
+def last_user_text(messages: list[BaseMessage]) -> str:
+    """The latest human message's text: what recall searches memory for."""
+    for m in reversed(messages):
+        if isinstance(m, HumanMessage):
+            return m.text.strip()
+    return ""
+
+
+def transcript(messages: list[BaseMessage]) -> str:
+    """``role: text`` lines, with tool calls, for the claim extractor to read."""
+    lines = []
+    for m in messages:
+        neutral = as_message(m)
+        text = m.text.strip()
+        calls = " ".join(f"[{c['name']}({c['args']})]" for c in neutral.get("tool_calls", []))
+        if text or calls:
+            lines.append(f"{neutral['role']}: {' '.join(p for p in (text, calls) if p)}")
+    return "\n".join(lines)

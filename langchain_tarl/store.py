@@ -1,0 +1,244 @@
+"""``TarlStore``: a LangGraph ``BaseStore`` whose writes are TARL decisions."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from langgraph.store.base import (
+    NOT_PROVIDED,
+    BaseStore,
+    GetOp,
+    InvalidNamespaceError,
+    Item,
+    ListNamespacesOp,
+    NotProvided,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+    validate_op_namespace,
+)
+
+# The reference store's own matching rules, so filters and namespace conditions mean exactly what they
+# mean for InMemoryStore (private helpers: pinned by the contract tests in tests/langchain/).
+from langgraph.store.memory import _compare_values, _does_match
+from shared_core import Action, Claim, Decision, Entry, Ledger, MemoryEngine, Reason, Step, TarlError
+
+from . import namespaces
+from .values import claim_from_value, key_of, value_of
+
+if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
+    from shared_core.policy import Policy
+
+    from .retriever import TarlRetriever
+
+
+class TarlItem(Item):
+    """An ``Item`` that also carries the Accepted ``entry`` behind it (id, source, confidence,
+    validity), so callers can see *why* memory holds this value without a second lookup."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self, entry: Entry) -> None:
+        super().__init__(value=value_of(entry), key=key_of(entry), namespace=namespaces.from_engine(entry.namespace),
+                         created_at=entry.observed_at, updated_at=entry.observed_at)
+        self.entry = entry
+
+
+class TarlSearchItem(SearchItem):
+    __slots__ = ("entry",)
+
+    def __init__(self, entry: Entry, score: float | None) -> None:
+        super().__init__(namespaces.from_engine(entry.namespace), key_of(entry), value_of(entry),
+                         entry.observed_at, entry.observed_at, score)
+        self.entry = entry
+
+
+class TarlStore(BaseStore):
+    """Long-term memory for LangGraph agents where every ``put`` is a TARL-gated write.
+
+    .. code-block:: python
+
+        from langchain_tarl import TarlStore
+
+        store = TarlStore.open()                  # in-memory; TarlStore.open("mem/") persists
+        ns = ("memories", "alice")
+        store.put(ns, "home", {"text": "Alice lives in Lisbon", "source": "assistant"})
+        d = store.put(ns, "home", {"text": "Alice lives in Porto", "source": "user"})
+        d.action                                  # Action.REVISE: Lisbon went to History (superseded)
+        store.put(ns, "home2", {"text": "Alice lives in Madrid", "source": "third_party"}).action
+        # Action.REJECT_CONFLICT: hearsay, kept in History with the reason
+        store.get(ns, "home").value               # {'text': 'Alice lives in Porto', 'source': 'user'}
+        [h.value["text"] for h in store.search(ns, query="where does Alice live?")]
+        await store.aget(ns, "home")              # async twins of everything
+        store.delete(ns, "home")                  # retracted into History, never erased
+
+        agent = create_agent(model, tools, store=store)   # runtime.store in tools and middleware
+
+    Translation (no decisions are taken here; the engine's policy takes them):
+
+    - namespaces: labels joined with ``"."`` (see :mod:`langchain_tarl.namespaces`);
+    - ``put(ns, key, value)``: the value becomes a claim (rule in :mod:`langchain_tarl.values`), the
+      key its slot. ``put`` returns the engine's :class:`~shared_core.Decision` (``action``,
+      ``rationale``, ``entry_id``); inside ``batch`` the result is ``None`` as LangGraph specifies. Every
+      decision is also in the engine's transaction log (``store.engine.log(ns)``);
+    - ``get``/``search`` see Accepted entries only; items are :class:`TarlItem`/:class:`TarlSearchItem`
+      whose ``value`` is exactly what was put and whose ``entry`` is the ledger row. ``search`` without
+      a query lists newest first; with one, ranks by similarity across the namespaces under the prefix;
+    - ``delete`` retracts the key's open entries into History (reason ``retracted``);
+    - ``put(..., index=...)`` is accepted and ignored: every claim is indexed, because TARL grounds new
+      claims on it. TTL is not supported (``supports_ttl = False``).
+
+    A batch is validated whole before anything runs: one bad op and nothing is written.
+    """
+
+    def __init__(self, engine: MemoryEngine, *, default_source: str = "user", owns_engine: bool = False) -> None:
+        self.engine = engine
+        self.default_source = default_source
+        self._owns_engine = owns_engine
+
+    @classmethod
+    def open(cls, path: str | Path | None = None, *, embeddings: Embeddings | None = None,
+             policy: Policy | None = None, chroma_url: str | None = None, default_source: str = "user") -> TarlStore:
+        """Open an engine (``path`` None: in-memory) and a store that closes it; ``embeddings`` may be
+        any LangChain ``Embeddings`` (default: the core's offline embedder)."""
+        from .embeddings import embedder_from_langchain
+
+        embedder = embedder_from_langchain(embeddings) if embeddings is not None else None
+        engine = MemoryEngine.open(path, embedder=embedder, policy=policy, chroma_url=chroma_url)
+        return cls(engine, default_source=default_source, owns_engine=True)
+
+    def as_retriever(self, namespace: Sequence[str], *, k: int = 4) -> TarlRetriever:
+        from .retriever import TarlRetriever
+
+        return TarlRetriever(engine=self.engine, namespace=tuple(namespace), k=k)
+
+    def close(self) -> None:
+        if self._owns_engine:
+            self.engine.close()
+
+    def __enter__(self) -> TarlStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the narrow waist ---------------------------------------------------------------------
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        return [None if isinstance(r, Decision) else r for r in self._run(list(ops))]
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        return await asyncio.to_thread(self.batch, list(ops))
+
+    def put(self, namespace: tuple[str, ...], key: str, value: dict[str, Any],  # type: ignore[override]
+            index: Literal[False] | list[str] | None = None, *,
+            ttl: float | None | NotProvided = NOT_PROVIDED) -> Decision | None:
+        """As ``BaseStore.put``, but returns the TARL decision (``None`` for ``value=None``, a delete)."""
+        self._check_ttl(ttl)
+        result = self._run([PutOp(namespace, str(key), value, index=index)])[0]
+        return result if isinstance(result, Decision) else None
+
+    async def aput(self, namespace: tuple[str, ...], key: str, value: dict[str, Any],  # type: ignore[override]
+                   index: Literal[False] | list[str] | None = None, *,
+                   ttl: float | None | NotProvided = NOT_PROVIDED) -> Decision | None:
+        return await asyncio.to_thread(self.put, namespace, key, value, index, ttl=ttl)
+
+    def _check_ttl(self, ttl: float | None | NotProvided) -> None:
+        if ttl not in (NOT_PROVIDED, None):
+            raise NotImplementedError("TTL is not supported by TarlStore: use valid_to in the value instead")
+
+    def _run(self, ops: list[Op]) -> list[Result | Decision]:
+        claims = [self._check(op) for op in ops]          # validate everything before any write
+        return [self._apply(op, claim) for op, claim in zip(ops, claims)]
+
+    def _check(self, op: Op) -> Claim | None:
+        validate_op_namespace(op)
+        if isinstance(op, PutOp):
+            ns = namespaces.to_engine(op.namespace)
+            if op.value is not None:
+                if op.namespace[0] == "langgraph":
+                    raise InvalidNamespaceError(f"namespace={op.namespace!r}: root label 'langgraph' is reserved")
+                return claim_from_value(ns, op.key, op.value, default_source=self.default_source)
+        elif isinstance(op, GetOp):
+            namespaces.to_engine(op.namespace)
+        elif isinstance(op, (SearchOp, ListNamespacesOp)):
+            _non_negative("limit", op.limit)
+            _non_negative("offset", op.offset)
+            if isinstance(op, SearchOp) and op.query is not None and not isinstance(op.query, str):
+                raise TarlError("query", op.query, "must be a string or None")
+            if isinstance(op, ListNamespacesOp) and op.max_depth is not None:
+                _non_negative("max_depth", op.max_depth)
+        else:
+            raise TarlError("op", op, "unknown store operation")
+        return None
+
+    def _apply(self, op: Op, claim: Claim | None) -> Result | Decision:
+        if isinstance(op, GetOp):
+            found = self._open_entries(namespaces.to_engine(op.namespace), op.key, (Ledger.ACCEPTED,))
+            return TarlItem(found[-1]) if found else None
+        if isinstance(op, PutOp):
+            if claim is not None:
+                return self.engine.write(claim)
+            self._retract(namespaces.to_engine(op.namespace), op.key)
+            return None
+        if isinstance(op, SearchOp):
+            return self._search(op)
+        assert isinstance(op, ListNamespacesOp)
+        return self._list_namespaces(op)
+
+    # -- operations ---------------------------------------------------------------------------
+    def _open_entries(self, ns: str, key: str, ledgers: tuple[Ledger, ...]) -> list[Entry]:
+        """Open entries stored under ``key``: its slot, or (for engine-written entries) its id."""
+        found = [e for lg in ledgers for e in self.engine.by_slot(ns, key, lg)]
+        if not found:
+            entry = self.engine.get(key)
+            if entry is not None and entry.namespace == ns and entry.slot is None and entry.ledger in ledgers:
+                found = [entry]
+        return sorted(found, key=lambda e: e.created_tx)
+
+    def _retract(self, ns: str, key: str) -> None:
+        found = self._open_entries(ns, key, (Ledger.ACCEPTED, Ledger.PENDING))
+        if found:
+            steps = [Step(Action.CLOSE, target_id=e.id, reason=Reason.RETRACTED, note="deleted through the store")
+                     for e in found]
+            self.engine.apply(ns, steps)
+
+    def _namespaces(self, prefix: tuple[str, ...]) -> list[str]:
+        return [n for n in self.engine.namespaces() if namespaces.from_engine(n)[:len(prefix)] == prefix]
+
+    def _search(self, op: SearchOp) -> list[SearchItem]:
+        want = op.offset + op.limit
+        scored: list[tuple[Entry, float | None]] = []
+        for ns in self._namespaces(tuple(op.namespace_prefix)):
+            if op.query:
+                fetch = want if not op.filter else max(want, len(self.engine.accepted(ns)))
+                scored += [(h.entry, h.score) for h in self.engine.search(op.query, ns, fetch)]
+            else:
+                scored += [(e, None) for e in self.engine.accepted(ns)]
+        if op.query:
+            scored.sort(key=lambda p: -(p[1] or 0.0))
+        else:
+            scored.sort(key=lambda p: -p[0].created_tx)      # newest first, as LangGraph's Postgres store
+        if op.filter:
+            scored = [(e, s) for e, s in scored
+                      if all(_compare_values(value_of(e).get(f), v) for f, v in op.filter.items())]
+        return [TarlSearchItem(e, s) for e, s in scored[op.offset:want]]
+
+    def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        spaces = [namespaces.from_engine(n) for n in self.engine.namespaces() if self.engine.accepted(n)]
+        if op.match_conditions:
+            spaces = [s for s in spaces if all(_does_match(c, s) for c in op.match_conditions)]
+        if op.max_depth is not None:
+            spaces = [s[:op.max_depth] for s in spaces]
+        ordered = sorted(set(spaces))
+        return ordered[op.offset:op.offset + op.limit]
+
+
+def _non_negative(field: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise TarlError(field, value, "must be a non-negative integer")

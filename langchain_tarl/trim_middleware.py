@@ -1,0 +1,83 @@
+"""``LRETrimMiddleware``: the model sees a history within a token budget, chosen by LRE."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+from langchain_core.messages import BaseMessage, RemoveMessage
+from langgraph.graph.message import REMOVE_ALL_MESSAGES
+from shared_core import TarlError
+
+from .messages import as_message
+
+
+class LRETrimMiddleware(AgentMiddleware):
+    """Trim what the model sees to ``budget`` tokens, keeping the load-bearing turns (LRE).
+
+    .. code-block:: python
+
+        from langchain.agents import create_agent
+        from langchain_tarl import LRETrimMiddleware
+
+        agent = create_agent(model, tools, middleware=[LRETrimMiddleware(budget=2048)],
+                             checkpointer=InMemorySaver())
+        agent.invoke({"messages": [("user", "my token is tk-4471")]}, {"configurable": {"thread_id": "t"}})
+
+    Unlike FIFO trimming (``trim_messages``), old turns are not dropped oldest-first: LRE scores every
+    older turn for how likely it is to be needed later (identifiers, numbers, errors, ...) and keeps the
+    best ones that fit, plus the last ``keep_last`` turns and the system message, verbatim and in order.
+    An assistant tool call and its results are kept or dropped together, so the model never sees an
+    orphan tool message. The system message counts towards the budget.
+
+    By default the trim is a view: the checkpointed history keeps everything, so a later, larger
+    budget (or another model) can still see it. ``rewrite_history=True`` instead replaces the saved
+    history with the kept messages (``RemoveMessage``) before each model call.
+    ``token_counter`` counts one message's text (default: LRE's offline approximation).
+    """
+
+    def __init__(self, budget: int = 2048, *, keep_last: int = 5, rewrite_history: bool = False,
+                 token_counter: Callable[[str], int] | None = None, scorer: Any = None) -> None:
+        super().__init__()
+        for field, value in (("budget", budget), ("keep_last", keep_last)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise TarlError(field, value, "must be a non-negative integer")
+        self.budget, self.keep_last, self.rewrite_history = budget, keep_last, rewrite_history
+        self.token_counter, self.scorer = token_counter, scorer
+
+    def trim(self, messages: Sequence[BaseMessage], system: BaseMessage | None = None) -> list[BaseMessage]:
+        """The messages to send (originals, in order); ``system`` is pinned and counted, not returned."""
+        from shared_core.lre import trim            # numpy scorer, loaded on the first trim only
+
+        kwargs: dict[str, Any] = {"keep_last": self.keep_last, "scorer": self.scorer, "as_message": as_message}
+        if self.token_counter is not None:
+            kwargs["token_counter"] = self.token_counter
+        head = [system] if system is not None else []
+        kept = trim([*head, *messages], self.budget, **kwargs)
+        return [m for m in kept if m is not system]
+
+    def _view(self, request: ModelRequest) -> ModelRequest:
+        if self.rewrite_history:
+            return request
+        kept = self.trim(request.messages, request.system_message)
+        return request if len(kept) == len(request.messages) else request.override(messages=kept)
+
+    def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]) -> Any:
+        return handler(self._view(request))
+
+    async def awrap_model_call(self, request: ModelRequest,
+                               handler: Callable[[ModelRequest], Awaitable[ModelResponse]]) -> Any:
+        return await handler(self._view(request))
+
+    def before_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        if not self.rewrite_history:
+            return None
+        messages = list(state["messages"])
+        kept = self.trim(messages)
+        if len(kept) == len(messages):
+            return None
+        return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *kept]}
+
+    async def abefore_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        return self.before_model(state, runtime)

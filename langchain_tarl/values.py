@@ -1,0 +1,81 @@
+"""LangGraph store values <-> TARL claims and entries.
+
+The rule, in one place so that the store, the tools and the docs agree:
+
+- The value must be a JSON object (a ``dict`` with string keys and JSON-serialisable values).
+- Its text, the claim TARL decides on, is ``value["text"]`` if that is a string, else
+  ``value["content"]`` if that is a string (langmem's shape), else the value's JSON (sorted keys), so
+  structured memories still ground and search on their content.
+- ``source``, ``confidence``, ``valid_from``, ``valid_to``, ``observed_at`` (ISO strings or datetimes)
+  and ``metadata`` (a dict) ride in the value and become the claim's fields; the store key becomes the
+  claim's ``slot``, so a second ``put`` on the same key is weighed against the first.
+- The whole value is kept in the entry's metadata under :data:`VALUE_KEY` and handed back unchanged
+  by ``get``/``search``; entries written straight through the engine come back as ``{"text": ...}``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ValidationError
+from shared_core import Claim, Entry, TarlError
+
+VALUE_KEY = "langgraph_value"
+CLAIM_FIELDS = ("source", "confidence", "valid_from", "valid_to", "observed_at")
+
+
+def claim_from_value(namespace: str, key: str, value: Any, *, default_source: str) -> Claim:
+    """The claim a ``put`` offers to memory; raises :class:`TarlError` naming the bad field."""
+    if not isinstance(value, Mapping):
+        raise TarlError("value", value, "must be a dict (a JSON object), e.g. {'text': 'Alice lives in Lisbon'}")
+    value = dict(value)
+    if not value:
+        raise TarlError("value", value, "must not be empty: give at least a 'text' or 'content' field")
+    if not all(isinstance(k, str) for k in value):
+        raise TarlError("value", value, "keys must be strings")
+    try:
+        encoded = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise TarlError("value", value, f"must be JSON-serialisable: {exc}") from None
+    if not isinstance(key, str) or not key.strip():
+        raise TarlError("key", key, "must be a non-empty string")
+    metadata = value.get("metadata", {})
+    if not isinstance(metadata, Mapping):
+        raise TarlError("value.metadata", metadata, "must be a dict")
+    fields: dict[str, Any] = {f: value[f] for f in CLAIM_FIELDS if value.get(f) is not None}
+    fields.setdefault("source", default_source)
+    try:
+        return Claim(
+            text=text_of(value, encoded),
+            namespace=namespace,
+            slot=key,
+            metadata={**metadata, VALUE_KEY: value},
+            **fields,
+        )
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err.get("loc", ())) or "text"
+        name = "key" if field == "slot" else f"value.{field}"
+        raise TarlError(name, err.get("input"), err.get("msg", "invalid")) from None
+
+
+def text_of(value: Mapping[str, Any], encoded: str | None = None) -> str:
+    for field in ("text", "content"):
+        if isinstance(value.get(field), str):
+            return value[field]
+    return encoded if encoded is not None else json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def value_of(entry: Entry) -> dict[str, Any]:
+    """The value as it was put (a copy, so callers cannot alter what later reads see)."""
+    stored = entry.metadata.get(VALUE_KEY)
+    if isinstance(stored, dict):
+        return json.loads(json.dumps(stored))
+    return {"text": entry.text}
+
+
+def key_of(entry: Entry) -> str:
+    """The store key: the slot, or the entry id for entries written without one."""
+    return entry.slot or entry.id
