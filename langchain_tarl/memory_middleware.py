@@ -10,7 +10,7 @@ from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResp
 from langchain.tools import ToolRuntime
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
-from langchain_core.tools import BaseTool, tool
+from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.store.base import BaseStore, SearchItem
 from pydantic import BaseModel, Field
 from shared_core import Action, Decision, TarlError
@@ -104,8 +104,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
     def _with_memories(self, request: ModelRequest, hits: list[SearchItem]) -> ModelRequest:
         if not hits:
             return request
-        lines = "\n".join(f"- {_text(h.value)}" for h in hits)
-        body = f"{request.system_prompt or ''}\n\n<memories>\n{lines}\n</memories>".strip()
+        body = f"{request.system_prompt or ''}\n\n<memories>\n{_lines(hits)}\n</memories>".strip()
         return request.override(system_message=SystemMessage(body))
 
     def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]) -> Any:
@@ -127,8 +126,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
     def _tools(self) -> list[BaseTool]:
         mw = self
 
-        @tool
-        def remember(fact: str, runtime: ToolRuntime, source: str = "user", topic: str | None = None) -> str:
+        def remember(fact: str, runtime: ToolRuntime[Any, Any], source: str = "user",
+                     topic: str | None = None) -> str:
             """Store a durable fact in long-term memory; memory decides whether it is kept.
 
             Args:
@@ -138,20 +137,27 @@ class TarlMemoryMiddleware(AgentMiddleware):
                 topic: Optional stable key for the fact, e.g. "home_city"; a later fact on the same
                     topic is weighed against this one.
             """
-            value = {"text": fact, "source": source}
-            return describe(mw._store(runtime).put(mw._ns(runtime), topic or uuid.uuid4().hex, value))
+            return describe(mw._store(runtime).put(mw._ns(runtime), topic or uuid.uuid4().hex,
+                                                   {"text": fact, "source": source}))
 
-        @tool
-        def recall(query: str, runtime: ToolRuntime) -> str:
+        async def aremember(fact: str, runtime: ToolRuntime[Any, Any], source: str = "user",
+                            topic: str | None = None) -> str:
+            return describe(await mw._store(runtime).aput(mw._ns(runtime), topic or uuid.uuid4().hex,
+                                                          {"text": fact, "source": source}))
+
+        def recall(query: str, runtime: ToolRuntime[Any, Any]) -> str:
             """Search long-term memory for facts relevant to the query.
 
             Args:
                 query: What to look for, e.g. "where does the user live".
             """
-            hits = mw._store(runtime).search(mw._ns(runtime), query=query, limit=max(mw.k, 1))
-            return "\n".join(f"- {_text(h.value)}" for h in hits) or "no memories found"
+            return _lines(mw._store(runtime).search(mw._ns(runtime), query=query, limit=max(mw.k, 1)))
 
-        return [remember, recall]
+        async def arecall(query: str, runtime: ToolRuntime[Any, Any]) -> str:
+            return _lines(await mw._store(runtime).asearch(mw._ns(runtime), query=query, limit=max(mw.k, 1)))
+
+        return [StructuredTool.from_function(remember, coroutine=aremember, parse_docstring=True),
+                StructuredTool.from_function(recall, coroutine=arecall, parse_docstring=True)]
 
     # -- extraction after the run -------------------------------------------------------------
     def _extraction_prompt(self, state: Any) -> list[BaseMessage] | None:
@@ -182,6 +188,10 @@ class TarlMemoryMiddleware(AgentMiddleware):
             for claim in _claims(await self.extractor.ainvoke(prompt)):
                 await store.aput(ns, *self._value(claim))
         return None
+
+
+def _lines(hits: list[SearchItem]) -> str:
+    return "\n".join(f"- {_text(h.value)}" for h in hits) or "no memories found"
 
 
 def _claims(result: Any) -> list[ExtractedClaim]:

@@ -1,0 +1,146 @@
+"""End to end: create_agent + TarlStore + TarlMemoryMiddleware, driven by a scripted tool-calling model.
+
+Thread 1: a fact is remembered, revised by a more reliable claim, and contradicted by hearsay (rejected).
+Thread 2 (same user, fresh history): the model's prompt holds the revised fact and nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from langchain.agents import create_agent
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langchain_fakes import call, scripted
+from shared_core import Reason, TarlError
+
+from langchain_tarl import ExtractedClaims, TarlMemoryMiddleware
+
+USER_NS = "memories.alice"
+
+
+@dataclass
+class Ctx:
+    user_id: str
+
+
+def script():
+    return scripted(
+        call("remember", "c1", fact="The user lives in Lisbon", source="assistant"), AIMessage("Noted."),
+        call("remember", "c2", fact="The user lives in Porto", source="user"), AIMessage("Updated."),
+        call("remember", "c3", fact="The user lives in Madrid", source="third_party"), AIMessage("I keep Porto."),
+        AIMessage("You live in Porto."),
+    )
+
+
+TURNS = ["I guess I live in Lisbon, write that down", "Actually I moved: I live in Porto now",
+         "My cousin says I live in Madrid"]
+
+
+def build(model, store):
+    memory = TarlMemoryMiddleware(namespace=lambda rt: ("memories", rt.context.user_id), k=3)
+    return create_agent(model, system_prompt="Be brief.", middleware=[memory], store=store,
+                        checkpointer=InMemorySaver(), context_schema=Ctx)
+
+
+def tool_replies(prompts):
+    return [m.content for m in prompts[-1] if isinstance(m, ToolMessage)]
+
+
+def check(model, store):
+    tools = [m.content for m in model.prompts[5] if isinstance(m, ToolMessage)]
+    assert tools[0].startswith("remembered (new information")
+    assert tools[1].startswith("remembered; it replaces an older")
+    assert tools[2].startswith("not remembered: it contradicts a more reliable memory")
+    # thread 2: a fresh history, and the prompt recalls the revised fact only
+    last = model.prompts[-1]
+    assert [type(m) for m in last] == [SystemMessage, HumanMessage]
+    assert last[0].content.startswith("Be brief.\n\n<memories>\n- The user lives in Porto")
+    assert "Lisbon" not in last[0].content and "Madrid" not in last[0].content
+    assert [e.text for e in store.engine.accepted(USER_NS)] == ["The user lives in Porto"]
+    assert {e.text: e.reason for e in store.engine.history(USER_NS)} == {
+        "The user lives in Lisbon": Reason.SUPERSEDED, "The user lives in Madrid": Reason.REJECTED}
+
+
+def test_remember_revise_reject_then_recall_in_another_thread(store):
+    model = script()
+    agent = build(model, store)
+    ctx, t1 = Ctx("alice"), {"configurable": {"thread_id": "t1"}}
+    for text in TURNS:
+        agent.invoke({"messages": [HumanMessage(text)]}, t1, context=ctx)
+    out = agent.invoke({"messages": [HumanMessage("Where do I live?")]}, {"configurable": {"thread_id": "t2"}},
+                       context=ctx)
+    assert out["messages"][-1].content == "You live in Porto."
+    check(model, store)
+
+
+async def test_remember_revise_reject_then_recall_async(store):
+    model = script()
+    agent = build(model, store)
+    ctx, t1 = Ctx("alice"), {"configurable": {"thread_id": "t1"}}
+    for text in TURNS:
+        await agent.ainvoke({"messages": [HumanMessage(text)]}, t1, context=ctx)
+    await agent.ainvoke({"messages": [HumanMessage("Where do I live?")]}, {"configurable": {"thread_id": "t2"}},
+                        context=ctx)
+    check(model, store)
+
+
+def test_memories_are_per_user(store):
+    store.put(("memories", "bob"), "k", {"text": "Bob lives in Oslo"})
+    model = scripted(AIMessage("Hello."))
+    build(model, store).invoke({"messages": [HumanMessage("Where do I live?")]},
+                               {"configurable": {"thread_id": "t"}}, context=Ctx("alice"))
+    assert model.prompts[0][0].content == "Be brief."                   # nothing of Bob's recalled
+
+
+def test_recall_tool_reads_accepted_memories(store):
+    store.put(("memories",), "k", {"text": "The user's cat is called Miso"})
+    model = scripted(call("recall", "r1", query="cat name"), AIMessage("Miso."))
+    agent = create_agent(model, middleware=[TarlMemoryMiddleware(k=0)], store=store)
+    agent.invoke({"messages": [HumanMessage("What is my cat called?")]})
+    [reply] = tool_replies(model.prompts)
+    assert reply == "- The user's cat is called Miso"
+    assert [type(m) for m in model.prompts[0]] == [HumanMessage]      # k=0: nothing injected
+
+
+class ExtractorModel:
+    """Builds a scripted model that answers structured-output calls with a tool call of the schema."""
+
+    @staticmethod
+    def returning(*claims: dict):
+        return scripted(call(ExtractedClaims.__name__, "x1", claims=list(claims)))
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+async def test_extractor_writes_claims_through_tarl_after_the_run(store, mode):
+    store.put(("memories",), "home", {"text": "The user lives in Porto", "source": "user"})
+    extractor = ExtractorModel.returning(
+        {"text": "The user has a dog named Rex", "source": "user"},
+        {"text": "The user lives in Madrid", "source": "third_party", "topic": "home"},
+    )
+    agent = create_agent(scripted(AIMessage("Nice!")), store=store,
+                         middleware=[TarlMemoryMiddleware(extractor=extractor, with_tools=False)])
+    request = {"messages": [HumanMessage("My dog Rex is great; my cousin says I live in Madrid")]}
+    if mode == "sync":
+        agent.invoke(request)
+    else:
+        await agent.ainvoke(request)
+    seen = extractor.prompts[0][1].content
+    assert "user: My dog Rex is great" in seen and "assistant: Nice!" in seen
+    assert sorted(e.text for e in store.engine.accepted("memories")) == [
+        "The user has a dog named Rex", "The user lives in Porto"]
+    [rejected] = store.engine.history("memories")
+    assert rejected.text == "The user lives in Madrid" and rejected.reason is Reason.REJECTED
+
+
+def test_middleware_without_a_store_says_so():
+    agent = create_agent(scripted(AIMessage("x")), middleware=[TarlMemoryMiddleware()])
+    with pytest.raises(TarlError, match="store"):
+        agent.invoke({"messages": [HumanMessage("hi")]})
+
+
+@pytest.mark.parametrize(("kwargs", "field"), [({"k": -1}, "k"), ({"namespace": ()}, "namespace")])
+def test_middleware_refuses_bad_arguments(kwargs, field):
+    with pytest.raises(TarlError, match=field):
+        TarlMemoryMiddleware(**kwargs)
