@@ -8,6 +8,7 @@ index for ids and to the ledger for the entries, so a stale index can never surf
 from __future__ import annotations
 
 import asyncio
+import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -59,6 +60,7 @@ class MemoryEngine:
         self.policy: Policy = policy or RulePolicy()
         self.clock = clock
         self._seen = 0
+        self._lock = threading.RLock()          # the vector cache is shared by threads (async adapters)
         self.writer = IndexWriter(index, lambda tx: self.store.set_meta(INDEXED_TX, str(tx)))
         self.reconcile()
 
@@ -88,7 +90,7 @@ class MemoryEngine:
         ``vector``: the claim's embedding when the caller already has it (skips the embedder)."""
         claim = _claim(claim)
         vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
-        with self.store.writer() as w:
+        with self._lock, self.store.writer() as w:
             self._refresh()
             neighbours = self.vectors.query(vector, claim.namespace, NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))
             entries = [w.entry(i) for i, _ in neighbours]
@@ -111,12 +113,13 @@ class MemoryEngine:
     def write_many(self, claims: Iterable[Claim | dict[str, Any]]) -> list[Decision]:
         """Validates every claim first, so one bad claim writes nothing; then writes them in order."""
         checked = [_claim(c) for c in claims]
-        return [self.write(c) for c in checked]
+        vectors = self.index.embed([c.text for c in checked]) if checked else []
+        return [self.write(c, vector=v) for c, v in zip(checked, vectors)]
 
     def apply(self, namespace: str, steps: Sequence[Step]) -> list[Transaction]:
         """Execute explicit steps (lifecycle moves, Janus commits) atomically: all of them or none."""
         done: list[Transaction] = []
-        with self.store.writer() as w:
+        with self._lock, self.store.writer() as w:
             for step in steps:
                 t = executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock())
                 w.record(t)
@@ -151,8 +154,9 @@ class MemoryEngine:
             return []
         vector = self.index.embed([query])[0]
         fetch = k if valid_at is None else 4 * k
-        self._refresh()
-        scored = self.vectors.query(vector, namespace, fetch, (Ledger.ACCEPTED,))
+        with self._lock:
+            self._refresh()
+            scored = self.vectors.query(vector, namespace, fetch, (Ledger.ACCEPTED,))
         entries = {e.id: e for e in self.store.entries([i for i, _ in scored])}
         hits = [Hit(entries[i], s) for i, s in scored if i in entries and entries[i].ledger is Ledger.ACCEPTED]
         if valid_at is not None:
