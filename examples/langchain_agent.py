@@ -1,0 +1,92 @@
+"""A LangChain v1 agent with tarl-memory: long-term memory that decides, and a history trimmed by LRE.
+
+Runs offline: the chat model is a scripted fake that calls tools the way a real model would, so what you
+see is the memory's behaviour, not a model's. Swap in any tool-calling chat model
+(``init_chat_model("...")``) and drop the script to use it for real.
+
+    python examples/langchain_agent.py            # in-memory
+    python examples/langchain_agent.py mem/       # persisted: ledger.db (sqlite3-readable) + chroma/
+
+Thread 1: the assistant notes where the user lives, the user corrects it, a cousin's hearsay contradicts
+it. Thread 2, a new conversation: the agent recalls the corrected fact without being told.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from langchain.agents import create_agent
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from langchain_tarl import LRETrimMiddleware, TarlMemoryMiddleware, TarlStore
+
+
+class ScriptedModel(GenericFakeChatModel):
+    """Replays scripted replies and keeps every prompt it receives (to show what recall injected)."""
+
+    prompts: list[list[BaseMessage]] = []
+
+    def bind_tools(self, tools: Any, *, tool_choice: Any = None, **kwargs: Any) -> Any:
+        return self
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> Any:
+        self.prompts.append(list(messages))
+        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+
+def remember(call_id: str, fact: str, source: str) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": "remember", "args": {"fact": fact, "source": source},
+                                      "id": call_id, "type": "tool_call"}])
+
+
+@dataclass
+class Ctx:
+    user_id: str
+
+
+CONVERSATION = [  # (thread, user says, scripted model replies)
+    ("t1", "I'm new in town, probably living in Lisbon for a while.",
+     [remember("c1", "The user lives in Lisbon", "assistant"), AIMessage("Noted: Lisbon.")]),
+    ("t1", "Correction: I live in Porto, not Lisbon.",
+     [remember("c2", "The user lives in Porto", "user"), AIMessage("Updated: Porto.")]),
+    ("t1", "My cousin insists I live in Madrid.",
+     [remember("c3", "The user lives in Madrid", "third_party"), AIMessage("I'll keep Porto.")]),
+    ("t2", "Which city should I search for restaurants in?", [AIMessage("Porto, where you live.")]),
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    model = ScriptedModel(disable_streaming=True,
+                          messages=iter([reply for _, _, replies in CONVERSATION for reply in replies]))
+    with TarlStore.open(argv[0] if argv else None) as store:
+        memory = TarlMemoryMiddleware(namespace=lambda rt: ("memories", rt.context.user_id), k=3)
+        agent = create_agent(model, system_prompt="You are a concise assistant.", store=store,
+                             middleware=[memory, LRETrimMiddleware(budget=2048)],
+                             checkpointer=InMemorySaver(), context_schema=Ctx)
+        for thread, text, _ in CONVERSATION:
+            print(f"[{thread}] user: {text}")
+            out = agent.invoke({"messages": [HumanMessage(text)]}, {"configurable": {"thread_id": thread}},
+                               context=Ctx("alice"))
+            turn = out["messages"][-3:] if isinstance(out["messages"][-2], ToolMessage) else out["messages"][-1:]
+            for m in turn:
+                if isinstance(m, ToolMessage):
+                    print(f"[{thread}]   memory: {m.content}")
+            print(f"[{thread}] agent: {out['messages'][-1].content}")
+        system = model.prompts[-1][0].content
+        print("\nWhat the model saw in thread 2 (system message):\n" + system)
+        ns = "memories.alice"
+        print("\nAccepted:", [e.text for e in store.engine.accepted(ns)])
+        print("History: ", [(e.text, e.reason.value if e.reason else None) for e in store.engine.history(ns)])
+        for tx in store.engine.log(ns):
+            print(f"  tx {tx.tx}: {tx.action.value:<16} {tx.claim.text if tx.claim else ''}"
+                  f"  ({tx.decision.rationale if tx.decision else ''})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
