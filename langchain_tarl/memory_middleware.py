@@ -137,13 +137,19 @@ class TarlMemoryMiddleware(AgentMiddleware):
                 topic: Optional stable key for the fact, e.g. "home_city"; a later fact on the same
                     topic is weighed against this one.
             """
-            return describe(mw._store(runtime).put(mw._ns(runtime), topic or uuid.uuid4().hex,
-                                                   {"text": fact, "source": source}))
+            store, ns = mw._store(runtime), mw._ns(runtime)
+            try:
+                return describe(store.put(ns, topic or uuid.uuid4().hex, {"text": fact, "source": source}))
+            except TarlError as err:               # tell the model what was wrong; nothing was written
+                return f"not stored: {err}"
 
         async def aremember(fact: str, runtime: ToolRuntime[Any, Any], source: str = "user",
                             topic: str | None = None) -> str:
-            return describe(await mw._store(runtime).aput(mw._ns(runtime), topic or uuid.uuid4().hex,
-                                                          {"text": fact, "source": source}))
+            store, ns = mw._store(runtime), mw._ns(runtime)
+            try:
+                return describe(await store.aput(ns, topic or uuid.uuid4().hex, {"text": fact, "source": source}))
+            except TarlError as err:
+                return f"not stored: {err}"
 
         def recall(query: str, runtime: ToolRuntime[Any, Any]) -> str:
             """Search long-term memory for facts relevant to the query.

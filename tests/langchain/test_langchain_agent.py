@@ -144,3 +144,11 @@ def test_middleware_without_a_store_says_so():
 def test_middleware_refuses_bad_arguments(kwargs, field):
     with pytest.raises(TarlError, match=field):
         TarlMemoryMiddleware(**kwargs)
+
+
+def test_a_bad_fact_is_reported_to_the_model_and_nothing_is_written(store):
+    model = scripted(call("remember", "b1", fact="   ", source="user"), AIMessage("Sorry."))
+    create_agent(model, middleware=[TarlMemoryMiddleware()], store=store).invoke(
+        {"messages": [HumanMessage("remember nothing")]})
+    [reply] = tool_replies(model.prompts)
+    assert reply.startswith("not stored: value.text=") and store.engine.log() == []

@@ -245,3 +245,13 @@ def test_langchain_embeddings_can_drive_the_engine():
         assert s.put(NS, "k", {"text": "Alice keeps bees"}).action is Action.APPEND
         assert s.engine.index.embedder.dim == 16
         assert [h.key for h in s.search(NS, query="Alice keeps bees")] == ["k"]
+
+
+@pytest.mark.parametrize("ns", [(), ("a.b",)])
+def test_get_and_delete_refuse_bad_namespaces(store, ns):
+    store.put(NS, "k", {"text": "a fact"})
+    with pytest.raises(InvalidNamespaceError, match="namespace"):
+        store.delete(ns, "k")
+    with pytest.raises(InvalidNamespaceError):
+        store.get(ns, "k")
+    assert len(store.engine.log()) == 1
