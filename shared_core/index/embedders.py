@@ -8,16 +8,18 @@ nothing. Any model a user already has plugs in through ``CallableEmbedder``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
 import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Embedder", "HashingEmbedder", "CallableEmbedder", "default_embedder", "STOP_WORDS"]
+__all__ = ["Embedder", "HashingEmbedder", "QueryIDF", "CallableEmbedder", "default_embedder", "STOP_WORDS"]
 
 
 @runtime_checkable
@@ -76,6 +78,15 @@ def _stem(word: str) -> str:
     return word
 
 
+class _Word(NamedTuple):
+    slots: np.ndarray  # hashed slots of the unigram and the character n-grams
+    values: np.ndarray  # signed weights, same length
+    term: str  # the stemmed form, reused by bigrams
+
+
+_CACHE_SIZE = 100_000
+
+
 def _hash(feature: str) -> int:
     return zlib.crc32(feature.encode("utf-8"))
 
@@ -83,31 +94,38 @@ def _hash(feature: str) -> int:
 class HashingEmbedder:
     """Offline default: signed feature hashing of words, word bigrams and character n-grams.
 
-    Why each part (see ``tarl bench embedders`` for the measured effect of removing it):
-    stop words are dropped because they match everything; a light stemmer merges inflections;
-    bigrams reward shared phrases; character n-grams inside words catch morphology and typos;
-    term frequency is sublinear so a repeated word does not dominate; signed hashing keeps
-    collisions unbiased; short tokens are down-weighted as a corpus-free stand-in for IDF.
-    Everything is a pure function of the text and the constructor arguments.
+    Why each part (``tarl bench embedders`` measures the effect of removing each one): stop words
+    are dropped because they match everything; a light stemmer merges inflections; bigrams reward
+    shared phrases; character n-grams inside words catch morphology and typos, hashed into their
+    own ``char_dims`` slots so their many collisions do not blur the word slots; term frequency is
+    sublinear so a repeated word does not dominate; signed hashing keeps collisions unbiased; short
+    tokens weigh less, a corpus-free stand-in for IDF. The real IDF depends on the store's contents,
+    so it is applied to queries only, by ``QueryIDF``, and stored vectors never change.
+
+    >>> embed = HashingEmbedder()
+    >>> vectors = embed(["I adopted a puppy", "We got a new dog"])
+    >>> vectors.shape, vectors.dtype.name
+    ((2, 2048), 'float32')
     """
 
     def __init__(
         self,
-        dim: int = 1024,
+        dim: int = 2048,
         *,
         stop_words: bool = True,
         stem: bool = True,
-        bigram_weight: float = 0.5,
+        bigram_weight: float = 0.25,
         char_ngrams: tuple[int, int] = (3, 5),
         char_weight: float = 1.0,
+        char_dims: int = 512,
         sublinear_tf: bool = True,
         signed: bool = True,
         length_weight: bool = True,
         name: str | None = None,
     ) -> None:
-        if dim < 8:
-            raise ValueError(f"dim must be >= 8, got {dim}")
         lo, hi = char_ngrams
+        if not 0 <= char_dims < dim - 8:
+            raise ValueError(f"char_dims must be in [0, dim - 8), got char_dims={char_dims}, dim={dim}")
         if char_weight and not 1 <= lo <= hi:
             raise ValueError(f"char_ngrams must be (lo, hi) with 1 <= lo <= hi, got {char_ngrams}")
         self.dim = dim
@@ -116,11 +134,14 @@ class HashingEmbedder:
         self.bigram_weight = bigram_weight
         self.char_ngrams = (lo, hi)
         self.char_weight = char_weight
+        self.char_dims = char_dims
         self.sublinear_tf = sublinear_tf
         self.signed = signed
         self.length_weight = length_weight
-        self.name = name or "tarl-hashing-v1:" + ",".join(f"{k}={v}" for k, v in self.get_config().items())
-        self._word_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        digest = hashlib.blake2b(json.dumps(self.get_config(), sort_keys=True).encode(), digest_size=4).hexdigest()
+        self.name = name or f"tarl-hashing-v1-d{dim}-{digest}"
+        self._word_cache: dict[str, _Word] = {}
+        self._bigram_cache: dict[str, tuple[int, float]] = {}
 
     def get_config(self) -> dict[str, Any]:
         """Everything that determines the vectors; enough to rebuild the embedder in a new process."""
@@ -131,6 +152,7 @@ class HashingEmbedder:
             "bigram_weight": self.bigram_weight,
             "char_ngrams": list(self.char_ngrams),
             "char_weight": self.char_weight,
+            "char_dims": self.char_dims,
             "sublinear_tf": self.sublinear_tf,
             "signed": self.signed,
             "length_weight": self.length_weight,
@@ -138,21 +160,22 @@ class HashingEmbedder:
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> HashingEmbedder:
-        config = dict(config)
-        config["char_ngrams"] = tuple(config.get("char_ngrams", (3, 5)))
-        return cls(**config)
+        return cls(**{**config, "char_ngrams": tuple(config.get("char_ngrams", (3, 5)))})
 
     def __repr__(self) -> str:
-        return f"HashingEmbedder({self.name!r})"
+        return f"HashingEmbedder(name={self.name!r})"
 
     # -- features --------------------------------------------------------------------------------
 
-    def _slot(self, feature: str) -> tuple[int, float]:
+    def _slot(self, feature: str, char: bool = False) -> tuple[int, float]:
         h = _hash(feature)
         sign = -1.0 if self.signed and h & 0x80000000 else 1.0
-        return h % self.dim, sign
+        word_dims = self.dim - self.char_dims
+        if char and self.char_dims:
+            return word_dims + h % self.char_dims, sign
+        return h % word_dims, sign
 
-    def _word_features(self, word: str) -> tuple[np.ndarray, np.ndarray]:
+    def _word_features(self, word: str) -> _Word:
         """Unigram + character n-grams of one word, cached: words repeat, hashing them is the cost."""
         cached = self._word_cache.get(word)
         if cached is not None:
@@ -165,17 +188,24 @@ class HashingEmbedder:
             padded = f"<{word}>"
             lo, hi = self.char_ngrams
             grams = [padded[i : i + n] for n in range(lo, hi + 1) for i in range(len(padded) - n + 1)]
-            if grams:
-                w = weight * self.char_weight / math.sqrt(len(grams))
-                for g in grams:
-                    slots.append(self._slot("c " + g))
-                    values.append(w)
-        idx = np.fromiter((s for s, _ in slots), dtype=np.int64, count=len(slots))
-        val = np.fromiter((sign * v for (_, sign), v in zip(slots, values)), dtype=np.float64, count=len(slots))
-        if len(self._word_cache) > 200_000:
-            self._word_cache.clear()
-        self._word_cache[word] = (idx, val)
-        return idx, val
+            slots += [self._slot("c " + g, char=True) for g in grams]
+            values += [weight * self.char_weight / math.sqrt(len(grams))] * len(grams)
+        idx = np.array([s for s, _ in slots], dtype=np.int64)
+        val = np.array([sign * v for (_, sign), v in zip(slots, values)])
+        if len(self._word_cache) >= _CACHE_SIZE:
+            self._word_cache.clear()  # bounded memory; a miss only costs time
+        self._word_cache[word] = cached = _Word(idx, val, term)
+        return cached
+
+    def _bigram(self, a: str, b: str) -> tuple[int, float]:
+        key = f"{a} {b}"
+        cached = self._bigram_cache.get(key)
+        if cached is None:
+            slot, sign = self._slot("b " + key)
+            if len(self._bigram_cache) >= _CACHE_SIZE:
+                self._bigram_cache.clear()
+            self._bigram_cache[key] = cached = (slot, sign * self.bigram_weight)
+        return cached
 
     def _tokens(self, text: str) -> list[str]:
         words = [w[:-2] if w.endswith("'s") else w for w in _TOKEN.findall(text.lower().replace("\u2019", "'"))]
@@ -185,49 +215,94 @@ class HashingEmbedder:
                 words = content  # a text of stop words only still gets a vector from them
         return [w.replace("'", "") for w in words if w]
 
-    def _features(self, text: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        tokens = self._tokens(text)
-        if not tokens:
-            idx, sign = self._slot(_EMPTY_FEATURE)
-            return [np.array([idx])], [np.array([sign])]
-        idxs, vals = [], []
-        for word, count in Counter(tokens).items():
-            tf = 1.0 + math.log(count) if self.sublinear_tf else float(count)
-            idx, val = self._word_features(word)
-            idxs.append(idx)
-            vals.append(val * tf)
-        if self.bigram_weight > 0 and len(tokens) > 1:
-            terms = [_stem(t) for t in tokens] if self.stem else tokens
-            slots = [self._slot(f"b {a} {b}") for a, b in zip(terms, terms[1:])]
-            idxs.append(np.array([s for s, _ in slots]))
-            vals.append(np.array([sign * self.bigram_weight for _, sign in slots]))
-        return idxs, vals
-
     # -- protocol --------------------------------------------------------------------------------
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         if isinstance(texts, str):
             raise TypeError("pass a sequence of texts, not a single string")
         n = len(texts)
-        if n == 0:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        rows, cols, vals = [], [], []
-        for r, text in enumerate(texts):
-            idxs, values = self._features(text)
-            for idx, val in zip(idxs, values):
-                rows.append(np.full(len(idx), r, dtype=np.int64))
-                cols.append(idx)
-                vals.append(val)
-        flat = np.concatenate(rows) * self.dim + np.concatenate(cols)
-        out = np.bincount(flat, weights=np.concatenate(vals), minlength=n * self.dim).reshape(n, self.dim)
+        # One flat (row, slot, value) list for the whole batch, summed by a single bincount.
+        pieces: list[_Word] = []
+        piece_rows: list[int] = []
+        piece_tf: list[float] = []
+        extra_rows: list[int] = []
+        extra_slots: list[int] = []
+        extra_vals: list[float] = []
+        for row, text in enumerate(texts):
+            tokens = self._tokens(text)
+            if not tokens:
+                slot, sign = self._slot(_EMPTY_FEATURE)
+                extra_rows.append(row), extra_slots.append(slot), extra_vals.append(sign)
+                continue
+            for word, count in Counter(tokens).items():
+                pieces.append(self._word_features(word))
+                piece_rows.append(row)
+                piece_tf.append(1.0 + math.log(count) if self.sublinear_tf else float(count))
+            if self.bigram_weight > 0 and len(tokens) > 1:
+                terms = [self._word_features(t).term for t in tokens]
+                for a, b in zip(terms, terms[1:]):
+                    slot, value = self._bigram(a, b)
+                    extra_rows.append(row), extra_slots.append(slot), extra_vals.append(value)
+        lengths = np.array([len(w.slots) for w in pieces], dtype=np.int64)
+        rows = np.concatenate([np.repeat(np.array(piece_rows, dtype=np.int64), lengths), np.array(extra_rows, dtype=np.int64)])
+        slots = np.concatenate([w.slots for w in pieces] + [np.array(extra_slots, dtype=np.int64)])
+        values = np.concatenate([np.concatenate([w.values for w in pieces] or [np.zeros(0)]) * np.repeat(piece_tf, lengths), extra_vals])
+        out = np.bincount(rows * self.dim + slots, weights=values, minlength=n * self.dim).reshape(n, self.dim)
         return _normalise_rows(out, fallback=self._fallback_row())
 
     def _fallback_row(self) -> np.ndarray:
         """A fixed unit vector for texts whose features cancel out (signed hashing can do that)."""
         row = np.zeros(self.dim)
-        idx, sign = self._slot(_EMPTY_FEATURE)
-        row[idx] = sign
+        slot, sign = self._slot(_EMPTY_FEATURE)
+        row[slot] = sign
         return row
+
+
+class QueryIDF:
+    """IDF from the store's own contents, applied to queries only, so stored vectors never change.
+
+    Rare words are what make a memory findable, and "rare" depends on the store (a user's name is
+    in half their memories). Fitting IDF into document vectors would change every stored vector
+    as the store grows; weighting the query instead gives the same ranking signal (the dot product
+    is sum q_i * idf_i**power * d_i) from per-slot document frequencies that the index keeps
+    up to date with ``add`` / ``remove``. For a dense neural embedder every slot is used by every
+    document, all weights are equal, and this is a no-op.
+
+    >>> embed, idf = HashingEmbedder(), QueryIDF(2048)
+    >>> idf.add(embed(["Caroline went hiking", "Caroline adopted a dog"]))
+    >>> idf.weigh(embed(["Who adopted a dog?"])).shape
+    (1, 2048)
+    """
+
+    def __init__(self, dim: int, power: float = 3.0) -> None:
+        self.dim = dim
+        self.power = power
+        self.doc_freq = np.zeros(dim, dtype=np.int64)
+        self.n_docs = 0
+
+    def _used(self, vectors: np.ndarray) -> np.ndarray:
+        vectors = np.asarray(vectors)
+        if vectors.ndim != 2 or vectors.shape[1] != self.dim:
+            raise ValueError(f"vectors must have shape (n, {self.dim}), got {vectors.shape}")
+        return (vectors != 0).sum(axis=0)
+
+    def add(self, vectors: np.ndarray) -> None:
+        self.doc_freq += self._used(vectors)
+        self.n_docs += len(vectors)
+
+    def remove(self, vectors: np.ndarray) -> None:
+        used = self._used(vectors)
+        if len(vectors) > self.n_docs or (used > self.doc_freq).any():
+            raise ValueError("removing vectors that were never added")
+        self.doc_freq -= used
+        self.n_docs -= len(vectors)
+
+    def weights(self) -> np.ndarray:
+        """Smoothed IDF per slot (>= 1, so no query term is ever switched off), raised to ``power``."""
+        return (np.log((1.0 + self.n_docs) / (1.0 + self.doc_freq)) + 1.0) ** self.power
+
+    def weigh(self, queries: np.ndarray) -> np.ndarray:
+        return _normalise_rows(np.asarray(queries, dtype=np.float64) * self.weights())
 
 
 def _normalise_rows(x: np.ndarray, fallback: np.ndarray | None = None) -> np.ndarray:
