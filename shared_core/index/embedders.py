@@ -142,6 +142,7 @@ class HashingEmbedder:
         self.name = name or f"tarl-hashing-v1-d{dim}-{digest}"
         self._word_cache: dict[str, _Word] = {}
         self._bigram_cache: dict[str, tuple[int, float]] = {}
+        self._gram_cache: dict[str, tuple[int, float]] = {}
 
     def get_config(self) -> dict[str, Any]:
         """Everything that determines the vectors; enough to rebuild the embedder in a new process."""
@@ -188,12 +189,17 @@ class HashingEmbedder:
             padded = f"<{word}>"
             lo, hi = self.char_ngrams
             grams = [padded[i : i + n] for n in range(lo, hi + 1) for i in range(len(padded) - n + 1)]
-            slots += [self._slot("c " + g, char=True) for g in grams]
+            cache = self._gram_cache
+            for g in grams:
+                if g not in cache:
+                    cache[g] = self._slot("c " + g, char=True)
+            slots += [cache[g] for g in grams]
             values += [weight * self.char_weight / math.sqrt(len(grams))] * len(grams)
         idx = np.array([s for s, _ in slots], dtype=np.int64)
         val = np.array([sign * v for (_, sign), v in zip(slots, values)])
         if len(self._word_cache) >= _CACHE_SIZE:
             self._word_cache.clear()  # bounded memory; a miss only costs time
+            self._gram_cache.clear()
         self._word_cache[word] = cached = _Word(idx, val, term)
         return cached
 
