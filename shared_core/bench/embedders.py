@@ -202,5 +202,16 @@ def main(argv: list[str]) -> int:
         "*_no_query_idf = plain cosine on the stored vectors; other rows ablate one choice of the default",
         "sklearn_hashing_tfidf fits IDF into the vectors of each conversation: a reference, not a stable store default",
     ]
+    report.plot("embedders_recall_vs_speed.png", lambda ax: _scatter(ax, report.systems))
     report.emit(args)
     return 0
+
+
+def _scatter(ax, systems: dict[str, dict[str, float]]) -> None:  # noqa: ANN001 (matplotlib Axes)
+    for system, row in systems.items():
+        ax.scatter(row["docs_per_s"], row["recall_at_10"], color="tab:red" if system == "default" else "tab:blue")
+        ax.annotate(system, (row["docs_per_s"], row["recall_at_10"]), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.set_xscale("log")
+    ax.set_xlabel("docs per CPU-second (log)")
+    ax.set_ylabel("LoCoMo recall@10 (non-adversarial)")
+    ax.set_title("Offline embedders on LoCoMo retrieval")

@@ -24,13 +24,17 @@ __all__ = ["Embedder", "HashingEmbedder", "QueryIDF", "CallableEmbedder", "defau
 
 @runtime_checkable
 class Embedder(Protocol):
-    """Texts in, one L2-normalised float32 row per text out.
+    """Texts in, one L2-normalised float32 row per text out, the same row for the same text forever.
 
-    ``name`` identifies the vector space (a store must not mix two), ``dim`` its width.
+    ``name`` identifies the vector space (a store must not mix two), ``dim`` its width. Declared as
+    read-only properties so that both plain attributes and computed ones satisfy the protocol.
     """
 
-    name: str
-    dim: int
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray: ...
 
@@ -328,14 +332,19 @@ class CallableEmbedder:
 
     Checks what comes back (one finite row per text, a fixed width) so a misbehaving model fails
     loudly at the boundary instead of storing NaN vectors, and L2-normalises rows so cosine
-    similarity means the same thing for every embedder.
+    similarity means the same thing for every embedder. Give a ``name`` that identifies the model:
+    it is how a store tells one vector space from another.
+
+    >>> embed = CallableEmbedder(lambda texts: [[len(t), 1.0] for t in texts], name="toy")
+    >>> [round(float(x), 3) for x in embed(["abc"])[0]], embed.dim
+    ([0.949, 0.316], 2)
     """
 
     def __init__(self, fn: Callable[[list[str]], Any], name: str | None = None, dim: int | None = None) -> None:
         if not callable(fn):
             raise TypeError(f"fn must be callable, got {type(fn).__name__}")
         self.fn = fn
-        self.name = name or getattr(fn, "__qualname__", None) or type(fn).__name__
+        self.name = name or "callable:" + (getattr(fn, "__qualname__", None) or type(fn).__name__)
         self._dim = dim
 
     @property
@@ -352,8 +361,9 @@ class CallableEmbedder:
         texts = list(texts)
         if not texts:
             return np.zeros((0, self._dim or 0), dtype=np.float32)
+        raw = self.fn(texts)  # the model's own errors propagate unchanged
         try:
-            out = np.asarray(self.fn(texts), dtype=np.float64)
+            out = np.asarray(raw, dtype=np.float64)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"embedder {self.name!r} returned something that is not a numeric array: {exc}") from exc
         if out.ndim != 2 or out.shape[0] != len(texts):

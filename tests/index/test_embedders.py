@@ -174,6 +174,14 @@ def test_callable_embedder_rejects_a_change_of_width() -> None:
         e(["x"])
 
 
+def test_callable_embedder_lets_the_model_s_own_errors_through() -> None:
+    def broken(texts: list[str]) -> np.ndarray:
+        raise RuntimeError("CUDA out of memory")
+
+    with pytest.raises(RuntimeError, match="CUDA"):
+        CallableEmbedder(broken, name="broken")(["x"])
+
+
 def test_callable_embedder_needs_a_callable() -> None:
     with pytest.raises(TypeError, match="callable"):
         CallableEmbedder("not a model")  # type: ignore[arg-type]
