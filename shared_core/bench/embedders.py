@@ -109,7 +109,7 @@ def candidates(quick: bool) -> dict[str, Candidate]:
         "query_idf_power_2": Candidate(default, 2.0),
         "no_stop_words": Candidate(fixed(stop_words=False)),
         "no_stem": Candidate(fixed(stem=False)),
-        "no_bigrams": Candidate(fixed(bigram_weight=0.0)),
+        "with_bigrams": Candidate(fixed(bigram_weight=0.25)),
         "no_char_ngrams": Candidate(fixed(char_weight=0.0, char_dims=0)),
         "no_char_subspace": Candidate(fixed(char_dims=0)),
         "raw_tf": Candidate(fixed(sublinear_tf=False)),
