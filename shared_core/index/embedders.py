@@ -113,6 +113,9 @@ class HashingEmbedder:
     ((2, 2048), 'float32')
     """
 
+    name = "tarl-hashing-v1"
+    """The default configuration's vector space; other configurations get a suffix from their config."""
+
     def __init__(
         self,
         dim: int = 2048,
@@ -120,7 +123,7 @@ class HashingEmbedder:
         stop_words: bool = True,
         stem: bool = True,
         bigram_weight: float = 0.0,
-        char_ngrams: tuple[int, int] = (3, 5),
+        char_ngrams: Sequence[int] = (3, 5),
         char_weight: float = 1.0,
         char_dims: int = 512,
         sublinear_tf: bool = True,
@@ -143,14 +146,17 @@ class HashingEmbedder:
         self.sublinear_tf = sublinear_tf
         self.signed = signed
         self.length_weight = length_weight
-        digest = hashlib.blake2b(json.dumps(self.get_config(), sort_keys=True).encode(), digest_size=4).hexdigest()
-        self.name = name or f"tarl-hashing-v1-d{dim}-{digest}"
+        if name is not None:
+            self.name = name
+        elif self.config() != _DEFAULT_CONFIG:
+            digest = hashlib.blake2b(json.dumps(self.config(), sort_keys=True).encode(), digest_size=4).hexdigest()
+            self.name = f"{HashingEmbedder.name}-d{dim}-{digest}"
         self._word_cache: dict[str, _Word] = {}
         self._bigram_cache: dict[str, tuple[int, float]] = {}
         self._gram_cache: dict[str, tuple[int, float]] = {}
 
-    def get_config(self) -> dict[str, Any]:
-        """Everything that determines the vectors; enough to rebuild the embedder in a new process."""
+    def config(self) -> dict[str, Any]:
+        """Everything that determines the vectors, JSON-ready: ``HashingEmbedder(**config)`` rebuilds it."""
         return {
             "dim": self.dim,
             "stop_words": self.stop_words,
@@ -163,10 +169,6 @@ class HashingEmbedder:
             "signed": self.signed,
             "length_weight": self.length_weight,
         }
-
-    @classmethod
-    def from_config(cls, config: dict[str, Any]) -> HashingEmbedder:
-        return cls(**{**config, "char_ngrams": tuple(config.get("char_ngrams", (3, 5)))})
 
     def __repr__(self) -> str:
         return f"HashingEmbedder(name={self.name!r})"
@@ -269,6 +271,9 @@ class HashingEmbedder:
         return row
 
 
+_DEFAULT_CONFIG = HashingEmbedder(name=HashingEmbedder.name).config()
+
+
 class QueryIDF:
     """IDF from the store's own contents, applied to queries only, so stored vectors never change.
 
@@ -345,7 +350,9 @@ class CallableEmbedder:
         if not callable(fn):
             raise TypeError(f"fn must be callable, got {type(fn).__name__}")
         self.fn = fn
-        self.name = name or "callable:" + (getattr(fn, "__qualname__", None) or type(fn).__name__)
+        raw_name = name or "callable-" + (getattr(fn, "__qualname__", None) or type(fn).__name__)
+        # The name ends up in a Chroma collection name: keep it to the characters Chroma accepts.
+        self.name = re.sub(r"[^A-Za-z0-9._-]+", "-", raw_name).strip("-._") or "callable"
         self._dim = dim
 
     @property
