@@ -196,11 +196,12 @@ class HashingEmbedder:
             padded = f"<{word}>"
             lo, hi = self.char_ngrams
             grams = [padded[i : i + n] for n in range(lo, hi + 1) for i in range(len(padded) - n + 1)]
-            cache = self._gram_cache
+            cache = self._gram_cache  # shared by threads: only get-or-set, never check-then-read
             for g in grams:
-                if g not in cache:
-                    cache[g] = self._slot("c " + g, char=True)
-            slots += [cache[g] for g in grams]
+                slot = cache.get(g)
+                if slot is None:
+                    slot = cache[g] = self._slot("c " + g, char=True)
+                slots.append(slot)
             values += [weight * self.char_weight / math.sqrt(len(grams))] * len(grams)
         idx = np.array([s for s, _ in slots], dtype=np.int64)
         val = np.array([sign * v for (_, sign), v in zip(slots, values)])

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -86,6 +87,15 @@ def test_a_text_gets_the_same_vector_whatever_batch_it_is_in(embed: HashingEmbed
     together = embed(TEXTS)
     alone = np.vstack([HashingEmbedder()([t]) for t in TEXTS])
     assert np.array_equal(together, alone)
+
+
+def test_threads_sharing_one_embedder_get_the_same_vectors() -> None:
+    texts = [f"memory number {i} about hiking trip {i % 7} and puppy {i % 3}" for i in range(400)]
+    expected = HashingEmbedder()(texts)
+    shared = HashingEmbedder()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        chunks = list(pool.map(shared, [texts[i : i + 10] for i in range(0, len(texts), 10)]))
+    assert np.array_equal(np.vstack(chunks), expected)
 
 
 def test_vectors_are_identical_in_another_process_with_another_hash_seed(embed: HashingEmbedder) -> None:
