@@ -8,7 +8,7 @@
 Importing this package loads neither torch nor scikit-learn; chromadb loads when an engine opens.
 """
 
-from .embeddings import LangChainEmbedder, embedder_from_langchain
+from .embeddings import embedder_from_langchain
 from .memory_middleware import ExtractedClaim, ExtractedClaims, TarlMemoryMiddleware
 from .messages import as_message
 from .retriever import TarlRetriever
@@ -16,6 +16,6 @@ from .store import TarlItem, TarlSearchItem, TarlStore
 from .trim_middleware import LRETrimMiddleware
 
 __all__ = [
-    "ExtractedClaim", "ExtractedClaims", "LRETrimMiddleware", "LangChainEmbedder", "TarlItem",
+    "ExtractedClaim", "ExtractedClaims", "LRETrimMiddleware", "TarlItem",
     "TarlMemoryMiddleware", "TarlRetriever", "TarlSearchItem", "TarlStore", "as_message", "embedder_from_langchain",
 ]

@@ -243,7 +243,7 @@ def test_langchain_embeddings_can_drive_the_engine():
 
     with TarlStore.open(embeddings=DeterministicFakeEmbedding(size=16)) as s:
         assert s.put(NS, "k", {"text": "Alice keeps bees"}).action is Action.APPEND
-        assert s.engine.index.embedder.dim == 16
+        assert s.engine.index.embedder.dim == 16 and s.engine.index.embedder.name == "lc-DeterministicFakeEmbedding"
         assert [h.key for h in s.search(NS, query="Alice keeps bees")] == ["k"]
 
 
@@ -255,3 +255,8 @@ def test_get_and_delete_refuse_bad_namespaces(store, ns):
     with pytest.raises(InvalidNamespaceError):
         store.get(ns, "k")
     assert len(store.engine.log()) == 1
+
+
+def test_something_that_is_not_embeddings_is_refused():
+    with pytest.raises(TypeError, match="Embeddings"):
+        TarlStore.open(embeddings=lambda texts: texts)
