@@ -59,13 +59,19 @@ class TarlMemoryMiddleware(AgentMiddleware):
 
     .. code-block:: python
 
+        from dataclasses import dataclass
         from langchain.agents import create_agent
         from langchain_tarl import TarlMemoryMiddleware, TarlStore
 
-        store = TarlStore.open()
-        memory = TarlMemoryMiddleware(namespace=lambda rt: ("memories", rt.context["user_id"]), k=4)
-        agent = create_agent(model, middleware=[memory], store=store, context_schema=dict)
-        agent.invoke({"messages": [("user", "I moved to Porto")]}, context={"user_id": "alice"})
+        @dataclass
+        class Ctx:
+            user_id: str
+
+        memory = TarlMemoryMiddleware(namespace=lambda rt: ("memories", rt.context.user_id), k=4)
+        agent = create_agent(model, middleware=[memory], store=TarlStore.open(), context_schema=Ctx)
+        agent.invoke({"messages": [("user", "I moved to Porto")]}, context=Ctx("alice"))
+        # the model may call remember(fact="The user lives in Porto", source="user") -> "remembered (...)"
+        await agent.ainvoke(...)                  # async: awrap_model_call, aput/asearch
 
     - Before every model call (sync and async) the Accepted memories most similar to the latest user
       message are appended to the system message inside ``<memories>`` (``request.override``).

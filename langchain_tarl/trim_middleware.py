@@ -33,7 +33,8 @@ class LRETrimMiddleware(AgentMiddleware):
 
     By default the trim is a view: the checkpointed history keeps everything, so a later, larger
     budget (or another model) can still see it. ``rewrite_history=True`` instead replaces the saved
-    history with the kept messages (``RemoveMessage``) before each model call.
+    history with the kept messages (``RemoveMessage``) before each model call; the saved history holds
+    no system prompt, so there the budget covers the conversation only.
     ``token_counter`` counts one message's text (default: LRE's offline approximation).
     """
 
