@@ -212,15 +212,15 @@ class TarlStore(BaseStore):
         return [n for n in self.engine.namespaces() if namespaces.from_engine(n)[:len(prefix)] == prefix]
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
-        want = op.offset + op.limit
+        want, query = op.offset + op.limit, (op.query or "").strip()    # a blank query lists, as no query
         scored: list[tuple[Entry, float | None]] = []
         for ns in self._namespaces(tuple(op.namespace_prefix)):
-            if op.query:
+            if query:
                 fetch = want if not op.filter else max(want, len(self.engine.accepted(ns)))
-                scored += [(h.entry, h.score) for h in self.engine.search(op.query, ns, fetch)]
+                scored += [(h.entry, h.score) for h in self.engine.search(query, ns, fetch)]
             else:
                 scored += [(e, None) for e in self.engine.accepted(ns)]
-        if op.query:
+        if query:
             scored.sort(key=lambda p: -(p[1] or 0.0))
         else:
             scored.sort(key=lambda p: -p[0].created_tx)      # newest first, as LangGraph's Postgres store

@@ -1,0 +1,42 @@
+"""Invariants of TarlStore under arbitrary put/delete sequences (hypothesis, real engine per example)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shared_core import Action, Ledger
+
+from langchain_tarl import TarlStore
+
+NS = ("memories", "p")
+KEYS = st.sampled_from(["home", "job", "pet", "car"])
+TEXTS = st.sampled_from([
+    "The user lives in Lisbon", "The user lives in Porto", "The user works as a nurse", "The user has a cat",
+    "The user has no pets", "The user drives a 2012 Fiat", "The user drives a 2019 Tesla", "maybe the user lives in Rome",
+])
+SOURCES = st.sampled_from(["user", "assistant", "third_party", "tool"])
+OPS = st.lists(st.one_of(st.tuples(st.just("put"), KEYS, TEXTS, SOURCES), st.tuples(st.just("delete"), KEYS)),
+               min_size=1, max_size=12)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=OPS)
+def test_reads_see_accepted_only_and_nothing_is_ever_erased(ops):
+    with TarlStore.open() as store:
+        created = 0
+        for op in ops:
+            if op[0] == "put":
+                _, key, text, source = op
+                decision = store.put(NS, key, {"text": text, "source": source})
+                created += decision.action is not Action.NOOP
+            else:
+                store.delete(NS, op[1])
+                assert store.get(NS, op[1]) is None                          # a delete always hides the key
+        state = store.engine.state("memories.p")
+        accepted_ids = {e.id for e in state.accepted}
+        listed = store.search(NS, limit=100)
+        assert {i.entry.id for i in listed} == accepted_ids                   # listing = the Accepted ledger
+        for key in ["home", "job", "pet", "car"]:
+            item = store.get(NS, key)
+            assert item is None or (item.key == key and item.entry.ledger is Ledger.ACCEPTED)
+        assert len(state.accepted) + len(state.pending) + len(state.history) == created   # never erased
