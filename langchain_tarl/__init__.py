@@ -4,6 +4,7 @@
 - :class:`TarlRetriever`: Accepted memories as ``Document``s.
 - :class:`TarlMemoryMiddleware`: recall into the prompt, remember/recall tools, optional claim extraction.
 - :class:`LRETrimMiddleware`: trim the model's input to a token budget with LRE.
+- :class:`JanusReflectionMiddleware`: lessons learned after each run, deployed only when Janus finds them useful.
 
 Importing this package loads neither torch nor scikit-learn; chromadb loads when an engine opens.
 """
@@ -11,11 +12,12 @@ Importing this package loads neither torch nor scikit-learn; chromadb loads when
 from .embeddings import embedder_from_langchain
 from .memory_middleware import ExtractedClaim, ExtractedClaims, TarlMemoryMiddleware
 from .messages import as_message
+from .reflection_middleware import JanusReflectionMiddleware
 from .retriever import TarlRetriever
 from .store import TarlItem, TarlSearchItem, TarlStore
 from .trim_middleware import LRETrimMiddleware
 
 __all__ = [
-    "ExtractedClaim", "ExtractedClaims", "LRETrimMiddleware", "TarlItem",
+    "ExtractedClaim", "ExtractedClaims", "JanusReflectionMiddleware", "LRETrimMiddleware", "TarlItem",
     "TarlMemoryMiddleware", "TarlRetriever", "TarlSearchItem", "TarlStore", "as_message", "embedder_from_langchain",
 ]

@@ -15,7 +15,7 @@ from langgraph.store.base import BaseStore, SearchItem
 from pydantic import BaseModel, Field
 from shared_core import Action, Decision, TarlError
 
-from .messages import last_user_text, transcript
+from .messages import last_user_text, latest_turn, transcript
 from .values import text_of as _text
 
 Namespace = tuple[str, ...] | Callable[[Any], tuple[str, ...]]
@@ -175,9 +175,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
     def _extraction_prompt(self, state: Any) -> list[BaseMessage] | None:
         if self.extractor is None:
             return None
-        messages: list[BaseMessage] = list(state["messages"])
-        starts = [i for i, m in enumerate(messages) if isinstance(m, HumanMessage)]
-        turn = transcript(messages[starts[-1]:] if starts else messages)
+        turn = transcript(latest_turn(list(state["messages"])))
         return [SystemMessage(EXTRACT_PROMPT), HumanMessage(turn)] if turn else None
 
     @staticmethod

@@ -30,6 +30,12 @@ def last_user_text(messages: list[BaseMessage]) -> str:
     return ""
 
 
+def latest_turn(messages: list[BaseMessage]) -> list[BaseMessage]:
+    """From the last human message on: the turn an after-run hook reflects on."""
+    starts = [i for i, m in enumerate(messages) if isinstance(m, HumanMessage)]
+    return messages[starts[-1]:] if starts else messages
+
+
 def transcript(messages: list[BaseMessage]) -> str:
     """``role: text`` lines, with tool calls, for the claim extractor to read."""
     lines = []
