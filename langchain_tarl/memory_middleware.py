@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,6 +19,7 @@ from shared_core import Action, Decision, TarlError
 from .messages import last_user_text, latest_turn, transcript
 from .values import text_of as _text
 
+log = logging.getLogger(__name__)
 Namespace = tuple[str, ...] | Callable[[Any], tuple[str, ...]]
 
 OUTCOMES = {
@@ -188,7 +190,10 @@ class TarlMemoryMiddleware(AgentMiddleware):
         if prompt is not None and self.extractor is not None:
             store, ns = self._store(runtime), self._ns(runtime)
             for claim in _claims(self.extractor.invoke(prompt)):
-                store.put(ns, *self._value(claim))
+                try:
+                    store.put(ns, *self._value(claim))
+                except TarlError as err:            # a malformed claim from the model: skip it, say so
+                    log.warning("extracted claim not stored: %s", err)
         return None
 
     async def aafter_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
@@ -196,7 +201,10 @@ class TarlMemoryMiddleware(AgentMiddleware):
         if prompt is not None and self.extractor is not None:
             store, ns = self._store(runtime), self._ns(runtime)
             for claim in _claims(await self.extractor.ainvoke(prompt)):
-                await store.aput(ns, *self._value(claim))
+                try:
+                    await store.aput(ns, *self._value(claim))
+                except TarlError as err:
+                    log.warning("extracted claim not stored: %s", err)
         return None
 
 

@@ -113,9 +113,10 @@ class ExtractorModel:
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
-async def test_extractor_writes_claims_through_tarl_after_the_run(store, mode):
+async def test_extractor_writes_claims_through_tarl_after_the_run(store, mode, caplog):
     store.put(("memories",), "home", {"text": "The user lives in Porto", "source": "user"})
     extractor = ExtractorModel.returning(
+        {"text": "  ", "source": "user"},                                    # malformed: skipped, logged
         {"text": "The user has a dog named Rex", "source": "user"},
         {"text": "The user lives in Madrid", "source": "third_party", "topic": "home"},
     )
@@ -132,6 +133,7 @@ async def test_extractor_writes_claims_through_tarl_after_the_run(store, mode):
         "The user has a dog named Rex", "The user lives in Porto"]
     [rejected] = store.engine.history("memories")
     assert rejected.text == "The user lives in Madrid" and rejected.reason is Reason.REJECTED
+    assert "extracted claim not stored: value.text=" in caplog.text
 
 
 def test_middleware_without_a_store_says_so():
