@@ -86,7 +86,9 @@ class TarlStore(BaseStore):
     - ``put(ns, key, value)``: the value becomes a claim (rule in :mod:`langchain_tarl.values`), the
       key its slot. ``put`` returns the engine's :class:`~shared_core.Decision` (``action``,
       ``rationale``, ``entry_id``); inside ``batch`` the result is ``None`` as LangGraph specifies. Every
-      decision is also in the engine's transaction log (``store.engine.log(ns)``);
+      decision is also in the engine's transaction log (``store.engine.log(ns)``). So a put may not
+      store its value: ``noop`` (memory already holds it; ``target_id`` names the entry),
+      ``reject_conflict`` (History) and ``defer_verify`` (Pending) leave ``get(ns, key)`` as it was;
     - ``get``/``search`` see Accepted entries only; items are :class:`TarlItem`/:class:`TarlSearchItem`
       whose ``value`` is exactly what was put and whose ``entry`` is the ledger row. ``search`` without
       a query lists newest first; with one, ranks by similarity across the namespaces under the prefix;
