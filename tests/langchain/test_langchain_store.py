@@ -260,3 +260,18 @@ def test_get_and_delete_refuse_bad_namespaces(store, ns):
 def test_something_that_is_not_embeddings_is_refused():
     with pytest.raises(TypeError, match="Embeddings"):
         TarlStore.open(embeddings=lambda texts: texts)
+
+
+def test_pending_claims_are_invisible_until_verified(store):
+    d = store.put(NS, "music", {"text": "Maybe Alice likes jazz", "source": "assistant"})
+    assert d.action is Action.DEFER_VERIFY
+    assert store.get(NS, "music") is None and store.search(NS) == []
+    store.engine.verify(d.entry_id, accept=True)
+    assert store.get(NS, "music").value["text"] == "Maybe Alice likes jazz"
+
+
+def test_restating_is_a_noop_that_names_the_holder(store):
+    first = store.put(NS, "tea", {"text": "Alice drinks green tea every morning"})
+    again = store.put(NS, "tea2", {"text": "Alice drinks green tea every morning"})
+    assert again.action is Action.NOOP and again.target_id == first.entry_id
+    assert store.get(NS, "tea2") is None and store.get(NS, "tea").entry.id == first.entry_id
