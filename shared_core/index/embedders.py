@@ -270,14 +270,17 @@ class QueryIDF:
     (1, 2048)
     """
 
-    def __init__(self, dim: int, power: float = 3.0) -> None:
+    DEFAULT_POWER = 3.0
+    """Chosen on LoCoMo dev conversations (2 and 4 close behind); 2 is classic symmetric TF-IDF."""
+
+    def __init__(self, dim: int, power: float = DEFAULT_POWER) -> None:
         self.dim = dim
         self.power = power
         self.doc_freq = np.zeros(dim, dtype=np.int64)
         self.n_docs = 0
 
     @classmethod
-    def from_vectors(cls, vectors: np.ndarray, power: float = 3.0) -> QueryIDF:
+    def from_vectors(cls, vectors: np.ndarray, power: float = DEFAULT_POWER) -> QueryIDF:
         """Statistics of an existing collection, e.g. when an index is (re)loaded."""
         vectors = np.asarray(vectors)
         idf = cls(vectors.shape[1], power)
