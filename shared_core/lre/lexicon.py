@@ -1,0 +1,77 @@
+"""Word-level vocabulary shared by the features and the self-supervised labels.
+
+Kept in one place so that "a content token" means the same thing when a label is made from a log and
+when a feature is computed at trim time.
+"""
+
+from __future__ import annotations
+
+import re
+
+WORD = re.compile(r"[a-z0-9]+(?:['_\-][a-z0-9]+)*")
+"""Lower-cased word tokens; ``order_id`` and ``ORD-1234`` stay one token."""
+
+STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further had has
+    have having he her here hers herself him himself his how i if in into is it its itself just let me
+    more most my myself no nor not now of off on once only or other our ours ourselves out over own same
+    she should so some such than that the their theirs them themselves then there these they this those
+    through to too under until up very was we were what when where which while who whom why will with
+    would you your yours yourself yourselves yes yeah oh ok okay hey hi hello really so just also too
+    i'm it's that's don't can't i've you're i'll we're they're what's there's thats im dont cant ive
+    youre ill got get gets getting go going gone went thing things lot much many way one well
+    """.split()
+)
+
+IDENTIFIER = re.compile(
+    r"""https?://[^\s"'<>)\]]+                     # URL
+      | [\w.+-]+@[\w-]+\.[\w.]+                     # e-mail
+      | (?:~|\.{1,2})?/(?:[\w.\-]+/)+[\w.\-]*       # unix path
+      | [A-Za-z]:\\[\w\\.\- ]+                      # windows path
+      | \b(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\b   # hex
+      | \b(?=[A-Za-z0-9+/_\-]*[0-9])(?=[A-Za-z0-9+/_\-]*[a-z])(?=[A-Za-z0-9+/_\-]*[A-Z])
+          [A-Za-z0-9+/_\-]{16,}={0,2}               # base64 / API-token looking
+      | \b[A-Za-z]+[-_#][A-Za-z0-9]*\d[A-Za-z0-9\-_]*\b   # ORD-1234, ticket_42, inv#7
+      | \b[a-z]+(?:_[a-z0-9]+)+\b                   # snake_case
+      | \b[a-z]+(?:[A-Z][a-z0-9]+)+\b               # camelCase
+    """,
+    re.VERBOSE,
+)
+"""Identifier-looking spans: the things an agent copies verbatim later and cannot re-derive."""
+
+ERROR = re.compile(
+    r"\b(?:error|errors|exception|traceback|failed|failure|fails|denied|invalid|not found|timeout|"
+    r"timed out|refused|unauthori[sz]ed|forbidden|crash(?:ed)?|warning|40[0-9]|50[0-9])\b",
+    re.IGNORECASE,
+)
+
+CODE = re.compile(r"```|`[^`\n]+`|\b(?:def|class|import|return|function|const|let|var|select|from)\b[^\n]*[(:={]|[{};]|=>|->|==|!=")
+
+TEMPORAL = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|ago|last|next|weekend|week|month|year|years|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
+    r"september|october|november|december|since|until|deadline|birthday|anniversary|(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+"""Time anchors: questions about *when* something happened are answered by these turns."""
+
+FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|mine|we|our|us)\b", re.IGNORECASE)
+"""Self-disclosure: statements about oneself are what later questions ask about."""
+
+NEGATION_FILLER = re.compile(
+    r"\b(?:thanks|thank you|wow|awesome|cool|great|nice|congrats|congratulations|haha|lol|bye|"
+    r"see you|take care|glad|sounds|love that|amazing)\b",
+    re.IGNORECASE,
+)
+"""Phatic phrases: acknowledgements that rarely carry a fact."""
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased word tokens of ``text``."""
+    return WORD.findall(text.lower())
+
+
+def content_words(text: str) -> list[str]:
+    """Word tokens minus stop words (order kept, duplicates kept)."""
+    return [w for w in WORD.findall(text.lower()) if w not in STOP_WORDS]
