@@ -4,21 +4,22 @@ Why causal: a unit is scored once, when it is written, and its score must not ch
 conversation goes on (so scores can be cached, and training never peeks at the future or at a query).
 Appending units therefore never changes the features of earlier units (tested).
 
-Everything is vectorised over the whole history: the texts are joined once with a separator, character
-classes are counted on a UTF-32 code-point array, regular expressions run once over the joined string
-and their matches are mapped to units with ``searchsorted``, and word statistics come from sorted
-(unit, word) pairs. There is no Python loop per unit or per feature, only per word (the tokenizer).
+Everything is vectorised over the whole history (see :mod:`shared_core.lre.textarray`): character
+classes are counted on one code-point array, words are 64-bit hashes, word lists and the vocabulary are
+looked up with ``isin`` / ``searchsorted``, identifiers are whitespace-delimited chunks classified from
+per-chunk character counts, and prefix statistics come from one sort of (word, unit) keys. There is no
+Python loop per unit, per word or per feature.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from shared_core.lre import lexicon
+from shared_core.lre.textarray import TextArray, from_texts, hash_words, shift_left, shift_right
 
 FEATURE_NAMES: tuple[str, ...] = (
     "position",        # log1p(unit index): absolute, so it never changes when units are appended
@@ -27,7 +28,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "caps",            # log1p(capitalised words that do not start a sentence): names, places
     "identifiers",     # log1p(URLs, paths, e-mails, hex / base64 tokens, ORD-123, snake/camelCase)
     "errors",          # log1p(error markers)
-    "code",            # log1p(code tokens)
+    "code",            # log1p(code characters: braces, semicolons, backticks, ==, =>, ->)
     "question",        # unit contains '?'
     "prev_question",   # the previous unit asked a question: this one is probably the answer
     "exclaim",         # unit contains '!'
@@ -37,7 +38,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "prev_overlap",    # Jaccard overlap of content words with the previous unit
     "topic_recency",   # 1/(1 + units since a content word of this unit was last seen), 0 if never
     "history_overlap", # mean log1p(earlier units containing each content word)
-    "temporal",        # log1p(time anchors: dates, weekdays, months, yesterday, last week ...)
+    "temporal",        # log1p(time anchors: dates, weekdays, months, years, yesterday, last week ...)
     "first_person",    # share of words that are first person (self-disclosure)
     "phatic",          # log1p(acknowledgements: thanks, wow, great ...)
     "content_share",   # share of words that are content words (not stop words)
@@ -45,12 +46,41 @@ FEATURE_NAMES: tuple[str, ...] = (
     "is_system",       # the unit is a system message
 )
 
-SEP = "\x01"
-_STOP_IDS: dict[str, int] = {SEP: 0}
-for _w in sorted(lexicon.STOP_WORDS):
-    _STOP_IDS.setdefault(_w, len(_STOP_IDS))
-_N_STOP = len(_STOP_IDS)
-_TOKEN = __import__("re").compile(lexicon.WORD.pattern + "|" + SEP)
+
+STOP, ERROR, TEMPORAL, FIRST, PHATIC = 1, 2, 4, 8, 16
+_LISTS = ((STOP, lexicon.STOP_WORDS), (ERROR, lexicon.ERROR_WORDS), (TEMPORAL, lexicon.TEMPORAL_WORDS),
+          (FIRST, lexicon.FIRST_PERSON_WORDS), (PHATIC, lexicon.PHATIC_WORDS))
+
+
+@dataclass(frozen=True, slots=True)
+class VocabIndex:
+    """One sorted table of word hashes: the scorer's vocabulary (column per word) merged with the word
+    lists (a flag bit per list), so that every word of a history is looked up with one ``searchsorted``."""
+
+    hashes: np.ndarray  # sorted uint64
+    cols: np.ndarray  # vocabulary column, -1 for list-only words
+    flags: np.ndarray  # bit set of STOP / ERROR / TEMPORAL / FIRST / PHATIC
+    size: int  # vocabulary size
+
+    @classmethod
+    def build(cls, vocab: Mapping[str, int] | Sequence[str]) -> VocabIndex:
+        items = list(vocab.items()) if isinstance(vocab, Mapping) else [(w, i) for i, w in enumerate(vocab)]
+        table: dict[str, list[int]] = {w: [c, 0] for w, c in items}
+        for bit, words in _LISTS:
+            for w in words:
+                table.setdefault(w, [-1, 0])[1] |= bit
+        words = list(table)
+        h = hash_words(words)
+        order = np.argsort(h)
+        cols = np.array([table[w][0] for w in words], dtype=np.int64)[order]
+        flags = np.array([table[w][1] for w in words], dtype=np.int64)[order]
+        return cls(h[order], cols, flags, len(items))
+
+    def lookup(self, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(vocabulary column or -1, flags) per word hash."""
+        pos = np.minimum(np.searchsorted(self.hashes, hashes), len(self.hashes) - 1)
+        hit = self.hashes[pos] == hashes
+        return np.where(hit, self.cols[pos], -1), np.where(hit, self.flags[pos], 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,141 +97,160 @@ class FeatureSet:
         return int(self.dense.shape[0])
 
 
-def _count_matches(pattern: Any, s: str, seps: np.ndarray, n: int) -> np.ndarray:
-    pos = [m.start() for m in pattern.finditer(s)]
-    if not pos:
-        return np.zeros(n)
-    return np.bincount(np.searchsorted(seps, pos), minlength=n)[:n].astype(np.float64)
+def _counts(mask: np.ndarray, seg_of_char: np.ndarray, m: int) -> np.ndarray:
+    """Per-segment count of a boolean mask, given the segment of every character."""
+    return np.bincount(seg_of_char[mask], minlength=m)[:m].astype(np.float64)
 
 
-def _char_features(s: str, n: int) -> tuple[np.ndarray, ...]:
-    a = np.frombuffer(s.encode("utf-32-le"), dtype=np.uint32)
+def _char_features(ta: TextArray) -> dict[str, np.ndarray]:
+    a = np.where(ta.chars < 128, ta.chars, 128).astype(np.uint8)  # 1 byte per char: 4x less memory traffic
+    n = ta.n
     sep = a == 1
-    seps = np.flatnonzero(sep)
-    starts = np.r_[0, seps[:-1] + 1]
-    space = (a == 32) | (a == 10) | (a == 9) | (a == 13)
-    boundary = space | sep
-    prev_b = np.r_[True, boundary[:-1]]
+    space = (a == 32) | (a == 10) | (a == 9) | (a == 13) | sep
+    prev_space = shift_right(space, True)
     upper = (a - 65) < 26
-    nxt_lower = np.r_[(a[1:] - 97) < 26, False]
-    prev2 = np.r_[1, 1, a[:-2]]
-    sentence_start = (prev2 == 46) | (prev2 == 33) | (prev2 == 63) | (prev2 == 1) | np.r_[True, sep[:-1]]
-    caps = upper & nxt_lower & prev_b & ~sentence_start
-    word_start = ~boundary & prev_b
-    digits = (a - 48) < 10
+    lower = (a - 97) < 26
+    digit = (a - 48) < 10
+    prev2 = shift_right(shift_right(a, np.uint8(1)), np.uint8(1))
+    sentence_start = (prev2 == 46) | (prev2 == 33) | (prev2 == 63) | (prev2 == 1) | shift_right(sep, True)
+    caps = upper & shift_left(lower, False) & prev_space & ~sentence_start
+    nxt = shift_left(a, np.uint8(0))
+    code = (a == 123) | (a == 125) | (a == 59) | (a == 96) | ((a == 61) & ((nxt == 61) | (nxt == 62))) | (
+        (a == 45) & (nxt == 62))
+    out = {name: _counts(m, ta.unit_of_char, n) for name, m in
+           (("digits", digit), ("caps", caps), ("code", code), ("qmarks", a == 63), ("bangs", a == 33))}
+    # Identifier chunks: whitespace-delimited runs containing a digit or an id-ish character,
+    # classified by their character counts (plain words are never examined).
+    slash_m, at_m, under_m, dash_m = a == 47, a == 64, a == 95, (a == 45) | (a == 35)
+    camel_m = lower & shift_left(upper, False)
+    special = digit | slash_m | at_m | under_m | dash_m | camel_m
+    out["identifiers"] = np.zeros(n)
+    if special.any():
+        starts_mask = ~space & prev_space
+        chunk_start = np.flatnonzero(starts_mask)
+        chunk_of_char = np.cumsum(starts_mask.view(np.uint8), dtype=np.int64) - 1
+        chunk_end = np.flatnonzero(~space & shift_left(space, True)) + 1
+        punct = ((a == 34) | (a == 39) | (a == 44) | (a == 58) | (a == 40) | (a == 41) | (a == 91) | (a == 93)
+                 | (a == 123) | (a == 125) | (a == 59) | (a == 61) | (a == 46))
+        n_digit, slash, at, dot, under, dash, camel, other = (_counts(m, chunk_of_char, len(chunk_start)) for m in (
+            digit, slash_m, at_m, a == 46, under_m, dash_m, camel_m, punct))
+        length = chunk_end - chunk_start
+        n_alpha = length - n_digit - slash - at - under - dash - other  # letters, roughly
+        ident = ((slash >= 2) | ((at > 0) & (dot > 0)) | ((length >= 8) & (n_digit > 0) & (n_alpha > 2))
+                 | (((dash + under) > 0) & (n_digit > 0) & (n_alpha > 0)) | ((under > 0) & (n_alpha > 2))
+                 | ((camel > 0) & (n_alpha > 3) & (n_digit == 0) & (length <= 40)))
+        out["identifiers"] = _counts(ident, ta.unit_of_char[chunk_start], n)
+    out["words"] = np.bincount(ta.unit, minlength=n)[:n].astype(np.float64)
+    return out
 
-    def per_unit(mask: np.ndarray) -> np.ndarray:
-        return np.add.reduceat(mask.astype(np.float64), starts)
 
-    return seps, per_unit(word_start), per_unit(digits), per_unit(caps), per_unit(a == 63), per_unit(a == 33)
+def _word_counts(ta: TextArray, flags: np.ndarray) -> dict[str, np.ndarray]:
+    n = ta.n
+    # 4-digit years 19xx / 20xx are time anchors too.
+    last = len(ta.chars) - 1
+    d0, d1 = ta.chars[ta.starts], ta.chars[np.minimum(ta.starts + 1, last)]
+    d3 = ta.chars[np.minimum(ta.starts + 3, last)]
+    year = ((ta.ends - ta.starts) == 4) & (((d0 == 49) & (d1 == 57)) | ((d0 == 50) & (d1 == 48))) & ((d3 - 48) < 10)
+
+    def count(mask: np.ndarray) -> np.ndarray:
+        return np.bincount(ta.unit[mask], minlength=n)[:n].astype(np.float64)
+
+    return {"errors": count((flags & ERROR) > 0), "temporal": count(((flags & TEMPORAL) > 0) | year),
+            "first_person": count((flags & FIRST) > 0), "phatic": count((flags & PHATIC) > 0)}
 
 
-def _word_stats(s: str, n: int, vocab: Mapping[str, int]) -> dict[str, np.ndarray]:
-    toks = _TOKEN.findall(s.lower())
-    local = dict(_STOP_IDS)
-    ids = np.fromiter((local.setdefault(t, len(local)) for t in toks), dtype=np.int64, count=len(toks))
-    unit = np.cumsum(ids == 0) if len(ids) else ids
-    content = ids >= _N_STOP
-    cid, cunit = ids[content], unit[content]
-    k = len(local)
-    n_words = np.bincount(unit[ids != 0], minlength=n)[:n].astype(np.float64)
-    n_content = np.bincount(cunit, minlength=n)[:n].astype(np.float64)
-
-    # (unit, word) pairs, unit-major; then word-major for prefix statistics.
-    keys = np.unique(cunit * k + cid)
-    pu, pw = keys // k, keys % k
-    order = np.lexsort((pu, pw))
-    wu, ww = pu[order], pw[order]
-    first = np.r_[True, ww[1:] != ww[:-1]]
-    group_start = np.maximum.accumulate(np.where(first, np.arange(len(ww)), 0))
-    rank = np.arange(len(ww)) - group_start  # earlier units containing this word
-    uniq = np.bincount(pu, minlength=n)[:n].astype(np.float64)
+def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.ndarray | None,
+                vsize: int) -> dict[str, np.ndarray]:
+    """Prefix statistics and TF-IDF from one sort of the content words by (word, unit)."""
+    n = ta.n
+    bits = np.uint64(max(1, int(n).bit_length()))
+    key = ((ta.hashes[content] >> bits) << bits) | ta.unit[content].astype(np.uint64)
+    order = np.argsort(key)
+    sk = key[order]
+    new = np.concatenate(([True], sk[1:] != sk[:-1])) if len(sk) else np.zeros(0, dtype=bool)
+    first_tok = np.flatnonzero(new)
+    keys = sk[new]  # unique (word, unit), word-major, unit-minor
+    tf = np.diff(np.concatenate((first_tok, [len(sk)])))
+    pcol = cols[content][order][new]
+    wu = (keys & np.uint64((1 << int(bits)) - 1)).astype(np.int64)
+    word = keys >> bits
+    first = np.concatenate(([True], word[1:] != word[:-1])) if len(keys) else new
+    idx = np.arange(len(keys))
+    rank = idx - np.maximum.accumulate(np.where(first, idx, 0))  # earlier units containing this word
+    uniq = np.bincount(wu, minlength=n)[:n].astype(np.float64)
     safe = np.maximum(uniq, 1.0)
     novel = np.bincount(wu[rank == 0], minlength=n)[:n].astype(np.float64)
     hist = np.bincount(wu, weights=np.log1p(rank), minlength=n)[:n] / safe
-    gap = np.where(first, 0, wu - np.r_[wu[:1], wu[:-1]])
     rec = np.zeros(n)
-    if len(gap):
-        np.maximum.at(rec, wu, np.where(first, 0.0, 1.0 / (1.0 + gap)))
-    prev_key = keys - k
-    pos = np.searchsorted(keys, prev_key)
-    hit = (pos < len(keys)) & (keys[np.minimum(pos, len(keys) - 1)] == prev_key)
-    inter = np.bincount(pu[hit], minlength=n)[:n].astype(np.float64)
-    union = uniq + np.r_[0.0, uniq[:-1]] - inter
-    jacc = np.where(union > 0, inter / np.maximum(union, 1.0), 0.0)
-
-    # Vocabulary columns for TF-IDF and rarity.
-    col_of_local = np.fromiter((vocab.get(w, -1) for w in local), dtype=np.int64, count=k)
-    ccol = col_of_local[cid]
-    rare = np.bincount(cunit[ccol < 0], minlength=n)[:n] / np.maximum(n_content, 1.0)
-    return {
-        "n_words": n_words, "n_content": n_content, "novelty": novel / safe, "new_words": novel,
-        "history_overlap": hist, "topic_recency": rec, "prev_overlap": jacc, "rare": rare,
-        "tf_unit": cunit[ccol >= 0], "tf_col": ccol[ccol >= 0],
-    }
+    if len(keys):
+        gap = np.where(first, np.inf, wu - shift_right(wu, 0))
+        np.maximum.at(rec, wu, 1.0 / (1.0 + gap))
+    prev = keys - np.uint64(1)  # same word, previous unit
+    pos = np.minimum(np.searchsorted(keys, prev), max(len(keys) - 1, 0))
+    hit = (wu > 0) & (keys[pos] == prev) if len(keys) else new
+    inter = np.bincount(wu[hit], minlength=n)[:n].astype(np.float64)
+    union = uniq + shift_right(uniq, 0.0) - inter
+    out = {"novelty": novel / safe, "new_words": novel, "history_overlap": hist, "topic_recency": rec,
+           "prev_overlap": np.where(union > 0, inter / np.maximum(union, 1.0), 0.0)}
+    if idf is None or vsize == 0:
+        e = np.zeros(0, dtype=np.int64)
+        out.update(tf_rows=e, tf_cols=e, tf_vals=np.zeros(0))
+        return out
+    m = pcol >= 0
+    rows, tcols = wu[m], pcol[m]
+    vals = tf[m] * idf[tcols]
+    norm = np.sqrt(np.bincount(rows, weights=vals * vals, minlength=n))
+    out.update(tf_rows=rows, tf_cols=tcols, tf_vals=vals / norm[rows])
+    return out
 
 
 def compute_features(
     texts: Sequence[str],
     kinds: Sequence[str] | None = None,
     *,
-    vocab: Mapping[str, int] | None = None,
+    vocab: VocabIndex | Mapping[str, int] | None = None,
     idf: np.ndarray | None = None,
 ) -> FeatureSet:
     """Features of every unit of one history (``texts`` in order; ``kinds`` from :class:`Unit`)."""
     n = len(texts)
-    vocab = vocab or {}
+    index = vocab if isinstance(vocab, VocabIndex) else VocabIndex.build(vocab or {})
     if n == 0:
         e = np.zeros(0, dtype=np.int64)
         return FeatureSet(np.zeros((0, len(FEATURE_NAMES))), e, e, np.zeros(0))
-    s = SEP.join(texts) + SEP
-    if s.count(SEP) != n:
-        s = SEP.join(t.replace(SEP, " ") for t in texts) + SEP
-    seps, words, digits, caps, qmarks, bangs = _char_features(s, n)
-    w = _word_stats(s, n, vocab)
-    ids = _count_matches(lexicon.IDENTIFIER, s, seps, n)
-    errs = _count_matches(lexicon.ERROR, s, seps, n)
-    code = _count_matches(lexicon.CODE, s, seps, n)
-    temporal = _count_matches(lexicon.TEMPORAL, s, seps, n)
-    first_person = _count_matches(lexicon.FIRST_PERSON, s, seps, n)
-    phatic = _count_matches(lexicon.NEGATION_FILLER, s, seps, n)
-    has_q = (qmarks > 0).astype(np.float64)
-    nw = np.maximum(w["n_words"], 1.0)
-    kinds_arr = np.asarray(kinds if kinds is not None else ["turn"] * n)
+    ta = from_texts(texts)
+    c = _char_features(ta)
+    cols, flags = index.lookup(ta.hashes)
+    wc = _word_counts(ta, flags)
+    content = (flags & STOP) == 0
+    p = _pair_stats(ta, content, cols, idf, index.size)
+    cunit = ta.unit[content]
+    n_content = np.bincount(cunit, minlength=n)[:n].astype(np.float64)
+    rare = np.bincount(cunit[cols[content] < 0], minlength=n)[:n] / np.maximum(n_content, 1.0)
+    has_q = (c["qmarks"] > 0).astype(np.float64)
+    nw = np.maximum(c["words"], 1.0)
+    kinds_arr = np.asarray(kinds) if kinds is not None else None
     dense = np.column_stack([
         np.log1p(np.arange(n, dtype=np.float64)),
-        np.log1p(words),
-        np.log1p(digits),
-        np.log1p(caps),
-        np.log1p(ids),
-        np.log1p(errs),
-        np.log1p(code),
+        np.log1p(c["words"]),
+        np.log1p(c["digits"]),
+        np.log1p(c["caps"]),
+        np.log1p(c["identifiers"]),
+        np.log1p(wc["errors"]),
+        np.log1p(c["code"]),
         has_q,
-        np.r_[0.0, has_q[:-1]],
-        (bangs > 0).astype(np.float64),
-        w["rare"],
-        w["novelty"],
-        np.log1p(w["new_words"]),
-        w["prev_overlap"],
-        w["topic_recency"],
-        w["history_overlap"],
-        np.log1p(temporal),
-        first_person / nw,
-        np.log1p(phatic),
-        w["n_content"] / nw,
-        (kinds_arr == "tool_call").astype(np.float64),
-        (kinds_arr == "system").astype(np.float64),
+        shift_right(has_q, 0.0),
+        (c["bangs"] > 0).astype(np.float64),
+        rare,
+        p["novelty"],
+        np.log1p(p["new_words"]),
+        p["prev_overlap"],
+        p["topic_recency"],
+        p["history_overlap"],
+        np.log1p(wc["temporal"]),
+        wc["first_person"] / nw,
+        np.log1p(wc["phatic"]),
+        n_content / nw,
+        (kinds_arr == "tool_call").astype(np.float64) if kinds_arr is not None else np.zeros(n),
+        (kinds_arr == "system").astype(np.float64) if kinds_arr is not None else np.zeros(n),
     ])
-    rows, cols, vals = _tfidf(w["tf_unit"], w["tf_col"], idf, n, len(vocab))
-    return FeatureSet(dense, rows, cols, vals)
-
-
-def _tfidf(unit: np.ndarray, col: np.ndarray, idf: np.ndarray | None, n: int, v: int) -> tuple[np.ndarray, ...]:
-    if idf is None or v == 0 or len(col) == 0:
-        e = np.zeros(0, dtype=np.int64)
-        return e, e, np.zeros(0)
-    keys, tf = np.unique(unit * v + col, return_counts=True)
-    rows, cols = keys // v, keys % v
-    vals = tf * idf[cols]
-    norm = np.sqrt(np.bincount(rows, weights=vals * vals, minlength=n))
-    return rows, cols, vals / norm[rows]
+    return FeatureSet(dense, p["tf_rows"], p["tf_cols"], p["tf_vals"])

@@ -19,9 +19,10 @@ from typing import Any
 import numpy as np
 
 from shared_core.lre import lexicon
-from shared_core.lre.features import FEATURE_NAMES, compute_features
+from shared_core.lre.features import FEATURE_NAMES, VocabIndex, compute_features
 from shared_core.lre.labels import self_labels
 from shared_core.lre.scorer import DEFAULT_WEIGHTS, Scorer
+from shared_core.lre.textarray import word_strings
 from shared_core.lre.units import AsMessage, LREInputError, units_from_messages
 
 History = tuple[Sequence[str], Sequence[str] | None]
@@ -33,7 +34,7 @@ def build_vocab(texts: Iterable[str], *, max_features: int, min_df: int) -> tupl
     df: Counter[str] = Counter()
     n = 0
     for t in texts:
-        df.update(set(lexicon.content_words(t)))
+        df.update({w for w in word_strings(t) if w not in lexicon.STOP_WORDS})
         n += 1
     words = sorted((w for w, c in df.items() if c >= min_df), key=lambda w: (-df[w], w))[:max_features]
     idf = np.array([math.log((1 + n) / (1 + df[w])) + 1.0 for w in words])
@@ -62,7 +63,7 @@ def fit_texts(
     vocab_list, idf = ([], np.zeros(0))
     if max_features > 0:
         vocab_list, idf = build_vocab((t for texts, _ in histories for t in texts), max_features=max_features, min_df=min_df)
-    vocab = {w: i for i, w in enumerate(vocab_list)}
+    vocab = VocabIndex.build(vocab_list)
     dense, rows, cols, vals, offset = [], [], [], [], 0
     for (texts, kinds), lab in zip(histories, labels):
         if len(texts) != len(lab):
@@ -77,7 +78,7 @@ def fit_texts(
     mean, scale = X.mean(axis=0), X.std(axis=0)
     scale = np.where(scale > 1e-9, scale, 1.0)
     Xs = sparse.csr_matrix((X - mean) / scale)
-    T = sparse.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(offset, len(vocab)))
+    T = sparse.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(offset, vocab.size))
     model = LogisticRegression(C=C, class_weight="balanced", max_iter=3000)
     model.fit(sparse.hstack([Xs, T]).tocsr(), y)
     f = len(FEATURE_NAMES)

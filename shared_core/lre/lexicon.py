@@ -40,31 +40,27 @@ IDENTIFIER = re.compile(
 )
 """Identifier-looking spans: the things an agent copies verbatim later and cannot re-derive."""
 
-ERROR = re.compile(
-    r"\b(?:error|errors|exception|traceback|failed|failure|fails|denied|invalid|not found|timeout|"
-    r"timed out|refused|unauthori[sz]ed|forbidden|crash(?:ed)?|warning|40[0-9]|50[0-9])\b",
-    re.IGNORECASE,
+ERROR_WORDS = frozenset(
+    """error errors exception traceback failed failure fails denied invalid timeout refused unauthorized
+    unauthorised forbidden crash crashed warning fatal panic 400 401 403 404 408 429 500 502 503 504""".split()
 )
 
-CODE = re.compile(r"```|`[^`\n]+`|\b(?:def|class|import|return|function|const|let|var|select|from)\b[^\n]*[(:={]|[{};]|=>|->|==|!=")
-
-TEMPORAL = re.compile(
-    r"\b(?:yesterday|today|tonight|tomorrow|ago|last|next|weekend|week|month|year|years|monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
-    r"september|october|november|december|since|until|deadline|birthday|anniversary|(?:19|20)\d\d)\b",
-    re.IGNORECASE,
+TEMPORAL_WORDS = frozenset(
+    """yesterday today tonight tomorrow ago last next weekend week weeks month months year years monday
+    tuesday wednesday thursday friday saturday sunday january february march april may june july august
+    september october november december since until deadline birthday anniversary""".split()
 )
-"""Time anchors: questions about *when* something happened are answered by these turns."""
+"""Time anchors: questions about *when* something happened are answered by these turns (4-digit years
+19xx / 20xx count too)."""
 
-FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|mine|we|our|us)\b", re.IGNORECASE)
+FIRST_PERSON_WORDS = frozenset("i i'm i've i'd i'll my me mine myself we our us we're we've".split())
 """Self-disclosure: statements about oneself are what later questions ask about."""
 
-NEGATION_FILLER = re.compile(
-    r"\b(?:thanks|thank you|wow|awesome|cool|great|nice|congrats|congratulations|haha|lol|bye|"
-    r"see you|take care|glad|sounds|love that|amazing)\b",
-    re.IGNORECASE,
+PHATIC_WORDS = frozenset(
+    """thanks thank wow awesome cool great nice congrats congratulations haha lol bye glad sounds amazing
+    yay omg aww""".split()
 )
-"""Phatic phrases: acknowledgements that rarely carry a fact."""
+"""Acknowledgements that rarely carry a fact."""
 
 
 def words(text: str) -> list[str]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from shared_core.lre.features import FEATURE_NAMES, FeatureSet, compute_features
+from shared_core.lre.features import FEATURE_NAMES, FeatureSet, VocabIndex, compute_features
 from shared_core.lre.units import LREInputError, Unit
 
 FORMAT = "tarl-lre-scorer/1"
@@ -62,6 +62,7 @@ class Scorer:
                 f"{len(self.vocab)}, {len(self.idf)}, {len(self.tfidf_coef)}"
             )
         self.meta = dict(meta or {})
+        self._index = VocabIndex.build(self.vocab_list)
         # Fold the standardisation into one weight vector: one matrix-vector product at inference.
         self._w = self.coef / self.scale
         self._b = self.intercept - float(self._w @ self.mean)
@@ -105,7 +106,7 @@ class Scorer:
 
     # ---- inference ---------------------------------------------------------------------------
     def features(self, texts: Sequence[str], kinds: Sequence[str] | None = None) -> FeatureSet:
-        return compute_features(texts, kinds, vocab=self.vocab, idf=self.idf if len(self.idf) else None)
+        return compute_features(texts, kinds, vocab=self._index, idf=self.idf if len(self.idf) else None)
 
     def logits(self, fs: FeatureSet) -> np.ndarray:
         z = fs.dense @ self._w + self._b

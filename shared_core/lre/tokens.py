@@ -1,7 +1,7 @@
 """The default offline token counter.
 
 Budgets must work without downloading a tokenizer (tiktoken fetches its BPE files on first use), so the
-default is an approximation: ``max(ceil(chars / 4), ceil(words * 4 / 3))`` plus a fixed overhead of
+default is an approximation: ``max(ceil(chars / 4), ceil(words * 4 / 3))`` (words = spaces + 1) plus a fixed overhead of
 :data:`MESSAGE_OVERHEAD` tokens per message for the role and separators. ``chars / 4`` is the usual
 English rule of thumb (and what ``langchain_core.count_tokens_approximately`` uses); the word term
 stops short-word text (numbers, ids, code) from being under-counted. It over-counts slightly more often
@@ -22,9 +22,7 @@ TokenCounter = Callable[[str], int]
 
 def count_tokens(text: str) -> int:
     """Approximate token count of ``text`` (no overhead; see the module docstring)."""
-    if not text:
-        return 0
-    by_chars = (len(text) + 3) // 4
-    words = text.count(" ") + text.count("\n") + 1
-    by_words = (words * 4 + 2) // 3
+    n = len(text)
+    by_words = ((text.count(" ") + 1) * 4 + 2) // 3 if n else 0
+    by_chars = (n + 3) // 4
     return by_chars if by_chars > by_words else by_words

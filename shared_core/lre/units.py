@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, NamedTuple, TypeAlias
 
 from shared_core.lre.tokens import MESSAGE_OVERHEAD, TokenCounter, count_tokens
 
@@ -51,9 +51,11 @@ class Message:
         return f"{self.content}\n{self.tool_text}" if self.tool_text else self.content
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
-    """A run of consecutive messages ``messages[start:stop]`` that is kept or evicted as a whole."""
+class Unit(NamedTuple):
+    """A run of consecutive messages ``messages[start:stop]`` that is kept or evicted as a whole.
+
+    (A named tuple: a 1,000-message trim builds ~1,000 of them, and tuples are the cheapest to build.)
+    """
 
     start: int
     stop: int
@@ -127,13 +129,7 @@ def normalize_message(raw: Any, index: int, as_message: AsMessage | None = None)
     )
 
 
-def _pin_test(pinned: PinnedSpec) -> Callable[[Message, int], bool]:
-    if pinned is None:
-        return lambda m, i: m.pinned or m.role == "system"
-    if callable(pinned):
-        return lambda m, i: m.pinned or bool(pinned(m, i))
-    indices = frozenset(pinned)
-    return lambda m, i: m.pinned or i in indices
+_TURN_ROLES = frozenset({"system", "user", "assistant"})
 
 
 def units_from_messages(
@@ -152,32 +148,46 @@ def units_from_messages(
     ``(message, index) -> bool`` or a collection of message indices pins those as well (a unit is pinned
     when any of its messages is).
     """
-    is_pinned = _pin_test(pinned)
+    pin_fn = pinned if callable(pinned) else None
+    pin_set = frozenset(pinned) if pinned is not None and pin_fn is None else frozenset()
     units: list[Unit] = []
     texts: list[str] = []
     start, tokens, pin = 0, 0, False
     role: str | None = None
     kind: UnitKind = "turn"
-
-    def close(stop: int) -> None:
-        if role is not None:
-            units.append(Unit(start, stop, role, "\n".join(texts), tokens, kind, pin))
+    overhead = MESSAGE_OVERHEAD
 
     for i, raw in enumerate(messages):
-        m = normalize_message(raw, i, as_message)
-        cost = token_counter(m.text) + MESSAGE_OVERHEAD
-        if m.role == "tool" and role is not None:
-            texts.append(m.text)
+        data = as_message(raw) if as_message is not None else raw
+        # Fast path (inlined: this loop runs once per message on every trim): a plain dict turn.
+        if (pin_fn is None and type(data) is dict and not data.get("tool_calls")
+                and type(text := data.get("content")) is str and (m_role := data.get("role")) in _TURN_ROLES):
+            m_pin = bool(data.get("pinned", False))
+            has_calls = False
+        else:
+            m = normalize_message(data, i)
+            m_role, text, m_pin, has_calls = m.role, m.text, m.pinned, bool(m.tool_call_ids)
+            if pin_fn is not None and pin_fn(m, i):
+                m_pin = True
+        if pinned is None:
+            m_pin = m_pin or m_role == "system"
+        elif i in pin_set:
+            m_pin = True
+        cost = token_counter(text) + overhead
+        if m_role == "tool" and role is not None:
+            texts.append(text)
             tokens += cost
-            pin = pin or is_pinned(m, i)
+            pin = pin or m_pin
             continue
-        close(i)
-        start, role, texts, tokens, pin = i, m.role, [m.text], cost, is_pinned(m, i)
-        if m.role == "tool":
+        if role is not None:
+            units.append(Unit(start, i, role, texts[0] if len(texts) == 1 else "\n".join(texts), tokens, kind, pin))
+        start, role, texts, tokens, pin = i, m_role, [text], cost, m_pin
+        if m_role == "tool":
             kind = "orphan"
-        elif m.role == "system":
+        elif m_role == "system":
             kind = "system"
         else:
-            kind = "tool_call" if m.tool_call_ids else "turn"
-    close(len(messages))
+            kind = "tool_call" if has_calls else "turn"
+    if role is not None:
+        units.append(Unit(start, len(messages), role, texts[0] if len(texts) == 1 else "\n".join(texts), tokens, kind, pin))
     return units
