@@ -42,14 +42,18 @@ FEATURE_NAMES: tuple[str, ...] = (
     "first_person",    # share of words that are first person (self-disclosure)
     "phatic",          # log1p(acknowledgements: thanks, wow, great ...)
     "content_share",   # share of words that are content words (not stop words)
+    "events",          # log1p(past-tense verbs: irregular list or -ed suffix)
+    "people",          # log1p(family, friends, pets, roles)
+    "sentences",       # log1p(sentence ends)
     "is_tool_call",    # the unit is an assistant tool call with its results
     "is_system",       # the unit is a system message
 )
 
 
-STOP, ERROR, TEMPORAL, FIRST, PHATIC = 1, 2, 4, 8, 16
+STOP, ERROR, TEMPORAL, FIRST, PHATIC, EVENT, PEOPLE = 1, 2, 4, 8, 16, 32, 64
 _LISTS = ((STOP, lexicon.STOP_WORDS), (ERROR, lexicon.ERROR_WORDS), (TEMPORAL, lexicon.TEMPORAL_WORDS),
-          (FIRST, lexicon.FIRST_PERSON_WORDS), (PHATIC, lexicon.PHATIC_WORDS))
+          (FIRST, lexicon.FIRST_PERSON_WORDS), (PHATIC, lexicon.PHATIC_WORDS), (EVENT, lexicon.EVENT_WORDS),
+          (PEOPLE, lexicon.PEOPLE_WORDS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +121,11 @@ def _char_features(ta: TextArray) -> dict[str, np.ndarray]:
     nxt = shift_left(a, np.uint8(0))
     code = (a == 123) | (a == 125) | (a == 59) | (a == 96) | ((a == 61) & ((nxt == 61) | (nxt == 62))) | (
         (a == 45) & (nxt == 62))
+    end_mark = (a == 46) | (a == 33) | (a == 63)
+    sentence_end = end_mark & ~shift_left(end_mark, False) & shift_left(space, True)
     out = {name: _counts(m, ta.unit_of_char, n) for name, m in
-           (("digits", digit), ("caps", caps), ("code", code), ("qmarks", a == 63), ("bangs", a == 33))}
+           (("digits", digit), ("caps", caps), ("code", code), ("qmarks", a == 63), ("bangs", a == 33),
+            ("sentences", sentence_end))}
     # Identifier chunks: whitespace-delimited runs containing a digit or an id-ish character,
     # classified by their character counts (plain words are never examined).
     slash_m, at_m, under_m, dash_m = a == 47, a == 64, a == 95, (a == 45) | (a == 35)
@@ -155,8 +162,11 @@ def _word_counts(ta: TextArray, flags: np.ndarray) -> dict[str, np.ndarray]:
     def count(mask: np.ndarray) -> np.ndarray:
         return np.bincount(ta.unit[mask], minlength=n)[:n].astype(np.float64)
 
+    e1, e2 = ta.chars[np.maximum(ta.ends - 1, 0)], ta.chars[np.maximum(ta.ends - 2, 0)]
+    past = ((ta.ends - ta.starts) >= 5) & (e1 == 100) & (e2 == 101)  # "...ed"
     return {"errors": count((flags & ERROR) > 0), "temporal": count(((flags & TEMPORAL) > 0) | year),
-            "first_person": count((flags & FIRST) > 0), "phatic": count((flags & PHATIC) > 0)}
+            "first_person": count((flags & FIRST) > 0), "phatic": count((flags & PHATIC) > 0),
+            "events": count(((flags & EVENT) > 0) | past), "people": count((flags & PEOPLE) > 0)}
 
 
 def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.ndarray | None,
@@ -250,6 +260,9 @@ def compute_features(
         wc["first_person"] / nw,
         np.log1p(wc["phatic"]),
         n_content / nw,
+        np.log1p(wc["events"]),
+        np.log1p(wc["people"]),
+        np.log1p(c["sentences"]),
         (kinds_arr == "tool_call").astype(np.float64) if kinds_arr is not None else np.zeros(n),
         (kinds_arr == "system").astype(np.float64) if kinds_arr is not None else np.zeros(n),
     ])

@@ -134,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-DEFAULT_FIT: dict[str, Any] = {"C": 0.5, "max_features": 300, "min_df": 3}
+DEFAULT_FIT: dict[str, Any] = {"C": 0.5, "max_features": 100, "min_df": 3}
 """Options of the shipped weights (kept small: the JSON stays a few KB)."""
 
 if __name__ == "__main__":

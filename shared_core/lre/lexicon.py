@@ -56,6 +56,21 @@ TEMPORAL_WORDS = frozenset(
 FIRST_PERSON_WORDS = frozenset("i i'm i've i'd i'll my me mine myself we our us we're we've".split())
 """Self-disclosure: statements about oneself are what later questions ask about."""
 
+EVENT_WORDS = frozenset(
+    """went got had made took saw met bought moved started finished joined visited adopted won lost began
+    came gave found left told said felt decided tried learned became built ran wrote sold quit hired fired
+    married graduated signed booked ordered paid sent received broke fell""".split()
+)
+"""Irregular or common past-tense verbs (regular ``-ed`` forms are detected by suffix): something
+happened, which is what later questions ask about."""
+
+PEOPLE_WORDS = frozenset(
+    """sister brother mom dad mother father parents kids kid son daughter children husband wife partner
+    boyfriend girlfriend friend friends family boss coworker colleague grandma grandpa grandmother
+    grandfather cousin aunt uncle baby dog cat pet puppy kitten doctor teacher neighbor neighbour""".split()
+)
+"""People and pets of the speaker's life: who did what is the commonest memory question."""
+
 PHATIC_WORDS = frozenset(
     """thanks thank wow awesome cool great nice congrats congratulations haha lol bye glad sounds amazing
     yay omg aww""".split()
