@@ -5,8 +5,11 @@ features and a probability of being load-bearing from a small logistic-regressio
 (numpy inference from shipped JSON weights), and :func:`trim` keeps the most valuable units within the
 token budget, always with the recent window and pinned units, verbatim and in order::
 
-    from shared_core.lre import trim
+    from shared_core.lre import StreamingScorer, trim
     kept = trim(messages, budget=2048)          # messages: [{"role": ..., "content": ...}, ...]
+
+    stream = StreamingScorer()                  # one per conversation: score each unit only once
+    kept = trim(messages, 2048, scorer=stream)  # call again after every new message
 
 Train on your own transcripts with self-supervised labels: ``fit_from_logs(transcripts)`` (needs
 scikit-learn, only at training time).
@@ -17,9 +20,10 @@ from __future__ import annotations
 from typing import Any
 
 from shared_core.lre.budget import select
-from shared_core.lre.features import FEATURE_NAMES, FeatureSet, compute_features
+from shared_core.lre.features import FEATURE_NAMES, FeatureSet, PrefixState, compute_features
 from shared_core.lre.labels import answer_coverage_labels, identifier_reuse_labels, self_labels
 from shared_core.lre.scorer import Scorer
+from shared_core.lre.stream import StreamingScorer
 from shared_core.lre.tokens import MESSAGE_OVERHEAD, count_tokens
 from shared_core.lre.trim import BudgetTooSmallError, UnitScorer, select_units, trim
 from shared_core.lre.units import LREInputError, Message, Unit, UnknownRoleError, normalize_message, units_from_messages
@@ -31,7 +35,9 @@ __all__ = [
     "FeatureSet",
     "LREInputError",
     "Message",
+    "PrefixState",
     "Scorer",
+    "StreamingScorer",
     "Unit",
     "UnitScorer",
     "UnknownRoleError",

@@ -95,6 +95,8 @@ class FeatureSet:
     tfidf_rows: np.ndarray
     tfidf_cols: np.ndarray
     tfidf_vals: np.ndarray
+    state: PrefixState | None = None
+    """Prefix state after these units: pass it as ``state=`` when scoring the units that follow."""
 
     @property
     def n(self) -> int:
@@ -169,12 +171,33 @@ def _word_counts(ta: TextArray, flags: np.ndarray) -> dict[str, np.ndarray]:
             "events": count(((flags & EVENT) > 0) | past), "people": count((flags & PEOPLE) > 0)}
 
 
-def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.ndarray | None,
-                vsize: int) -> dict[str, np.ndarray]:
+_UNIT_BITS = np.uint64(24)  # (word, unit) keys: 40 bits of word hash, 24 bits of unit index in a batch
+_MAX_BATCH = 1 << 24
+_EMPTY_U64 = np.zeros(0, dtype=np.uint64)
+_EMPTY_I64 = np.zeros(0, dtype=np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class PrefixState:
+    """What the features of later units need to know about units 0..n-1 (for incremental scoring):
+    per word, how many units contained it and the last one that did; the last unit's words."""
+
+    n: int
+    words: np.ndarray  # sorted word keys
+    counts: np.ndarray
+    last: np.ndarray
+    prev_words: np.ndarray
+    prev_question: float = 0.0
+
+
+EMPTY_STATE = PrefixState(0, _EMPTY_U64, _EMPTY_I64, _EMPTY_I64, _EMPTY_U64)
+
+
+def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.ndarray | None, vsize: int,
+                state: PrefixState) -> tuple[dict[str, np.ndarray], PrefixState]:
     """Prefix statistics and TF-IDF from one sort of the content words by (word, unit)."""
-    n = ta.n
-    bits = np.uint64(max(1, int(n).bit_length()))
-    key = ((ta.hashes[content] >> bits) << bits) | ta.unit[content].astype(np.uint64)
+    n, off = ta.n, state.n
+    key = ((ta.hashes[content] >> _UNIT_BITS) << _UNIT_BITS) | ta.unit[content].astype(np.uint64)
     order = np.argsort(key)
     sk = key[order]
     new = np.concatenate(([True], sk[1:] != sk[:-1])) if len(sk) else np.zeros(0, dtype=bool)
@@ -182,36 +205,64 @@ def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.nd
     keys = sk[new]  # unique (word, unit), word-major, unit-minor
     tf = np.diff(np.concatenate((first_tok, [len(sk)])))
     pcol = cols[content][order][new]
-    wu = (keys & np.uint64((1 << int(bits)) - 1)).astype(np.int64)
-    word = keys >> bits
+    wu = (keys & np.uint64((1 << int(_UNIT_BITS)) - 1)).astype(np.int64)
+    word = keys >> _UNIT_BITS
     first = np.concatenate(([True], word[1:] != word[:-1])) if len(keys) else new
     idx = np.arange(len(keys))
-    rank = idx - np.maximum.accumulate(np.where(first, idx, 0))  # earlier units containing this word
+    group = np.maximum.accumulate(np.where(first, idx, 0))
+    rank = idx - group  # earlier units of this batch containing the word ...
+    present = np.zeros(len(keys), dtype=bool)
+    pos = np.zeros(len(keys), dtype=np.int64)
+    last_seen = np.zeros(len(keys), dtype=np.int64)
+    if len(state.words) and len(keys):
+        pos = np.searchsorted(state.words, word)
+        pc = np.minimum(pos, len(state.words) - 1)
+        present = state.words[pc] == word
+        rank = rank + np.where(present, state.counts[pc], 0)  # ... plus those of the earlier batches
+        last_seen = np.where(present, state.last[pc], 0)
     uniq = np.bincount(wu, minlength=n)[:n].astype(np.float64)
     safe = np.maximum(uniq, 1.0)
     novel = np.bincount(wu[rank == 0], minlength=n)[:n].astype(np.float64)
     hist = np.bincount(wu, weights=np.log1p(rank), minlength=n)[:n] / safe
     rec = np.zeros(n)
     if len(keys):
-        gap = np.where(first, np.inf, wu - shift_right(wu, 0))
+        gap = np.where(first, np.where(present, off + wu - last_seen, np.inf), wu - shift_right(wu, 0))
         np.maximum.at(rec, wu, 1.0 / (1.0 + gap))
     prev = keys - np.uint64(1)  # same word, previous unit
-    pos = np.minimum(np.searchsorted(keys, prev), max(len(keys) - 1, 0))
-    hit = (wu > 0) & (keys[pos] == prev) if len(keys) else new
+    pp = np.minimum(np.searchsorted(keys, prev), max(len(keys) - 1, 0))
+    hit = (wu > 0) & (keys[pp] == prev) if len(keys) else new
+    if len(state.prev_words) and len(keys):
+        hit |= (wu == 0) & np.isin(word, state.prev_words)
     inter = np.bincount(wu[hit], minlength=n)[:n].astype(np.float64)
-    union = uniq + shift_right(uniq, 0.0) - inter
+    prev_uniq = shift_right(uniq, float(len(state.prev_words)))
+    union = uniq + prev_uniq - inter
     out = {"novelty": novel / safe, "new_words": novel, "history_overlap": hist, "topic_recency": rec,
            "prev_overlap": np.where(union > 0, inter / np.maximum(union, 1.0), 0.0)}
+    # The state after this batch: merge this batch's words into the sorted table.
+    starts = np.flatnonzero(first)
+    sizes = np.diff(np.concatenate((starts, [len(keys)])))
+    g_last = off + wu[np.concatenate((starts[1:], [len(keys)])) - 1] if len(keys) else _EMPTY_I64
+    g_word, g_present, g_pos = word[starts], present[starts], pos[starts]
+    counts, last = state.counts.copy(), state.last.copy()
+    counts[g_pos[g_present]] += sizes[g_present]
+    last[g_pos[g_present]] = g_last[g_present]
+    absent = ~g_present
+    new_state = PrefixState(
+        n=off + n,
+        words=np.insert(state.words, g_pos[absent], g_word[absent]),
+        counts=np.insert(counts, g_pos[absent], sizes[absent]),
+        last=np.insert(last, g_pos[absent], g_last[absent]),
+        prev_words=word[wu == n - 1],
+    )
     if idf is None or vsize == 0:
-        e = np.zeros(0, dtype=np.int64)
-        out.update(tf_rows=e, tf_cols=e, tf_vals=np.zeros(0))
-        return out
+        out.update(tf_rows=_EMPTY_I64, tf_cols=_EMPTY_I64, tf_vals=np.zeros(0))
+        return out, new_state
     m = pcol >= 0
     rows, tcols = wu[m], pcol[m]
     vals = tf[m] * idf[tcols]
     norm = np.sqrt(np.bincount(rows, weights=vals * vals, minlength=n))
     out.update(tf_rows=rows, tf_cols=tcols, tf_vals=vals / norm[rows])
-    return out
+    return out, new_state
 
 
 def compute_features(
@@ -220,19 +271,25 @@ def compute_features(
     *,
     vocab: VocabIndex | Mapping[str, int] | None = None,
     idf: np.ndarray | None = None,
+    state: PrefixState = EMPTY_STATE,
 ) -> FeatureSet:
-    """Features of every unit of one history (``texts`` in order; ``kinds`` from :class:`Unit`)."""
+    """Features of every unit of one history (``texts`` in order; ``kinds`` from :class:`Unit`).
+
+    ``state``: the :attr:`FeatureSet.state` of the units before ``texts`` (incremental scoring of
+    appended units); features are identical to computing the whole history at once (tested).
+    """
     n = len(texts)
     index = vocab if isinstance(vocab, VocabIndex) else VocabIndex.build(vocab or {})
     if n == 0:
-        e = np.zeros(0, dtype=np.int64)
-        return FeatureSet(np.zeros((0, len(FEATURE_NAMES))), e, e, np.zeros(0))
+        return FeatureSet(np.zeros((0, len(FEATURE_NAMES))), _EMPTY_I64, _EMPTY_I64, np.zeros(0), state)
+    if n >= _MAX_BATCH:
+        raise ValueError(f"texts: at most {_MAX_BATCH - 1} units per call, got {n}")
     ta = from_texts(texts)
     c = _char_features(ta)
     cols, flags = index.lookup(ta.hashes)
     wc = _word_counts(ta, flags)
     content = (flags & STOP) == 0
-    p = _pair_stats(ta, content, cols, idf, index.size)
+    p, new_state = _pair_stats(ta, content, cols, idf, index.size, state)
     cunit = ta.unit[content]
     n_content = np.bincount(cunit, minlength=n)[:n].astype(np.float64)
     rare = np.bincount(cunit[cols[content] < 0], minlength=n)[:n] / np.maximum(n_content, 1.0)
@@ -240,7 +297,7 @@ def compute_features(
     nw = np.maximum(c["words"], 1.0)
     kinds_arr = np.asarray(kinds) if kinds is not None else None
     dense = np.column_stack([
-        np.log1p(np.arange(n, dtype=np.float64)),
+        np.log1p(np.arange(state.n, state.n + n, dtype=np.float64)),
         np.log1p(c["words"]),
         np.log1p(c["digits"]),
         np.log1p(c["caps"]),
@@ -248,7 +305,7 @@ def compute_features(
         np.log1p(wc["errors"]),
         np.log1p(c["code"]),
         has_q,
-        shift_right(has_q, 0.0),
+        shift_right(has_q, state.prev_question),
         (c["bangs"] > 0).astype(np.float64),
         rare,
         p["novelty"],
@@ -266,4 +323,6 @@ def compute_features(
         (kinds_arr == "tool_call").astype(np.float64) if kinds_arr is not None else np.zeros(n),
         (kinds_arr == "system").astype(np.float64) if kinds_arr is not None else np.zeros(n),
     ])
-    return FeatureSet(dense, p["tf_rows"], p["tf_cols"], p["tf_vals"])
+    new_state = PrefixState(new_state.n, new_state.words, new_state.counts, new_state.last, new_state.prev_words,
+                            float(has_q[-1]))
+    return FeatureSet(dense, p["tf_rows"], p["tf_cols"], p["tf_vals"], new_state)

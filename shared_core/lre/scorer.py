@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from shared_core.lre.features import FEATURE_NAMES, FeatureSet, VocabIndex, compute_features
+from shared_core.lre.features import EMPTY_STATE, FEATURE_NAMES, FeatureSet, PrefixState, VocabIndex, compute_features
 from shared_core.lre.units import LREInputError, Unit
 
 FORMAT = "tarl-lre-scorer/1"
@@ -105,8 +105,10 @@ class Scorer:
         Path(path).write_text(json.dumps(self.to_dict(), separators=(",", ":")) + "\n")
 
     # ---- inference ---------------------------------------------------------------------------
-    def features(self, texts: Sequence[str], kinds: Sequence[str] | None = None) -> FeatureSet:
-        return compute_features(texts, kinds, vocab=self._index, idf=self.idf if len(self.idf) else None)
+    def features(
+        self, texts: Sequence[str], kinds: Sequence[str] | None = None, *, state: PrefixState = EMPTY_STATE
+    ) -> FeatureSet:
+        return compute_features(texts, kinds, vocab=self._index, idf=self.idf if len(self.idf) else None, state=state)
 
     def logits(self, fs: FeatureSet) -> np.ndarray:
         z = fs.dense @ self._w + self._b

@@ -60,3 +60,19 @@ def test_empty_history_and_separator_in_text() -> None:
 def test_tool_call_kind_is_a_feature() -> None:
     fs = compute_features(["x", "y"], ["turn", "tool_call"])
     assert list(fs.dense[:, FI["is_tool_call"]]) == [0.0, 1.0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(texts, min_size=1, max_size=30), st.lists(st.integers(0, 30), max_size=4))
+def test_incremental_features_equal_batch(history: list[str], cuts: list[int]) -> None:
+    scorer = Scorer.default()
+    full = scorer.features(history)
+    bounds = sorted({min(c, len(history)) for c in cuts} | {0, len(history)})
+    state, parts, logits = None, [], []
+    for a, b in zip(bounds, bounds[1:]):
+        fs = scorer.features(history[a:b], state=state) if state is not None else scorer.features(history[a:b])
+        parts.append(fs.dense)
+        logits.append(scorer.logits(fs))
+        state = fs.state
+    np.testing.assert_allclose(np.vstack(parts), full.dense, atol=1e-12)
+    np.testing.assert_allclose(np.concatenate(logits), scorer.logits(full), atol=1e-9)
