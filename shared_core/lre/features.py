@@ -228,9 +228,7 @@ def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.nd
     if len(keys):
         gap = np.where(first, np.where(present, off + wu - last_seen, np.inf), wu - shift_right(wu, 0))
         np.maximum.at(rec, wu, 1.0 / (1.0 + gap))
-    prev = keys - np.uint64(1)  # same word, previous unit
-    pp = np.minimum(np.searchsorted(keys, prev), max(len(keys) - 1, 0))
-    hit = (wu > 0) & (keys[pp] == prev) if len(keys) else new
+    hit = ~first & (wu - shift_right(wu, 0) == 1) if len(keys) else new  # same word in the previous unit
     if len(state.prev_words) and len(keys):
         hit |= (wu == 0) & np.isin(word, state.prev_words)
     inter = np.bincount(wu[hit], minlength=n)[:n].astype(np.float64)

@@ -157,3 +157,11 @@ def test_default_counter_is_offline_and_monotone() -> None:
     assert count_tokens("") == 0
     assert count_tokens("hello world") <= count_tokens("hello world, how are you doing today?")
     assert count_tokens("a " * 100) >= 100
+
+
+@settings(max_examples=50, deadline=None)
+@given(histories())
+def test_inlined_default_counter_matches_count_tokens(msgs: list[dict[str, Any]]) -> None:
+    fast = units_from_messages(msgs)
+    slow = units_from_messages(msgs, token_counter=lambda t: count_tokens(t))
+    assert [u.tokens for u in fast] == [u.tokens for u in slow]
