@@ -5,10 +5,14 @@ conversation goes on (so scores can be cached, and training never peeks at the f
 Appending units therefore never changes the features of earlier units (tested).
 
 Everything is vectorised over the whole history (see :mod:`shared_core.lre.textarray`): character
-classes are counted on one code-point array, words are 64-bit hashes, word lists and the vocabulary are
-looked up with ``isin`` / ``searchsorted``, identifiers are whitespace-delimited chunks classified from
-per-chunk character counts, and prefix statistics come from one sort of (word, unit) keys. There is no
-Python loop per unit, per word or per feature.
+classes are counted on one code-point array, words are 64-bit hashes, the vocabulary and the word lists
+are looked up together with one ``searchsorted`` (:class:`VocabIndex`), identifiers are
+whitespace-delimited chunks classified from per-chunk character counts, and prefix statistics and the
+TF-IDF entries (over the scorer's vocabulary, l2-normalised per unit) come from one sort of
+(word, unit) keys. There is no Python loop per unit, per word or per feature.
+
+Incremental use: :class:`PrefixState` carries what later units need from earlier ones, so appended
+units can be featurised alone with identical results (see :mod:`shared_core.lre.stream`).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ STOP_WORDS = frozenset(
 
 IDENTIFIER = re.compile(
     r"""https?://[^\s"'<>)\]]+                     # URL
-      | [\w.+-]+@[\w-]+\.[\w.]+                     # e-mail
+      | (?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.]+        # e-mail (anchored: no quadratic retries)
       | (?:~|\.{1,2})?/(?:[\w.\-]+/)+[\w.\-]*       # unix path
       | [A-Za-z]:\\[\w\\.\- ]+                      # windows path
       | \b(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\b   # hex
