@@ -63,3 +63,13 @@ def test_fit_from_logs_learns_to_keep_what_is_reused() -> None:
 def test_fit_rejects_single_class_labels() -> None:
     with pytest.raises(LREInputError, match="both classes"):
         fit_from_logs([[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]])
+
+
+def test_fit_cli_trains_on_user_logs(tmp_path: Path) -> None:
+    from shared_core.lre.fit import main
+
+    logs = tmp_path / "logs.jsonl"
+    logs.write_text("\n".join(json.dumps(m) for m in generate_corpus(seed=7, chats=6, traces=6, noise_steps=10)))
+    out = tmp_path / "mine.json"
+    assert main(["--logs", str(logs), "--out", str(out)]) == 0
+    assert Scorer.load(out).meta["trained_on"] == str(logs)
