@@ -144,9 +144,9 @@ def units_from_messages(
     Grouping rule: a ``tool`` message always joins the unit before it, so a tool result can never be
     separated from the call that produced it. ``tool`` messages before any other message have no call
     to join; they form an ``"orphan"`` unit that :func:`~shared_core.lre.trim.trim` never keeps.
-    ``pinned``: ``None`` pins system messages and messages with ``"pinned": True``; a callable
-    ``(message, index) -> bool`` or a collection of message indices pins those as well (a unit is pinned
-    when any of its messages is).
+    Pinned: system messages and messages with ``"pinned": True`` always; ``pinned`` (a callable
+    ``(message, index) -> bool`` or a collection of message indices) pins more (a unit is pinned when
+    any of its messages is).
     """
     pin_fn = pinned if callable(pinned) else None
     pin_set = frozenset(pinned) if pinned is not None and pin_fn is None else frozenset()
@@ -170,9 +170,7 @@ def units_from_messages(
             m_role, text, m_pin, has_calls = m.role, m.text, m.pinned, bool(m.tool_call_ids)
             if pin_fn is not None and pin_fn(m, i):
                 m_pin = True
-        if pinned is None:
-            m_pin = m_pin or m_role == "system"
-        elif i in pin_set:
+        if m_role == "system" or (pin_set and i in pin_set):
             m_pin = True
         if default_counter:  # count_tokens, inlined: this loop is the floor of every trim's cost
             by_words = ((text.count(" ") + 1) * 4 + 2) // 3 if text else 0

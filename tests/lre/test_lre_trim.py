@@ -165,3 +165,11 @@ def test_inlined_default_counter_matches_count_tokens(msgs: list[dict[str, Any]]
     fast = units_from_messages(msgs)
     slow = units_from_messages(msgs, token_counter=lambda t: count_tokens(t))
     assert [u.tokens for u in fast] == [u.tokens for u in slow]
+
+
+def test_system_stays_pinned_when_more_is_pinned() -> None:
+    msgs = [{"role": "system", "content": "rules"}] + [
+        {"role": "user" if i % 2 == 0 else "assistant", "content": f"turn {i} " * 20} for i in range(30)]
+    for spec in ([4], lambda m, i: i == 4):
+        kept = trim(msgs, _min_budget(msgs, 5) + 60, pinned=spec)
+        assert msgs[0] in kept and msgs[4] in kept
