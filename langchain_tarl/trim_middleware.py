@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+import threading
 from typing import Any
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
 from langchain_core.messages import BaseMessage, RemoveMessage
+from langgraph.config import get_config
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from shared_core import TarlError
 
 from .messages import as_message
+
+MAX_STREAMS = 256
+"""Conversations whose scoring state is kept (a dropped one is just scored from scratch next time)."""
+
+
+def _thread_id() -> Any:
+    try:
+        return get_config().get("configurable", {}).get("thread_id")
+    except RuntimeError:                            # called outside a graph run
+        return None
 
 
 class LRETrimMiddleware(AgentMiddleware):
@@ -35,7 +47,8 @@ class LRETrimMiddleware(AgentMiddleware):
     budget (or another model) can still see it. ``rewrite_history=True`` instead replaces the saved
     history with the kept messages (``RemoveMessage``) before each model call; the saved history holds
     no system prompt, so there the budget covers the conversation only.
-    ``token_counter`` counts one message's text (default: LRE's offline approximation).
+    ``token_counter`` counts one message's text (default: LRE's offline approximation); ``scorer`` is
+    an LRE ``Scorer`` (default: the shipped one) or any unit scorer.
     """
 
     def __init__(self, budget: int = 2048, *, keep_last: int = 5, rewrite_history: bool = False,
@@ -46,12 +59,33 @@ class LRETrimMiddleware(AgentMiddleware):
                 raise TarlError(field, value, "must be a non-negative integer")
         self.budget, self.keep_last, self.rewrite_history = budget, keep_last, rewrite_history
         self.token_counter, self.scorer = token_counter, scorer
+        self._streams: dict[Any, Any] = {}
+        self._lock = threading.Lock()
 
     def trim(self, messages: Sequence[BaseMessage], system: BaseMessage | None = None) -> list[BaseMessage]:
         """The messages to send (originals, in order); ``system`` is pinned and counted, not returned."""
         from shared_core.lre import trim            # numpy scorer, loaded on the first trim only
 
-        kwargs: dict[str, Any] = {"keep_last": self.keep_last, "scorer": self.scorer, "as_message": as_message}
+        with self._lock:                            # a StreamingScorer is stateful: one trim at a time
+            return self._trim(trim, messages, system)
+
+    def _stream(self) -> Any:
+        """One ``StreamingScorer`` per conversation (thread id), so each turn is scored once; the
+        result is the same as scoring from scratch, only faster (least recently used ones dropped)."""
+        from shared_core.lre import Scorer, StreamingScorer
+
+        if self.scorer is not None and not isinstance(self.scorer, Scorer):
+            return self.scorer                      # a custom unit scorer: used as given
+        thread = _thread_id()
+        stream = self._streams.pop(thread, None) or StreamingScorer(self.scorer)
+        self._streams[thread] = stream
+        while len(self._streams) > MAX_STREAMS:
+            self._streams.pop(next(iter(self._streams)))
+        return stream
+
+    def _trim(self, trim: Callable[..., list[BaseMessage]], messages: Sequence[BaseMessage],
+              system: BaseMessage | None) -> list[BaseMessage]:
+        kwargs: dict[str, Any] = {"keep_last": self.keep_last, "scorer": self._stream(), "as_message": as_message}
         if self.token_counter is not None:
             kwargs["token_counter"] = self.token_counter
         head = [system] if system is not None else []

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("shared_core.lre", reason="LRE (branch lre) is not merged into main yet")  # drop once it is
-
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "langchain_agent.py"
 
 

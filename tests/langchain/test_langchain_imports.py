@@ -1,4 +1,5 @@
-"""Importing the adapter stays light: no torch, no scikit-learn, and chromadb only once an engine opens."""
+"""Importing the adapter stays light: no torch, no scikit-learn, and chromadb only once an engine opens;
+LRE trimming adds neither torch nor scikit-learn."""
 
 from __future__ import annotations
 
@@ -18,7 +19,11 @@ heavy = lambda: sorted(m for m in ("torch", "sklearn", "chromadb") if m in sys.m
 after_import = heavy()
 store = langchain_tarl.TarlStore.open()
 store.put(("m",), "k", {"text": "a fact"})
-print(json.dumps({"after_import": after_import, "after_open": heavy()}))
+after_open = heavy()
+from langchain_core.messages import HumanMessage
+kept = langchain_tarl.LRETrimMiddleware(budget=60, keep_last=1).trim([HumanMessage(f"turn {i} " * 20) for i in range(9)])
+assert 0 < len(kept) < 9
+print(json.dumps({"after_import": after_import, "after_open": after_open, "after_trim": heavy()}))
 store.close()
 """
 
@@ -29,6 +34,7 @@ def test_import_loads_neither_torch_nor_sklearn_nor_chromadb_until_an_engine_ope
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert seen["after_import"] == []
     assert seen["after_open"] == ["chromadb"]
+    assert seen["after_trim"] == ["chromadb"]                          # LRE inference: numpy only
 
 
 def test_public_names():

@@ -16,8 +16,6 @@ from shared_core import TarlError
 
 from langchain_tarl import LRETrimMiddleware
 
-pytest.importorskip("shared_core.lre", reason="LRE (branch lre) is not merged into main yet")  # drop once it is
-
 TOKEN = "tk-9f83-ZQ71-ab22"
 TOPICS = ["gardening", "jazz", "hiking", "baking bread", "chess openings", "bird watching", "pottery", "astronomy"]
 BUDGET = 2048
@@ -52,6 +50,8 @@ def test_token_from_turn_one_survives_200_turns_at_2048_tokens_while_fifo_drops_
     assert len(history) == 399 and count_tokens_approximately(history) > 4 * BUDGET
     seen = model.prompts[-1]
     assert has_token(seen)                                             # LRE kept the first turn
+    fresh = LRETrimMiddleware(budget=BUDGET).trim(history, seen[0])
+    assert [m.content for m in fresh] == [m.content for m in seen[1:]]  # per-thread streaming = a cold trim
     assert seen[-1].content == turns[-1] and isinstance(seen[0], SystemMessage)
     assert count_tokens_approximately(seen) <= BUDGET * 1.1            # the approximations differ slightly
     assert state["messages"] == history + [state["messages"][-1]]      # view only: the saved history is whole
