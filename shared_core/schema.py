@@ -42,7 +42,8 @@ class Ledger(StrEnum):
 
 
 class Reason(StrEnum):
-    """Why a row is in History (or, for ``premise_retracted``, back in Pending)."""
+    """Why a row is in History (or, for ``premise_retracted``, back in Pending; for ``deduced``, in
+    Accepted by inference from a closed exclusion group rather than by evidence)."""
 
     SUPERSEDED = "superseded"
     REJECTED = "rejected"
@@ -51,6 +52,11 @@ class Reason(StrEnum):
     PREMISE_RETRACTED = "premise_retracted"
     EXHAUSTED = "exhausted"
     REFUTED = "refuted"
+    PRUNED = "pruned"
+    """A hypothesis or experiment whose premise was refuted, exhausted or closed: it cannot hold now."""
+    DEDUCED = "deduced"
+    COMPLETED = "completed"
+    """An experiment whose result is in (the result is its own entry)."""
 
 
 class Action(StrEnum):

@@ -113,10 +113,9 @@ class _Writer:
     def entry(self, entry_id: str) -> Entry | None:
         return self._store._one(entry_id)
 
-    def dependents(self, entry_id: str) -> list[Entry]:
-        return self._store._select(
-            "id IN (SELECT entry_id FROM premises WHERE premise_id = ?) AND ledger != 'history'", (entry_id,)
-        )
+    def dependents(self, entry_id: str, include_history: bool = False) -> list[Entry]:
+        where = "id IN (SELECT entry_id FROM premises WHERE premise_id = ?)"
+        return self._store._select(where if include_history else where + " AND ledger != 'history'", (entry_id,))
 
     def by_slot(self, namespace: str, slot: str) -> list[Entry]:
         return self._store._select("namespace = ? AND slot = ? AND ledger != 'history'", (namespace, slot))

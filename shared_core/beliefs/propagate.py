@@ -1,0 +1,222 @@
+"""Truth maintenance inside one transaction: what else must move when an entry moves.
+
+The executor applies a step's own moves, then calls ``consequences``, which settles the rest to a
+fixpoint over an overlay of the view (the state as it will be once this transaction commits). All
+consequences land in the same transaction as their trigger, so ``state(ns, as_of=tx)`` never shows a
+half-propagated memory. The rules (Doyle-style JTMS, one justification per entry = its ``depends_on``):
+
+1. Cascade: an entry leaving Accepted takes every Accepted dependent out too (reason
+   ``premise_retracted``), transitively. Default target Pending: the dependent may still be true and
+   waits for re-verification; History if the caller asks (``cascade_to``) or the dependent's
+   ``metadata["cascade_to"] == "history"``.
+2. Pruning: a hypothesis or experiment whose premise lands in History (refuted, exhausted, retracted,
+   expired...) cannot hold any more: it goes to History with reason ``pruned``.
+3. Restoration (decision): a dependent IS restored when its premise is restored, without
+   re-derivation -- an entry in Pending with reason ``premise_retracted`` returns to Accepted once all
+   its premises are Accepted again (e.g. the premise was verified), and a ``pruned`` entry returns to
+   Pending (untested) once no premise is in History (e.g. a refutation was withdrawn, a group
+   reopened). Entries that a caller closed on purpose (retracted, rejected, refuted) never come back
+   by themselves.
+4. Results: a new Accepted result entry moves its hypothesis (confirmed -> Accepted, refuted ->
+   History ``refuted``) and completes its experiment; a result leaving Accepted (retracted) returns
+   its hypothesis to Pending, untested.
+5. Exclusion groups: in a closed-world group whose closed-world assumption is Accepted, one confirmed
+   member exhausts the open others; when all members but one are refuted or pruned, the last one is
+   deduced (Accepted, reason ``deduced``). Evidence that contradicts the closed world (two members
+   confirmed, or every member refuted) refutes the closed-world assumption itself, which withdraws
+   every deduction made from it: exhausted members reopen (Pending) and deduced members go back to
+   Pending. An open group (or one whose assumption fell) never exhausts or deduces anything.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from typing import TYPE_CHECKING
+
+from ..errors import InvalidStep
+from ..schema import Entry, Ledger, Move, Reason
+from . import kinds as K
+
+if TYPE_CHECKING:
+    from ..executor import StateView
+
+MAX_MOVES_PER_ENTRY = 4
+"""Propagation that moves one entry more often than this in one transaction is a bug, not a state."""
+_ELIMINATED = (Reason.REFUTED, Reason.PRUNED)
+_PRUNABLE = (K.HYPOTHESIS, K.EXPERIMENT)
+
+
+class Overlay:
+    """The view as it will be after this transaction's moves so far (new entries included)."""
+
+    def __init__(self, view: StateView, created: list[Entry], moves: list[Move], tx: int) -> None:
+        self.view, self.tx = view, tx
+        self.created = {e.id: e for e in created}
+        self.now: dict[str, Entry] = {}
+        self.moves: list[Move] = []
+        self._count: Counter[str] = Counter()
+        for m in moves:
+            if m.from_ledger is not None:
+                before = self.entry(m.entry_id)
+                assert before is not None
+                self.now[m.entry_id] = before.moved(m.to_ledger, tx, m.reason, m.note)
+
+    def entry(self, entry_id: str) -> Entry | None:
+        return self.now.get(entry_id) or self.created.get(entry_id) or self.view.entry(entry_id)
+
+    def dependents(self, entry_id: str) -> list[Entry]:
+        """Every entry resting on ``entry_id``, in any ledger (History too: it may be restored)."""
+        ids = [e.id for e in self.view.dependents(entry_id, include_history=True)]
+        ids += [e.id for e in self.created.values() if entry_id in e.depends_on]
+        found = (self.entry(i) for i in dict.fromkeys(ids))
+        return [e for e in found if e is not None]
+
+    def move(self, entry: Entry, to: Ledger, reason: Reason | None, note: str) -> tuple[Entry, Entry]:
+        self._count[entry.id] += 1
+        if self._count[entry.id] > MAX_MOVES_PER_ENTRY:
+            raise InvalidStep("depends_on", entry.id, "belief propagation does not settle (a loop through this entry)")
+        after = entry.moved(to, self.tx, reason, note)
+        self.now[entry.id] = after
+        self.moves.append(Move(entry_id=entry.id, from_ledger=entry.ledger, to_ledger=to, reason=reason, note=note))
+        return entry, after
+
+    def premises_in(self, entry: Entry, ledgers: tuple[Ledger, ...]) -> bool:
+        found = [self.entry(p) for p in entry.depends_on]
+        return all(p is not None and p.ledger in ledgers for p in found)
+
+
+def consequences(view: StateView, created: list[Entry], moves: list[Move], *, tx: int = 0,
+                 cascade_to: Ledger = Ledger.PENDING) -> list[Move]:
+    """The moves that settle memory after ``created`` and ``moves`` (see the module docstring)."""
+    if cascade_to is Ledger.ACCEPTED:
+        raise InvalidStep("cascade_to", cascade_to.value, "dependents leave Accepted: pending or history")
+    o = Overlay(view, created, moves, tx)
+    queue: deque[tuple[Entry | None, Entry]] = deque((None, e) for e in created)
+    for m in moves:
+        if m.from_ledger is not None:
+            before = view.entry(m.entry_id)
+            after = o.entry(m.entry_id)
+            if before is not None and after is not None:
+                queue.append((before, after))
+    while queue:
+        before, x = queue.popleft()
+        x = o.entry(x.id) or x
+        for change in _step(o, before, x, cascade_to):
+            queue.append(change)
+    return o.moves
+
+
+def cascade(view: StateView, moves: list[Move], cascade_to: Ledger = Ledger.PENDING) -> list[Move]:
+    """The consequences of ``moves`` alone (no new entries): kept for callers of the first API."""
+    return consequences(view, [], moves, cascade_to=cascade_to)
+
+
+def _step(o: Overlay, before: Entry | None, x: Entry, cascade_to: Ledger) -> list[tuple[Entry, Entry]]:
+    changes: list[tuple[Entry, Entry]] = []
+    if before is None:
+        if K.kind(x) == K.RESULT and x.ledger is Ledger.ACCEPTED:
+            changes += _apply_result(o, x)
+    else:
+        changes += _dependents(o, before, x, cascade_to)
+        if K.kind(x) == K.RESULT and before.ledger is Ledger.ACCEPTED and x.ledger is not Ledger.ACCEPTED:
+            changes += _withdraw_result(o, x)
+    group = K.group_of(x)
+    if group is not None:
+        changes += _settle_group(o, group)
+    return changes
+
+
+def _dependents(o: Overlay, before: Entry, x: Entry, cascade_to: Ledger) -> list[tuple[Entry, Entry]]:
+    left_accepted = before.ledger is Ledger.ACCEPTED and x.ledger is not Ledger.ACCEPTED
+    entered_accepted = x.ledger is Ledger.ACCEPTED and before.ledger is not Ledger.ACCEPTED
+    left_history = before.ledger is Ledger.HISTORY and x.ledger is not Ledger.HISTORY
+    changes = []
+    for dep in o.dependents(x.id):
+        if x.ledger is Ledger.HISTORY and dep.ledger is not Ledger.HISTORY and K.kind(dep) in _PRUNABLE:
+            why = x.reason.value if x.reason else "closed"
+            changes.append(o.move(dep, Ledger.HISTORY, Reason.PRUNED, f"pruned: premise {x.id} is {why}"))
+        elif left_accepted and dep.ledger is Ledger.ACCEPTED:
+            target = Ledger.HISTORY if dep.metadata.get(K.CASCADE_TO) == "history" else cascade_to
+            changes.append(o.move(dep, target, Reason.PREMISE_RETRACTED, f"premise {x.id} left accepted"))
+        elif (entered_accepted and dep.ledger is Ledger.PENDING and dep.reason is Reason.PREMISE_RETRACTED
+              and o.premises_in(dep, (Ledger.ACCEPTED,))):
+            changes.append(o.move(dep, Ledger.ACCEPTED, None, f"restored: premise {x.id} is accepted again"))
+        elif (left_history and dep.ledger is Ledger.HISTORY and dep.reason is Reason.PRUNED
+              and o.premises_in(dep, (Ledger.ACCEPTED, Ledger.PENDING))):
+            changes.append(o.move(dep, Ledger.PENDING, None, f"restored: premise {x.id} is open again"))
+    return changes
+
+
+def _apply_result(o: Overlay, r: Entry) -> list[tuple[Entry, Entry]]:
+    h = o.entry(r.metadata[K.OF])
+    assert h is not None                        # checked by kinds.check_claim before execution
+    changes = []
+    e = r.metadata.get(K.EXPERIMENT_KEY)
+    exp = o.entry(e) if isinstance(e, str) else None
+    if exp is not None and exp.ledger is Ledger.PENDING:
+        changes.append(o.move(exp, Ledger.HISTORY, Reason.COMPLETED, f"result {r.id}: {r.metadata[K.OUTCOME]}"))
+    h = o.entry(h.id) or h
+    if r.metadata[K.OUTCOME] == K.CONFIRMED:
+        if h.ledger is not Ledger.ACCEPTED or h.reason is not None:
+            changes.append(o.move(h, Ledger.ACCEPTED, None, f"confirmed by result {r.id}"))
+    elif not (h.ledger is Ledger.HISTORY and h.reason is Reason.REFUTED):
+        changes.append(o.move(h, Ledger.HISTORY, Reason.REFUTED, f"refuted by result {r.id}"))
+    return changes
+
+
+def _withdraw_result(o: Overlay, r: Entry) -> list[tuple[Entry, Entry]]:
+    h = o.entry(r.metadata.get(K.OF, ""))
+    if h is None:
+        return []
+    confirmed = r.metadata.get(K.OUTCOME) == K.CONFIRMED
+    if (confirmed and h.ledger is Ledger.ACCEPTED) or (not confirmed and h.reason is Reason.REFUTED):
+        return [o.move(h, Ledger.PENDING, None, f"untested again: result {r.id} withdrawn")]
+    return []
+
+
+def _settle_group(o: Overlay, group_id: str) -> list[tuple[Entry, Entry]]:
+    deps = o.dependents(group_id)
+    members = [d for d in deps if K.kind(d) == K.HYPOTHESIS and d.metadata.get(K.GROUP_KEY) == group_id]
+    assumptions = [d for d in deps if K.kind(d) == K.CLOSED_WORLD and d.ledger is Ledger.ACCEPTED]
+    accepted = [m for m in members if m.ledger is Ledger.ACCEPTED]
+    if not assumptions:                                  # open group: no deduction stands
+        return [o.move(m, Ledger.PENDING, None, f"reopened: group {group_id} is open")
+                for m in members if _exhausted(m) or (m.ledger is Ledger.ACCEPTED and m.reason is Reason.DEDUCED)]
+    every_refuted = bool(members) and all(m.reason is Reason.REFUTED for m in members)
+    if len(accepted) >= 2 or every_refuted:
+        why = (f"members {', '.join(m.id for m in accepted)} are all confirmed" if len(accepted) >= 2
+               else "every member is refuted")
+        return [o.move(c, Ledger.HISTORY, Reason.REFUTED, f"closed world of group {group_id} contradicted: {why}")
+                for c in assumptions]
+    if len(accepted) == 1:
+        (answer,) = accepted
+        if answer.reason is Reason.DEDUCED and _deducible(o, members) != answer.id:
+            return [o.move(answer, Ledger.PENDING, None, f"deduction withdrawn: group {group_id} has another open member")]
+        return [o.move(m, Ledger.HISTORY, Reason.EXHAUSTED, f"exhausted: {answer.id} answers closed group {group_id}")
+                for m in members if m.ledger is Ledger.PENDING]
+    changes = [o.move(m, Ledger.PENDING, None, f"reopened: group {group_id} has no confirmed answer")
+               for m in members if _exhausted(m)]
+    if changes:
+        return changes
+    last = _deducible(o, members)
+    if last is not None:
+        only = o.entry(last)
+        assert only is not None
+        return [o.move(only, Ledger.ACCEPTED, Reason.DEDUCED,
+                       f"deduced: the only member of closed group {group_id} not refuted")]
+    return []
+
+
+def _deducible(o: Overlay, members: list[Entry]) -> str | None:
+    """The member a closed world implies: every other member eliminated, its other premises Accepted."""
+    alive = [m for m in members if not (m.ledger is Ledger.HISTORY and m.reason in _ELIMINATED)]
+    if len(members) < 2 or len(alive) != 1:
+        return None
+    (only,) = alive
+    if only.ledger is Ledger.HISTORY or not o.premises_in(only, (Ledger.ACCEPTED,)):
+        return None
+    return only.id
+
+
+def _exhausted(m: Entry) -> bool:
+    return m.ledger is Ledger.HISTORY and m.reason is Reason.EXHAUSTED
