@@ -8,16 +8,18 @@ index for ids and to the ledger for the entries, so a stale index can never surf
 from __future__ import annotations
 
 import asyncio
+import random
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
-from . import executor
+from . import beliefs, executor
+from .beliefs import claims
 from .errors import TarlError, UnknownEntry
 from .executor import MemoryState, Step
 from .grounding import Grounding, ground
@@ -30,6 +32,7 @@ from .schema import Action, Claim, Decision, Entry, Ledger, Reason, Transaction,
 NEIGHBOURS = 8
 """Open entries fetched from the index as grounding candidates for each claim."""
 INDEXED_TX = "indexed_tx"
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -245,6 +248,127 @@ class MemoryEngine:
 
     async def aretract(self, entry_id: str, note: str | None = None) -> Transaction:
         return await asyncio.to_thread(self.retract, entry_id, note)
+
+    # == beliefs (issue 8): hypotheses, exclusion groups, experiments, drift, explain ================
+    # Conveniences that only build executor steps. What follows from them (cascades, pruning,
+    # exhaustion, deductions, reopening) is computed by the executor inside the same transaction, so
+    # every instant replays with ``state(ns, as_of=tx)``. See ``shared_core.beliefs``.
+
+    def exclusion_group(self, question: str, namespace: str, *, closed_world: bool = True,
+                        **fields: Any) -> Entry:
+        """A question with competing answers (members join via ``hypothesis(..., group=id)``).
+
+        Closed-world (exactly one member holds): confirming one exhausts the others and the last
+        member standing is deduced. The closed-world assumption is its own Accepted entry resting on
+        the group, so evidence against it (two members confirmed, or all refuted) refutes it, which
+        withdraws its deductions and reopens the group. Open groups never exhaust or deduce."""
+        claim = claims.group(question, _check_namespace(namespace), **fields)
+
+        def body(run: Callable[[Step], Transaction]) -> Entry:
+            group = run(Step(Action.APPEND, claim)).created[0]
+            if closed_world:
+                run(Step(Action.APPEND, claims.closed_world(group)))
+            return group
+
+        return self._transact(namespace, body)
+
+    def hypothesis(self, text: str, namespace: str, *, prior: float = 0.5, depends_on: Sequence[str] = (),
+                   group: str | None = None, **fields: Any) -> Entry:
+        """An untested hypothesis (Pending) resting on ``depends_on``; ``group``: its exclusion group."""
+        claim = claims.hypothesis(text, _check_namespace(namespace), prior, depends_on, group, **fields)
+        return self._transact(namespace, lambda run: run(Step(Action.DEFER_VERIFY, claim)).created[0])
+
+    def start_experiment(self, hypothesis_id: str, text: str | None = None, **fields: Any) -> Entry:
+        """Mark a hypothesis in progress: an experiment entry (Pending) resting on it."""
+        h = self._entry(hypothesis_id)
+        claim = claims.experiment(h, text, **fields)
+        return self._transact(h.namespace, lambda run: run(Step(Action.DEFER_VERIFY, claim)).created[0])
+
+    def record_result(self, hypothesis_id: str, confirmed: bool, *, experiment_id: str | None = None,
+                      text: str | None = None, **fields: Any) -> Transaction:
+        """An experiment's outcome, kept as an Accepted result entry. In the same transaction it
+        confirms or refutes the hypothesis, completes the experiment, and settles everything that
+        follows (descendants pruned, group members exhausted or deduced). Retracting the result later
+        returns the hypothesis to untested."""
+        h = self._entry(hypothesis_id)
+        claim = claims.result(h, confirmed, experiment_id, text, **fields)
+        return self._transact(h.namespace, lambda run: run(Step(Action.APPEND, claim)))
+
+    def status(self, entry_id: str, *, as_of: int | None = None) -> beliefs.Status:
+        """The lifecycle status of an entry (untested, in_progress, confirmed, refuted, pruned, ...)."""
+        entry = self._entry(entry_id)
+        state = self.state(entry.namespace, as_of)
+        found = state.entry(entry_id)
+        if found is None:
+            raise UnknownEntry("entry_id", entry_id, f"did not exist yet at transaction {as_of}")
+        return beliefs.status(state, found)
+
+    def frontier(self, namespace: str) -> list[Entry]:
+        """Untested hypotheses whose premises are all Accepted: what can usefully be tested now."""
+        state = self.state(namespace)
+        return beliefs.frontier(state, state.pending)
+
+    def next_to_test(self, namespace: str, *, seed: int | random.Random | None = None) -> Entry | None:
+        """A frontier hypothesis sampled in proportion to its prior (not the argmax), or None.
+        ``seed``: an int for a reproducible draw, or a ``random.Random`` to draw a sequence from."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        return beliefs.sample(self.frontier(namespace), rng)
+
+    def sweep(self, now: datetime | None = None, namespace: str | None = None) -> list[Transaction]:
+        """Drift: close every open entry whose ``valid_to`` or ``metadata["ttl_seconds"]`` has run out
+        by ``now`` into History (reason expired), dependents cascading as usual. Idempotent: a second
+        sweep at the same time finds nothing and writes nothing."""
+        now = now or self.clock()
+        done: list[Transaction] = []
+        for ns in [_check_namespace(namespace)] if namespace is not None else self.namespaces():
+            open_ = self.store.ledger(ns, Ledger.ACCEPTED) + self.store.ledger(ns, Ledger.PENDING)
+            candidates = [e.id for e in beliefs.expired(open_, now)]
+
+            def body(run: Callable[[Step], Transaction]) -> None:
+                for entry_id in candidates:
+                    current = self.store.entry(entry_id)          # an earlier close may have cascaded it
+                    if current is None or not beliefs.expired([current], now):
+                        continue
+                    end = beliefs.expires_at(current)
+                    assert end is not None
+                    done.append(run(Step(Action.CLOSE, target_id=entry_id, reason=Reason.EXPIRED,
+                                         note=f"expired: valid until {end.isoformat()}")))
+
+            if candidates:
+                self._transact(ns, body)
+        return done
+
+    def valid_at(self, namespace: str, when: datetime, *, as_of: int | None = None) -> list[Entry]:
+        """Accepted entries valid at time ``when`` (validity interval and TTL), as memory stood now or
+        after transaction ``as_of``."""
+        return [e for e in self.state(namespace, as_of).accepted if beliefs.valid_at(e, when)]
+
+    def explain(self, entry_id: str, *, as_of: int | None = None) -> beliefs.Explanation:
+        """Why ``entry_id`` is where it is: its justification chain (premises, recursively, with their
+        statuses), the experiments and results about it, and every transaction that moved it."""
+        entry = self._entry(entry_id)
+        state = self.state(entry.namespace, as_of)
+        found = state.entry(entry_id)
+        if found is None:
+            raise UnknownEntry("entry_id", entry_id, f"did not exist yet at transaction {as_of}")
+        txs = [tx for tx in self.store.touching(entry_id) if as_of is None or tx <= as_of]
+        rows = [t for tx in txs for t in self.store.log(entry.namespace, after=tx - 1, upto=tx)]
+        return beliefs.explain(state, found, state.entries.values(), rows)
+
+    def _transact(self, namespace: str, body: Callable[..., _T]) -> _T:
+        """Run ``body(run)`` under one write lock: each ``run(step)`` executes and records one
+        transaction that later steps can read; all of them commit together or none does."""
+        done: list[Transaction] = []
+        with self.store.writer() as w:
+            def run(step: Step) -> Transaction:
+                t = executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock())
+                w.record(t)
+                done.append(t)
+                return t
+
+            out = body(run)
+        self._sync(done)
+        return out
 
 
 def _claim(value: Claim | dict[str, Any]) -> Claim:

@@ -50,6 +50,10 @@ class LedgerStore(Protocol):
 
     def moves_since(self, tx: int) -> list[tuple[int, Move]]: ...
 
+    def touching(self, entry_id: str) -> list[int]:
+        """The transactions that created or moved ``entry_id``, oldest first."""
+        ...
+
     def namespaces(self) -> list[str]: ...
 
     def head(self) -> int:

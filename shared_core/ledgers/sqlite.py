@@ -265,6 +265,12 @@ class SQLiteLedgerStore:
                 created=tuple(created), moves=moves,
             )
 
+    def touching(self, entry_id: str) -> list[int]:
+        """The transactions that created or moved ``entry_id``, oldest first (for ``explain``)."""
+        with self._lock:
+            rows = self._db.execute("SELECT DISTINCT tx FROM moves WHERE entry_id = ? ORDER BY tx", (entry_id,))
+            return [int(r[0]) for r in rows.fetchall()]
+
     def moves_since(self, tx: int) -> list[tuple[int, Move]]:
         with self._lock:
             rows = self._db.execute(
