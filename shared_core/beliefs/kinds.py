@@ -67,14 +67,15 @@ def group_of(entry: Entry) -> str | None:
 
 def check_claim(view: StateView, claim: Claim) -> None:
     """Refuse a belief claim whose metadata does not fit its kind (nothing is written)."""
-    k = claim.metadata.get(KIND)
-    if k is None:
-        return
-    if k not in KINDS:
-        raise InvalidStep("metadata.kind", k, f"must be one of {', '.join(KINDS)}")
     ttl = claim.metadata.get(TTL)
     if ttl is not None and (not _number(ttl) or ttl <= 0):
         raise InvalidStep("metadata.ttl_seconds", ttl, "must be a positive number of seconds")
+    to = claim.metadata.get(CASCADE_TO)
+    if to is not None and to not in ("pending", "history"):
+        raise InvalidStep("metadata.cascade_to", to, "must be 'pending' or 'history'")
+    k = claim.metadata.get(KIND)
+    if k not in KINDS:          # a plain entry; other "kind" values belong to the caller, not to us
+        return
     if k == HYPOTHESIS:
         p = claim.metadata.get(PRIOR, DEFAULT_PRIOR)
         if not _number(p) or not 0.0 < p <= 1.0:
