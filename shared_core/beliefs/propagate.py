@@ -120,8 +120,10 @@ def _step(o: Overlay, before: Entry | None, x: Entry, cascade_to: Ledger) -> lis
         changes += _dependents(o, before, x, cascade_to)
         if K.kind(x) == K.RESULT and before.ledger is Ledger.ACCEPTED and x.ledger is not Ledger.ACCEPTED:
             changes += _withdraw_result(o, x)
-    group = K.group_of(x)
-    if group is not None:
+    groups = [K.group_of(x)]
+    if before is not None and x.ledger is Ledger.ACCEPTED and before.ledger is not Ledger.ACCEPTED:
+        groups += [K.group_of(d) for d in o.dependents(x.id)]   # a member's other premise may enable a deduction
+    for group in dict.fromkeys(g for g in groups if g is not None):
         changes += _settle_group(o, group)
     return changes
 
