@@ -155,10 +155,8 @@ def _check_premises(view: StateView, claim: Claim, replaces: Entry | None = None
             raise UnknownEntry("depends_on", premise, f"no such entry in namespace {claim.namespace!r}")
     path = beliefs.justification_loop(view, claim.depends_on, replaces.id if replaces is not None else None)
     if path:
-        shown = " -> ".join(path)
-        raise InvalidStep("depends_on", path[0], f"would make a dependency cycle: the claim rests on {shown}, "
-                          "which it replaces" if replaces is not None and path[-1] == replaces.id
-                          else f"would make a dependency cycle through {shown}")
+        raise InvalidStep("depends_on", path[0],
+                          f"would make a dependency cycle: the claim rests on {' -> '.join(path)}, which it replaces")
 
 
 class MemoryState:

@@ -35,12 +35,17 @@ class Explanation(BaseModel):
     evidence: tuple[Entry, ...] = ()
     """Experiments and results about this hypothesis, oldest first."""
     dependents: tuple[str, ...] = ()
+    basis: tuple[Justification, ...] = ()
+    """For a member of an exclusion group: the closed-world assumption (if any) and the other members,
+    i.e. what an exhaustion or a deduction rested on."""
     transactions: tuple[Transaction, ...] = Field(default_factory=tuple)
     """Every transaction that created or moved the entry, oldest first."""
 
     def lines(self) -> list[str]:
         out: list[str] = []
         _tree(self.justification, 0, out)
+        for b in self.basis:
+            out.append(f"group basis {b.id} [{b.status.value}] {b.text!r}")
         for e in self.evidence:
             out.append(f"evidence {e.id} [{K.kind(e)}] {e.text!r} ({e.metadata.get(K.OUTCOME, e.ledger.value)})")
         for t in self.transactions:
@@ -72,8 +77,17 @@ def explain(view: BeliefView, entry: Entry, entries: Iterable[Entry], transactio
                       key=lambda e: (e.created_tx, e.id))
     dependents = tuple(d.id for d in view.dependents(entry.id, include_history=True))
     touching = tuple(t for t in transactions if any(m.entry_id == entry.id for m in t.moves))
+    group = K.group_of(entry) if K.kind(entry) == K.HYPOTHESIS else None
+    basis = tuple(_shallow(view, e) for e in view.dependents(group, include_history=True)
+                  if e.id != entry.id and K.kind(e) in (K.CLOSED_WORLD, K.HYPOTHESIS)
+                  and K.group_of(e) == group) if group else ()
     return Explanation(entry=entry, status=status(view, entry), justification=justification(view, entry),
-                       evidence=tuple(evidence), dependents=dependents, transactions=touching)
+                       evidence=tuple(evidence), dependents=dependents, basis=basis, transactions=touching)
+
+
+def _shallow(view: BeliefView, entry: Entry) -> Justification:
+    return Justification(id=entry.id, text=entry.text, ledger=entry.ledger, reason=entry.reason,
+                         status=status(view, entry), note=entry.note)
 
 
 def _tree(node: Justification, depth: int, out: list[str]) -> None:

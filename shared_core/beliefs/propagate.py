@@ -5,8 +5,8 @@ fixpoint over an overlay of the view (the state as it will be once this transact
 consequences land in the same transaction as their trigger, so ``state(ns, as_of=tx)`` never shows a
 half-propagated memory. The rules (Doyle-style JTMS, one justification per entry = its ``depends_on``):
 
-1. Cascade: an entry leaving Accepted takes every Accepted dependent out too (reason
-   ``premise_retracted``), transitively. Default target Pending: the dependent may still be true and
+1. Cascade: an entry leaving Accepted (or closing into History) takes every Accepted dependent out
+   too (reason ``premise_retracted``), transitively. Default target Pending: the dependent may still be true and
    waits for re-verification; History if the caller asks (``cascade_to``) or the dependent's
    ``metadata["cascade_to"] == "history"``.
 2. Pruning: a hypothesis or experiment whose premise lands in History (refuted, exhausted, retracted,
@@ -62,7 +62,11 @@ class Overlay:
                 self.now[m.entry_id] = before.moved(m.to_ledger, tx, m.reason, m.note)
 
     def entry(self, entry_id: str) -> Entry | None:
-        return self.now.get(entry_id) or self.created.get(entry_id) or self.view.entry(entry_id)
+        if entry_id in self.now:
+            return self.now[entry_id]
+        if entry_id in self.created:
+            return self.created[entry_id]
+        return self.view.entry(entry_id)
 
     def dependents(self, entry_id: str) -> list[Entry]:
         """Every entry resting on ``entry_id``, in any ledger (History too: it may be restored)."""
@@ -129,7 +133,8 @@ def _step(o: Overlay, before: Entry | None, x: Entry, cascade_to: Ledger) -> lis
 
 
 def _dependents(o: Overlay, before: Entry, x: Entry, cascade_to: Ledger) -> list[tuple[Entry, Entry]]:
-    left_accepted = before.ledger is Ledger.ACCEPTED and x.ledger is not Ledger.ACCEPTED
+    # an Accepted dependent may rest on a Pending premise (appended so); it goes when that premise closes
+    left_accepted = x.ledger is not Ledger.ACCEPTED and (before.ledger is Ledger.ACCEPTED or x.ledger is Ledger.HISTORY)
     entered_accepted = x.ledger is Ledger.ACCEPTED and before.ledger is not Ledger.ACCEPTED
     left_history = before.ledger is Ledger.HISTORY and x.ledger is not Ledger.HISTORY
     changes = []
@@ -171,9 +176,9 @@ def _withdraw_result(o: Overlay, r: Entry) -> list[tuple[Entry, Entry]]:
     if h is None:
         return []
     confirmed = r.metadata.get(K.OUTCOME) == K.CONFIRMED
-    if (confirmed and h.ledger is Ledger.ACCEPTED) or (not confirmed and h.reason is Reason.REFUTED):
-        return [o.move(h, Ledger.PENDING, None, f"untested again: result {r.id} withdrawn")]
-    return []
+    if not ((confirmed and h.ledger is Ledger.ACCEPTED) or (not confirmed and h.reason is Reason.REFUTED)):
+        return []
+    return [_reopen(o, h, f"untested again: result {r.id} withdrawn")]
 
 
 def _settle_group(o: Overlay, group_id: str) -> list[tuple[Entry, Entry]]:
@@ -182,7 +187,7 @@ def _settle_group(o: Overlay, group_id: str) -> list[tuple[Entry, Entry]]:
     assumptions = [d for d in deps if K.kind(d) == K.CLOSED_WORLD and d.ledger is Ledger.ACCEPTED]
     accepted = [m for m in members if m.ledger is Ledger.ACCEPTED]
     if not assumptions:                                  # open group: no deduction stands
-        return [o.move(m, Ledger.PENDING, None, f"reopened: group {group_id} is open")
+        return [_reopen(o, m, f"reopened: group {group_id} is open")
                 for m in members if _exhausted(m) or (m.ledger is Ledger.ACCEPTED and m.reason is Reason.DEDUCED)]
     every_refuted = bool(members) and all(m.reason is Reason.REFUTED for m in members)
     if len(accepted) >= 2 or every_refuted:
@@ -193,11 +198,10 @@ def _settle_group(o: Overlay, group_id: str) -> list[tuple[Entry, Entry]]:
     if len(accepted) == 1:
         (answer,) = accepted
         if answer.reason is Reason.DEDUCED and _deducible(o, members) != answer.id:
-            return [o.move(answer, Ledger.PENDING, None, f"deduction withdrawn: group {group_id} has another open member")]
+            return [_reopen(o, answer, f"deduction withdrawn: group {group_id} has another open member")]
         return [o.move(m, Ledger.HISTORY, Reason.EXHAUSTED, f"exhausted: {answer.id} answers closed group {group_id}")
                 for m in members if m.ledger is Ledger.PENDING]
-    changes = [o.move(m, Ledger.PENDING, None, f"reopened: group {group_id} has no confirmed answer")
-               for m in members if _exhausted(m)]
+    changes = [_reopen(o, m, f"reopened: group {group_id} has no confirmed answer") for m in members if _exhausted(m)]
     if changes:
         return changes
     last = _deducible(o, members)
@@ -218,6 +222,14 @@ def _deducible(o: Overlay, members: list[Entry]) -> str | None:
     if only.ledger is Ledger.HISTORY or not o.premises_in(only, (Ledger.ACCEPTED,)):
         return None
     return only.id
+
+
+def _reopen(o: Overlay, m: Entry, note: str) -> tuple[Entry, Entry]:
+    """Back to Pending (untested) -- or pruned, if one of its own premises is closed meanwhile."""
+    dead = next((p for p in m.depends_on if (e := o.entry(p)) is not None and e.ledger is Ledger.HISTORY), None)
+    if dead is not None:
+        return o.move(m, Ledger.HISTORY, Reason.PRUNED, f"{note}; pruned: premise {dead} is closed")
+    return o.move(m, Ledger.PENDING, None, note)
 
 
 def _exhausted(m: Entry) -> bool:

@@ -28,7 +28,11 @@ def test_explain_returns_chain_evidence_and_transactions(engine):
     assert [e.id for e in ex_a.evidence] == [exp.id, r.created[0].id]
     assert child.id in ex_a.dependents
     assert [t.tx for t in ex_a.transactions] == [a.created_tx, r.tx]
-    text = str(engine.explain(b.id))
+    ex_b = engine.explain(b.id)
+    assert ex_b.status is Status.EXHAUSTED
+    assert {j.id: j.status for j in ex_b.basis}[a.id] is Status.CONFIRMED      # what the exhaustion rests on
+    assert any(j.text.startswith("exactly one answer") and j.status is Status.ACCEPTED for j in ex_b.basis)
+    text = str(ex_b)
     assert "exhausted" in text and a.id in text and f"tx {r.tx}" in text
 
 
