@@ -103,6 +103,7 @@ def execute(
         create(Ledger.PENDING, note=step.note)
     elif action is Action.PROMOTE:
         assert target is not None
+        beliefs.check_promote(view, target)
         move(target, Ledger.ACCEPTED, None, step.note)
         contested = view.entry(target.target_id) if target.target_id else None
         if contested is not None and contested.ledger is Ledger.ACCEPTED:

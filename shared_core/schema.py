@@ -42,8 +42,9 @@ class Ledger(StrEnum):
 
 
 class Reason(StrEnum):
-    """Why a row is in History (or, for ``premise_retracted``, back in Pending; for ``deduced``, in
-    Accepted by inference from a closed exclusion group rather than by evidence)."""
+    """Why a row is in History; or why it is parked in Pending (``premise_retracted``, and for
+    hypotheses ``pruned`` / ``exhausted``, revocable); or, for ``deduced``, why it is in Accepted by
+    inference from a closed exclusion group rather than by evidence."""
 
     SUPERSEDED = "superseded"
     REJECTED = "rejected"

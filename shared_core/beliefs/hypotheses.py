@@ -1,7 +1,9 @@
 """The hypothesis lifecycle, derived from the ledgers rather than stored beside them.
 
 untested -> in_progress -> confirmed | refuted; pruned (a premise fell), exhausted (another member of
-a closed group was confirmed), deduced (the last member standing in a closed group). Each status is a
+a closed group was confirmed), deduced (the last member standing in a closed group). Refuted and
+pruned-for-good live in History (final); exhausted and parked-pruned wait in Pending, revocable
+when a deduction is withdrawn. Each status is a
 function of an entry's ledger, reason and open experiments, so replaying the log to any transaction
 gives the statuses of that instant for free.
 """
@@ -46,15 +48,17 @@ def status(view: BeliefView, entry: Entry) -> Status:
             return Status.DEDUCED
         return Status.CONFIRMED if hypothesis else Status.ACCEPTED
     if entry.ledger is Ledger.PENDING:
-        if entry.reason is Reason.PREMISE_RETRACTED:
-            return Status.PREMISE_RETRACTED
+        if entry.reason in _BY_REASON:
+            return _BY_REASON[entry.reason]
         if not hypothesis:
             return Status.PENDING
         running = any(K.kind(d) == K.EXPERIMENT for d in view.dependents(entry.id))
         return Status.IN_PROGRESS if running else Status.UNTESTED
-    by_reason = {Reason.REFUTED: Status.REFUTED, Reason.PRUNED: Status.PRUNED, Reason.EXHAUSTED: Status.EXHAUSTED,
-                 Reason.PREMISE_RETRACTED: Status.PREMISE_RETRACTED}
-    return by_reason.get(entry.reason, Status.CLOSED) if entry.reason else Status.CLOSED
+    return _BY_REASON.get(entry.reason, Status.CLOSED) if entry.reason else Status.CLOSED
+
+
+_BY_REASON = {Reason.REFUTED: Status.REFUTED, Reason.PRUNED: Status.PRUNED, Reason.EXHAUSTED: Status.EXHAUSTED,
+              Reason.PREMISE_RETRACTED: Status.PREMISE_RETRACTED}
 
 
 def frontier(view: BeliefView, pending: Sequence[Entry]) -> list[Entry]:

@@ -95,12 +95,26 @@ def check_claim(view: StateView, claim: Claim) -> None:
         _check_result(view, claim)
 
 
+def check_promote(view: StateView, target: Entry) -> None:
+    """Verifying a hypothesis by hand is a confirmation: its premises must be Accepted, as for a result."""
+    if kind(target) != HYPOTHESIS:
+        return
+    for p in target.depends_on:
+        premise = view.entry(p)
+        if premise is None or premise.ledger is not Ledger.ACCEPTED:
+            raise InvalidStep("target_id", target.id, f"a hypothesis is confirmed only on accepted premises; {p} is "
+                              f"{premise.ledger.value if premise else 'missing'}")
+
+
 def _check_result(view: StateView, claim: Claim) -> None:
     h = _hypothesis(view, claim, claim.metadata.get(OF))
     outcome = claim.metadata.get(OUTCOME)
     if outcome not in (CONFIRMED, REFUTED):
         raise InvalidStep("metadata.outcome", outcome, f"must be {CONFIRMED!r} or {REFUTED!r}")
     if outcome == CONFIRMED:
+        if h.ledger is Ledger.HISTORY:
+            raise InvalidStep("metadata.hypothesis", h.id, f"is closed ({h.reason}); History is final, "
+                              "propose the hypothesis again to re-test it")
         for p in h.depends_on:
             premise = view.entry(p)
             if premise is None or premise.ledger is not Ledger.ACCEPTED:

@@ -3,29 +3,36 @@
 The executor applies a step's own moves, then calls ``consequences``, which settles the rest to a
 fixpoint over an overlay of the view (the state as it will be once this transaction commits). All
 consequences land in the same transaction as their trigger, so ``state(ns, as_of=tx)`` never shows a
-half-propagated memory. The rules (Doyle-style JTMS, one justification per entry = its ``depends_on``):
+half-propagated memory. History is final: nothing here ever moves an entry out of History (the
+ledger's promise that History only grows holds for beliefs too); what must stay revocable is parked
+in Pending with a reason instead. The rules (Doyle-style JTMS, one justification per entry = its
+``depends_on``):
 
 1. Cascade: an entry leaving Accepted (or closing into History) takes every Accepted dependent out
-   too (reason ``premise_retracted``), transitively. Default target Pending: the dependent may still be true and
-   waits for re-verification; History if the caller asks (``cascade_to``) or the dependent's
-   ``metadata["cascade_to"] == "history"``.
-2. Pruning: a hypothesis or experiment whose premise lands in History (refuted, exhausted, retracted,
-   expired...) cannot hold any more: it goes to History with reason ``pruned``.
+   too (reason ``premise_retracted``), transitively. Default target Pending: the dependent may still
+   be true and waits for re-verification; History if the caller asks (``cascade_to``) or the
+   dependent's ``metadata["cascade_to"] == "history"``.
+2. Pruning: a hypothesis or experiment whose premise is out of play cannot hold: if the premise is
+   closed (History: refuted, retracted, expired...) it is pruned for good (History, ``pruned``); if the
+   premise is only parked (exhausted or pruned in Pending, revocable) it is parked too (Pending,
+   ``pruned``).
 3. Restoration (decision): a dependent IS restored when its premise is restored, without
-   re-derivation -- an entry in Pending with reason ``premise_retracted`` returns to Accepted once all
-   its premises are Accepted again (e.g. the premise was verified), and a ``pruned`` entry returns to
-   Pending (untested) once no premise is in History (e.g. a refutation was withdrawn, a group
-   reopened). Entries that a caller closed on purpose (retracted, rejected, refuted) never come back
-   by themselves.
+   re-derivation: a Pending ``premise_retracted`` entry returns to Accepted once all its premises are
+   Accepted again (e.g. the premise was verified), and a parked ``pruned`` hypothesis returns to
+   untested once none of its premises is out of play (e.g. its exhausted parent was reopened). A
+   closed premise never comes back (History is final), so neither does what was pruned for good.
 4. Results: a new Accepted result entry moves its hypothesis (confirmed -> Accepted, refuted ->
-   History ``refuted``) and completes its experiment; a result leaving Accepted (retracted) returns
-   its hypothesis to Pending, untested.
+   History ``refuted``) and completes its experiment. Withdrawing a confirming result (retracting the
+   result entry) returns the hypothesis to untested; a withdrawn refutation stays on record and
+   changes nothing (propose the hypothesis again to re-test it).
 5. Exclusion groups: in a closed-world group whose closed-world assumption is Accepted, one confirmed
-   member exhausts the open others; when all members but one are refuted or pruned, the last one is
-   deduced (Accepted, reason ``deduced``). Evidence that contradicts the closed world (two members
-   confirmed, or every member refuted) refutes the closed-world assumption itself, which withdraws
-   every deduction made from it: exhausted members reopen (Pending) and deduced members go back to
-   Pending. An open group (or one whose assumption fell) never exhausts or deduces anything.
+   member exhausts the others in play (parked in Pending, ``exhausted``); when all members but one are
+   refuted or pruned, the last one is deduced (Accepted, reason ``deduced``). Evidence that contradicts
+   the closed world (two members confirmed, or every member refuted) refutes the closed-world
+   assumption itself, which withdraws every deduction made from it: exhausted members and deduced
+   members are back in play, untested. The same happens when the basis of a deduction goes (the
+   confirmed answer withdrawn, a pruned member back in play). An open group (or one whose assumption
+   fell) never exhausts or deduces anything.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ if TYPE_CHECKING:
 MAX_MOVES_PER_ENTRY = 4
 """Propagation that moves one entry more often than this in one transaction is a bug, not a state."""
 _ELIMINATED = (Reason.REFUTED, Reason.PRUNED)
+_PARKED = (Reason.PRUNED, Reason.EXHAUSTED)
 _PRUNABLE = (K.HYPOTHESIS, K.EXPERIMENT)
 
 
@@ -76,6 +84,7 @@ class Overlay:
         return [e for e in found if e is not None]
 
     def move(self, entry: Entry, to: Ledger, reason: Reason | None, note: str) -> tuple[Entry, Entry]:
+        assert entry.ledger is not Ledger.HISTORY, f"History is final: {entry.id}"
         self._count[entry.id] += 1
         if self._count[entry.id] > MAX_MOVES_PER_ENTRY:
             raise InvalidStep("depends_on", entry.id, "belief propagation does not settle (a loop through this entry)")
@@ -84,9 +93,8 @@ class Overlay:
         self.moves.append(Move(entry_id=entry.id, from_ledger=entry.ledger, to_ledger=to, reason=reason, note=note))
         return entry, after
 
-    def premises_in(self, entry: Entry, ledgers: tuple[Ledger, ...]) -> bool:
-        found = [self.entry(p) for p in entry.depends_on]
-        return all(p is not None and p.ledger in ledgers for p in found)
+    def premises(self, entry: Entry) -> list[Entry]:
+        return [p for p in (self.entry(i) for i in entry.depends_on) if p is not None]
 
 
 def consequences(view: StateView, created: list[Entry], moves: list[Move], *, tx: int = 0,
@@ -136,21 +144,26 @@ def _dependents(o: Overlay, before: Entry, x: Entry, cascade_to: Ledger) -> list
     # an Accepted dependent may rest on a Pending premise (appended so); it goes when that premise closes
     left_accepted = x.ledger is not Ledger.ACCEPTED and (before.ledger is Ledger.ACCEPTED or x.ledger is Ledger.HISTORY)
     entered_accepted = x.ledger is Ledger.ACCEPTED and before.ledger is not Ledger.ACCEPTED
-    left_history = before.ledger is Ledger.HISTORY and x.ledger is not Ledger.HISTORY
     changes = []
     for dep in o.dependents(x.id):
-        if x.ledger is Ledger.HISTORY and dep.ledger is not Ledger.HISTORY and K.kind(dep) in _PRUNABLE:
-            why = x.reason.value if x.reason else "closed"
-            changes.append(o.move(dep, Ledger.HISTORY, Reason.PRUNED, f"pruned: premise {x.id} is {why}"))
-        elif left_accepted and dep.ledger is Ledger.ACCEPTED:
+        if dep.ledger is Ledger.HISTORY:                 # History is final
+            continue
+        if K.kind(dep) in _PRUNABLE:
+            if x.ledger is Ledger.HISTORY:
+                changes.append(o.move(dep, Ledger.HISTORY, Reason.PRUNED, f"pruned: premise {x.id} is {_why(x)}"))
+                continue
+            if _out(x) and not _out(dep):
+                changes.append(o.move(dep, Ledger.PENDING, Reason.PRUNED, f"pruned: premise {x.id} is {_why(x)}"))
+                continue
+            if not _out(x) and dep.reason is Reason.PRUNED and not any(_out(p) for p in o.premises(dep)):
+                changes.append(o.move(dep, Ledger.PENDING, None, f"restored: premise {x.id} is back in play"))
+                continue
+        if left_accepted and dep.ledger is Ledger.ACCEPTED:
             target = Ledger.HISTORY if dep.metadata.get(K.CASCADE_TO) == "history" else cascade_to
             changes.append(o.move(dep, target, Reason.PREMISE_RETRACTED, f"premise {x.id} left accepted"))
         elif (entered_accepted and dep.ledger is Ledger.PENDING and dep.reason is Reason.PREMISE_RETRACTED
-              and o.premises_in(dep, (Ledger.ACCEPTED,))):
+              and all(p.ledger is Ledger.ACCEPTED for p in o.premises(dep))):
             changes.append(o.move(dep, Ledger.ACCEPTED, None, f"restored: premise {x.id} is accepted again"))
-        elif (left_history and dep.ledger is Ledger.HISTORY and dep.reason is Reason.PRUNED
-              and o.premises_in(dep, (Ledger.ACCEPTED, Ledger.PENDING))):
-            changes.append(o.move(dep, Ledger.PENDING, None, f"restored: premise {x.id} is open again"))
     return changes
 
 
@@ -163,20 +176,21 @@ def _apply_result(o: Overlay, r: Entry) -> list[tuple[Entry, Entry]]:
     if exp is not None and exp.ledger is Ledger.PENDING:
         changes.append(o.move(exp, Ledger.HISTORY, Reason.COMPLETED, f"result {r.id}: {r.metadata[K.OUTCOME]}"))
     h = o.entry(h.id) or h
+    if h.ledger is Ledger.HISTORY:              # already closed for good: the result is kept as evidence
+        return changes
     if r.metadata[K.OUTCOME] == K.CONFIRMED:
         if h.ledger is not Ledger.ACCEPTED or h.reason is not None:
             changes.append(o.move(h, Ledger.ACCEPTED, None, f"confirmed by result {r.id}"))
-    elif not (h.ledger is Ledger.HISTORY and h.reason is Reason.REFUTED):
+    else:
         changes.append(o.move(h, Ledger.HISTORY, Reason.REFUTED, f"refuted by result {r.id}"))
     return changes
 
 
 def _withdraw_result(o: Overlay, r: Entry) -> list[tuple[Entry, Entry]]:
+    """A confirmation withdrawn: the hypothesis is untested again. A refutation withdrawn changes
+    nothing: the hypothesis is in History, which is final (propose it again to re-test it)."""
     h = o.entry(r.metadata.get(K.OF, ""))
-    if h is None:
-        return []
-    confirmed = r.metadata.get(K.OUTCOME) == K.CONFIRMED
-    if not ((confirmed and h.ledger is Ledger.ACCEPTED) or (not confirmed and h.reason is Reason.REFUTED)):
+    if h is None or r.metadata.get(K.OUTCOME) != K.CONFIRMED or h.ledger is not Ledger.ACCEPTED:
         return []
     return [_reopen(o, h, f"untested again: result {r.id} withdrawn")]
 
@@ -198,9 +212,9 @@ def _settle_group(o: Overlay, group_id: str) -> list[tuple[Entry, Entry]]:
     if len(accepted) == 1:
         (answer,) = accepted
         if answer.reason is Reason.DEDUCED and _deducible(o, members) != answer.id:
-            return [_reopen(o, answer, f"deduction withdrawn: group {group_id} has another open member")]
-        return [o.move(m, Ledger.HISTORY, Reason.EXHAUSTED, f"exhausted: {answer.id} answers closed group {group_id}")
-                for m in members if m.ledger is Ledger.PENDING]
+            return [_reopen(o, answer, f"deduction withdrawn: group {group_id} has another member in play")]
+        return [o.move(m, Ledger.PENDING, Reason.EXHAUSTED, f"exhausted: {answer.id} answers closed group {group_id}")
+                for m in members if m.ledger is Ledger.PENDING and not _out(m)]
     changes = [_reopen(o, m, f"reopened: group {group_id} has no confirmed answer") for m in members if _exhausted(m)]
     if changes:
         return changes
@@ -209,28 +223,39 @@ def _settle_group(o: Overlay, group_id: str) -> list[tuple[Entry, Entry]]:
         only = o.entry(last)
         assert only is not None
         return [o.move(only, Ledger.ACCEPTED, Reason.DEDUCED,
-                       f"deduced: the only member of closed group {group_id} not refuted")]
+                       f"deduced: the only member of closed group {group_id} still in play")]
     return []
 
 
 def _deducible(o: Overlay, members: list[Entry]) -> str | None:
-    """The member a closed world implies: every other member eliminated, its other premises Accepted."""
-    alive = [m for m in members if not (m.ledger is Ledger.HISTORY and m.reason in _ELIMINATED)]
+    """The member a closed world implies: every other member refuted or pruned, its premises Accepted."""
+    alive = [m for m in members if not (m.reason in _ELIMINATED and m.ledger is not Ledger.ACCEPTED)]
     if len(members) < 2 or len(alive) != 1:
         return None
     (only,) = alive
-    if only.ledger is Ledger.HISTORY or not o.premises_in(only, (Ledger.ACCEPTED,)):
+    if only.ledger is Ledger.HISTORY or not all(p.ledger is Ledger.ACCEPTED for p in o.premises(only)):
         return None
     return only.id
 
 
 def _reopen(o: Overlay, m: Entry, note: str) -> tuple[Entry, Entry]:
-    """Back to Pending (untested) -- or pruned, if one of its own premises is closed meanwhile."""
-    dead = next((p for p in m.depends_on if (e := o.entry(p)) is not None and e.ledger is Ledger.HISTORY), None)
-    if dead is not None:
-        return o.move(m, Ledger.HISTORY, Reason.PRUNED, f"{note}; pruned: premise {dead} is closed")
+    """Back in play, untested -- or pruned, if one of its own premises is out meanwhile."""
+    out = [p for p in o.premises(m) if _out(p)]
+    if any(p.ledger is Ledger.HISTORY for p in out):
+        return o.move(m, Ledger.HISTORY, Reason.PRUNED, f"{note}; pruned: premise {out[0].id} is closed")
+    if out:
+        return o.move(m, Ledger.PENDING, Reason.PRUNED, f"{note}; pruned: premise {out[0].id} is {_why(out[0])}")
     return o.move(m, Ledger.PENDING, None, note)
 
 
+def _out(e: Entry) -> bool:
+    """Out of play: closed, or parked in Pending as pruned or exhausted (revocable)."""
+    return e.ledger is Ledger.HISTORY or (e.ledger is Ledger.PENDING and e.reason in _PARKED)
+
+
+def _why(e: Entry) -> str:
+    return e.reason.value if e.reason else e.ledger.value
+
+
 def _exhausted(m: Entry) -> bool:
-    return m.ledger is Ledger.HISTORY and m.reason is Reason.EXHAUSTED
+    return m.ledger is Ledger.PENDING and m.reason is Reason.EXHAUSTED

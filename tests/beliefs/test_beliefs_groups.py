@@ -101,13 +101,35 @@ def test_withdrawing_the_confirmation_reopens_exhausted_members(engine):
     assert closed_world_entry(engine, g).ledger is Ledger.ACCEPTED   # the closed world still stands
 
 
-def test_deduction_withdrawn_when_its_basis_is_withdrawn(engine):
+def test_a_withdrawn_refutation_stays_on_record_and_history_is_final(engine):
     g, (a, b, c) = group_of_three(engine, closed=True)
     engine.record_result(a, False)
     t = engine.record_result(b, False)
     assert engine.status(c) is Status.DEDUCED
+    closed = {e.id: e for e in engine.history(NS)}
     engine.retract(t.created[0].id)                                  # b's refutation withdrawn
-    assert statuses(engine, [a, b, c]) == ["refuted", "untested", "untested"]
+    assert statuses(engine, [a, b, c]) == ["refuted", "refuted", "deduced"]
+    assert all(engine.get(i) == e for i, e in closed.items())        # nothing left History
+    with pytest.raises(ValueError, match="History is final"):
+        engine.record_result(b, True)
+
+
+def test_deduction_withdrawn_when_a_pruned_member_comes_back_into_play(engine):
+    # G1 = {x, y} closed; G2 = {a, b, c} closed, where b also rests on y.
+    g1 = engine.exclusion_group("which site?", NS)
+    x = engine.hypothesis("site X", NS, group=g1.id).id
+    y = engine.hypothesis("site Y", NS, group=g1.id).id
+    g2 = engine.exclusion_group("which method?", NS)
+    a = engine.hypothesis("method A", NS, group=g2.id).id
+    b = engine.hypothesis("method B (needs site Y)", NS, group=g2.id, depends_on=[y]).id
+    c = engine.hypothesis("method C", NS, group=g2.id).id
+    confirm_x = engine.record_result(x, True)
+    assert statuses(engine, [y, b]) == ["exhausted", "pruned"]
+    assert engine.get(b).ledger is Ledger.PENDING                    # parked, revocable
+    engine.record_result(a, False)
+    assert engine.status(c) is Status.DEDUCED                        # b is out of play, a refuted
+    engine.retract(confirm_x.created[0].id)                          # x was never confirmed after all
+    assert statuses(engine, [x, y, a, b, c]) == ["untested", "untested", "refuted", "untested", "untested"]
 
 
 def test_group_states_replay_with_as_of(engine):

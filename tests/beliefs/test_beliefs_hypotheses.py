@@ -102,3 +102,13 @@ def test_next_to_test_is_none_when_nothing_is_testable(engine):
     h = engine.hypothesis("P", NS)
     engine.record_result(h.id, False)
     assert engine.next_to_test(NS, seed=1) is None
+
+
+def test_verifying_a_hypothesis_by_hand_needs_accepted_premises(engine):
+    root = engine.hypothesis("P", NS)
+    child = engine.hypothesis("Q given P", NS, depends_on=[root.id])
+    with pytest.raises(TarlError, match="accepted premises"):
+        engine.verify(child.id, accept=True)
+    engine.verify(root.id, accept=True)
+    engine.verify(child.id, accept=True)
+    assert engine.status(child.id) is Status.CONFIRMED

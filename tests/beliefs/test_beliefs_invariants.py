@@ -18,7 +18,7 @@ AT = datetime(2026, 1, 1, tzinfo=timezone.utc)
 worlds = st.tuples(
     st.lists(st.booleans(), min_size=1, max_size=3),                       # groups: closed-world?
     st.lists(st.tuples(st.integers(0, 20), st.integers(0, 20), st.booleans()), min_size=2, max_size=10),
-    st.lists(st.tuples(st.sampled_from(["confirm", "refute", "retract", "verify"]), st.integers(0, 40)),
+    st.lists(st.tuples(st.sampled_from(["confirm", "refute", "retract", "verify", "close"]), st.integers(0, 40)),
              min_size=1, max_size=25),
 )
 
@@ -48,6 +48,7 @@ def test_propagation_keeps_the_ledgers_consistent(world):
         deps = [hyps[parent % len(hyps)]] if has_parent and hyps else []
         hyps.append(run(Step(Action.DEFER_VERIFY, claims.hypothesis("h", "u", 0.5, deps, groups[gi % len(groups)]))).created[0].id)
     results: list[str] = []
+    history = {e.id: e for e in s.history}
     for op, i in script:
         h = s.entries[hyps[i % len(hyps)]]
         try:
@@ -59,9 +60,14 @@ def test_propagation_keeps_the_ledgers_consistent(world):
                     run(Step(Action.CLOSE, target_id=r, reason=Reason.RETRACTED))
             elif op == "verify" and h.ledger is Ledger.PENDING:
                 run(Step(Action.PROMOTE, target_id=h.id))
+            elif op == "close" and h.ledger is not Ledger.HISTORY:
+                run(Step(Action.CLOSE, target_id=h.id, reason=Reason.RETRACTED))
         except InvalidStep:
             continue
         _check(s, groups)
+        for entry_id, closed in history.items():
+            assert s.entries[entry_id] == closed                                          # History is final
+        history = {e.id: e for e in s.history}
     replay = MemoryState("u")
     for t in log:
         replay.apply(t)
@@ -73,8 +79,11 @@ def _check(s: MemoryState, groups: list[str]) -> None:
         premises = [s.entries[p] for p in e.depends_on]
         if e.metadata.get("kind") == "hypothesis" and e.ledger is Ledger.ACCEPTED and e.reason is not None:
             assert e.reason is Reason.DEDUCED
-        if e.metadata.get("kind") == "hypothesis" and e.ledger is not Ledger.HISTORY:
+        if e.metadata.get("kind") in ("hypothesis", "experiment") and e.ledger is not Ledger.HISTORY:
             assert all(p.ledger is not Ledger.HISTORY for p in premises), (e, premises)   # pruned otherwise
+            parked = [p for p in premises if p.reason in (Reason.PRUNED, Reason.EXHAUSTED)]
+            if e.reason is None or e.ledger is Ledger.ACCEPTED:
+                assert not parked, (e, parked)                                           # in play: premises too
         if e.ledger is Ledger.PENDING and e.reason is Reason.PREMISE_RETRACTED:
             assert not all(p.ledger is Ledger.ACCEPTED for p in premises)                 # restored otherwise
     for g in groups:
@@ -85,9 +94,10 @@ def _check(s: MemoryState, groups: list[str]) -> None:
         if closed:
             assert len(accepted) <= 1
             if accepted:
-                assert not any(m.ledger is Ledger.PENDING for m in members)              # the rest exhausted
+                assert not any(m.ledger is Ledger.PENDING and m.reason is None for m in members)  # rest exhausted
         else:
-            assert not any(m.reason in (Reason.EXHAUSTED, Reason.DEDUCED) for m in members)
+            assert not any(m.reason is Reason.DEDUCED for m in members)
+            assert not any(m.reason is Reason.EXHAUSTED for m in members if m.ledger is Ledger.PENDING)
 
 
 def test_accepted_dependent_of_a_pending_premise_goes_when_the_premise_is_rejected():
