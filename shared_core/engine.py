@@ -288,8 +288,8 @@ class MemoryEngine:
                       text: str | None = None, **fields: Any) -> Transaction:
         """An experiment's outcome, kept as an Accepted result entry. In the same transaction it
         confirms or refutes the hypothesis, completes the experiment, and settles everything that
-        follows (descendants pruned, group members exhausted or deduced). Retracting the result later
-        returns the hypothesis to untested."""
+        follows (descendants pruned, group members exhausted or deduced). Retracting a confirming
+        result later returns the hypothesis to untested; a refutation is final (History is final)."""
         h = self._entry(hypothesis_id)
         claim = claims.result(h, confirmed, experiment_id, text, **fields)
         return self._transact(h.namespace, lambda run: run(Step(Action.APPEND, claim)))

@@ -24,7 +24,8 @@ class StateView(Protocol):
 
     def dependents(self, entry_id: str, include_history: bool = False) -> list[Entry]:
         """Entries listing ``entry_id`` in ``depends_on``: open ones, or all with ``include_history``
-        (truth maintenance restores closed dependents when their premise comes back)."""
+        (truth maintenance reads closed ones too: refuted members of an exclusion group ground its
+        deductions)."""
         ...
 
 

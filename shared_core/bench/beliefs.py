@@ -272,6 +272,10 @@ def main(argv: list[str]) -> int:
     report.notes.append("dead_path_rate: share of seeds where the system ran an experiment below a hypothesis it "
                         "had already refuted (the greedy lock-in); wasted_mean: experiments per episode on "
                         "hypotheses already settled by implication")
+    for other in ("greedy", "perfect_recall_frontier", "engine_argmax"):
+        won = sum(a < b for a, b in zip(per_seed["engine"], per_seed[other]))
+        lost = sum(a > b for a, b in zip(per_seed["engine"], per_seed[other]))
+        report.notes.append(f"engine vs {other}: {won} seeds fewer experiments, {lost} more, {len(seeds) - won - lost} tied")
     report.extra["per_seed"] = {s: per_seed[s] for s in SYSTEMS}
     report.plot("beliefs_per_seed.png", lambda ax: _draw_per_seed(ax, seeds, per_seed))
     report.emit(args)
