@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from .errors import TarlError, UnknownEntry
 from .executor import MemoryState, Step
 from .grounding import Grounding, ground
 from .index import Embedder, default_embedder
+from .index.behind import IndexWriter
+from .index.cache import VectorCache
 from .ledgers import LedgerStore, SQLiteLedgerStore
 from .policy import Policy, RulePolicy
 from .reliability import compare
@@ -56,8 +59,12 @@ class MemoryEngine:
                  clock: Callable[[], datetime] = utcnow) -> None:
         self.store = store
         self.index = index
+        self.vectors = VectorCache(index.embedder.dim, self._load_vectors)
         self.policy: Policy = policy or RulePolicy()
         self.clock = clock
+        self._seen = 0
+        self._lock = threading.RLock()          # the vector cache is shared by threads (async adapters)
+        self.writer = IndexWriter(index, lambda tx: self.store.set_meta(INDEXED_TX, str(tx)))
         self.reconcile()
 
     @classmethod
@@ -80,12 +87,15 @@ class MemoryEngine:
         return cls(store, chroma.EntryIndex(client, embedder, prefix=prefix), policy=policy, clock=clock)
 
     # -- writes -------------------------------------------------------------------------------
-    def write(self, claim: Claim | dict[str, Any]) -> Decision:
-        """Decide how ``claim`` changes memory and apply it atomically; returns the decision taken."""
+    def write(self, claim: Claim | dict[str, Any], *, vector: np.ndarray | None = None) -> Decision:
+        """Decide how ``claim`` changes memory and apply it atomically; returns the decision taken.
+
+        ``vector``: the claim's embedding when the caller already has it (skips the embedder)."""
         claim = _claim(claim)
-        vector = self.index.embed([claim.text])[0]
-        neighbours = self.index.query(vector, claim.namespace, NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))
-        with self.store.writer() as w:
+        vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
+        with self._lock, self.store.writer() as w:
+            self._refresh()
+            neighbours = self.vectors.query(vector, claim.namespace, NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))
             entries = [w.entry(i) for i, _ in neighbours]
             near = [(e, s) for e, (_, s) in zip(entries, neighbours) if e is not None and e.ledger is not Ledger.HISTORY]
             slot = w.by_slot(claim.namespace, claim.slot) if claim.slot else []
@@ -93,6 +103,7 @@ class MemoryEngine:
             step = Step(decision.action, claim, decision.target_id, decision=decision)
             t = executor.execute(w, step, namespace=claim.namespace, tx=w.next_tx(), at=self.clock())
             w.record(t)
+            self._cache([t], {e.id: vector for e in t.created})
         self._sync([t], {e.id: vector for e in t.created})
         created = t.created[0].id if t.created else None
         return decision.model_copy(update={"tx": t.tx, "entry_id": created})
@@ -105,16 +116,19 @@ class MemoryEngine:
     def write_many(self, claims: Iterable[Claim | dict[str, Any]]) -> list[Decision]:
         """Validates every claim first, so one bad claim writes nothing; then writes them in order."""
         checked = [_claim(c) for c in claims]
-        return [self.write(c) for c in checked]
+        vectors = self.index.embed([c.text for c in checked]) if checked else []
+        return [self.write(c, vector=v) for c, v in zip(checked, vectors)]
 
     def apply(self, namespace: str, steps: Sequence[Step]) -> list[Transaction]:
         """Execute explicit steps (lifecycle moves, Janus commits) atomically: all of them or none."""
         done: list[Transaction] = []
-        with self.store.writer() as w:
+        with self._lock, self.store.writer() as w:
             for step in steps:
                 t = executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock())
                 w.record(t)
                 done.append(t)
+            self._refresh()
+            self._cache(done, {})
         self._sync(done)
         return done
 
@@ -143,7 +157,9 @@ class MemoryEngine:
             return []
         vector = self.index.embed([query])[0]
         fetch = k if valid_at is None else 4 * k
-        scored = self.index.query(vector, namespace, fetch, (Ledger.ACCEPTED,))
+        with self._lock:
+            self._refresh()
+            scored = self.vectors.query(vector, namespace, fetch, (Ledger.ACCEPTED,), weigh=True)
         entries = {e.id: e for e in self.store.entries([i for i, _ in scored])}
         hits = [Hit(entries[i], s) for i, s in scored if i in entries and entries[i].ledger is Ledger.ACCEPTED]
         if valid_at is not None:
@@ -177,39 +193,62 @@ class MemoryEngine:
         return self.store.namespaces()
 
     # -- index upkeep -------------------------------------------------------------------------
-    def _sync(self, transactions: Sequence[Transaction], vectors: dict[str, np.ndarray] | None = None) -> None:
-        vectors = vectors or {}
-        touched: dict[str, None] = {}
-        for t in transactions:
-            for m in t.moves:
-                touched[m.entry_id] = None
-        current = self.store.entries(list(touched))
-        self._index_entries(current, vectors)
-        if transactions:
-            self.store.set_meta(INDEXED_TX, str(max(t.tx for t in transactions)))
+    def _refresh(self) -> None:
+        """Fold transactions committed by other processes (or before a crash) into the vector cache."""
+        head = self.store.head()
+        if head != self._seen:
+            ids = list(dict.fromkeys(m.entry_id for _, m in self.store.moves_since(min(self._seen, head))))
+            self.vectors.update(self.store.entries(ids), {}, self.index.embed)
+            self._seen = head
 
-    def _index_entries(self, entries: Sequence[Entry], vectors: dict[str, np.ndarray]) -> None:
-        self.index.remove([e.id for e in entries if e.ledger is Ledger.HISTORY])
-        open_ = [e for e in entries if e.ledger is not Ledger.HISTORY]
-        known = [e for e in open_ if e.id in vectors]
-        if known:
-            self.index.upsert(known, np.stack([vectors[e.id] for e in known]))
-        self.index.upsert([e for e in open_ if e.id not in vectors])
+    def _load_vectors(self, namespace: str) -> tuple[list[str], np.ndarray, list[Ledger]]:
+        """A namespace's open entries (from the ledger) with their vectors: stored ones from Chroma,
+        the rest (not yet written behind, or lost in a crash) embedded again."""
+        entries = [e for lg in (Ledger.ACCEPTED, Ledger.PENDING) for e in self.store.ledger(namespace, lg)]
+        ids, stored, _ = self.index.load(namespace)
+        vectors = dict(zip(ids, stored))
+        missing = [e for e in entries if e.id not in vectors]
+        if missing:
+            vectors.update(zip((e.id for e in missing), self.index.embed([e.text for e in missing])))
+        matrix = np.stack([vectors[e.id] for e in entries]) if entries else np.zeros((0, self.index.embedder.dim), np.float32)
+        return [e.id for e in entries], matrix, [e.ledger for e in entries]
+
+    def _cache(self, transactions: Sequence[Transaction], vectors: dict[str, np.ndarray]) -> None:
+        """Our own transactions, folded in while the write lock is still held (so ``_seen`` is exact)."""
+        ids = list(dict.fromkeys(m.entry_id for t in transactions for m in t.moves))
+        self.vectors.update(self.store.entries(ids), vectors, self.index.embed)
+        if transactions:
+            self._seen = max(self._seen, max(t.tx for t in transactions))
+
+    def _sync(self, transactions: Sequence[Transaction], vectors: dict[str, np.ndarray] | None = None) -> None:
+        """Hand what the transactions touched to the write-behind Chroma writer."""
+        if not transactions:
+            return
+        ids = list(dict.fromkeys(m.entry_id for t in transactions for m in t.moves))
+        self.writer.submit(self.store.entries(ids), vectors or {}, max(t.tx for t in transactions))
+
+    def flush(self) -> None:
+        """Wait until the Chroma index has every committed change (reads never need this)."""
+        self.writer.flush()
 
     def reconcile(self) -> None:
         """Bring the index up to the ledger, e.g. after a crash between commit and index update."""
+        self.flush()
         head = self.store.head()
         done = int(self.store.get_meta(INDEXED_TX) or 0)
         if done < head:
             ids = list(dict.fromkeys(m.entry_id for _, m in self.store.moves_since(done)))
-            self._index_entries(self.store.entries(ids), {})
-            self.store.set_meta(INDEXED_TX, str(head))
+            self.writer.submit(self.store.entries(ids), {}, head)
+            self.flush()
         open_count = sum(self.store.count(ledger=lg) for lg in (Ledger.ACCEPTED, Ledger.PENDING))
         if done > head or self.index.count() != open_count:
             self.reindex()
+        self.vectors.clear()
+        self._seen = head
 
     def reindex(self) -> None:
         """Rebuild the index from the ledger: the ledger is the source of truth."""
+        self.flush()
         self.index.remove(self.index.ids())
         for ns in self.store.namespaces():
             for lg in (Ledger.ACCEPTED, Ledger.PENDING):
@@ -225,6 +264,7 @@ class MemoryEngine:
         return entry
 
     def close(self) -> None:
+        self.writer.close()
         self.store.close()
 
     def __enter__(self) -> MemoryEngine:
@@ -254,14 +294,10 @@ class MemoryEngine:
     # exhaustion, deductions, reopening) is computed by the executor inside the same transaction, so
     # every instant replays with ``state(ns, as_of=tx)``. See ``shared_core.beliefs``.
 
-    def exclusion_group(self, question: str, namespace: str, *, closed_world: bool = True,
-                        **fields: Any) -> Entry:
+    def exclusion_group(self, question: str, namespace: str, *, closed_world: bool = True, **fields: Any) -> Entry:
         """A question with competing answers (members join via ``hypothesis(..., group=id)``).
-
-        Closed-world (exactly one member holds): confirming one exhausts the others and the last
-        member standing is deduced. The closed-world assumption is its own Accepted entry resting on
-        the group, so evidence against it (two members confirmed, or all refuted) refutes it, which
-        withdraws its deductions and reopens the group. Open groups never exhaust or deduce."""
+        Closed-world: confirming one member exhausts the others, the last one standing is deduced; the
+        assumption is its own entry, so evidence against it refutes it and reopens the group."""
         claim = claims.group(question, _check_namespace(namespace), **fields)
 
         def body(run: Callable[[Step], Transaction]) -> Entry:
@@ -280,28 +316,22 @@ class MemoryEngine:
 
     def start_experiment(self, hypothesis_id: str, text: str | None = None, **fields: Any) -> Entry:
         """Mark a hypothesis in progress: an experiment entry (Pending) resting on it."""
-        h = self._entry(hypothesis_id)
-        claim = claims.experiment(h, text, **fields)
-        return self._transact(h.namespace, lambda run: run(Step(Action.DEFER_VERIFY, claim)).created[0])
+        claim = claims.experiment(self._entry(hypothesis_id), text, **fields)
+        return self._transact(claim.namespace, lambda run: run(Step(Action.DEFER_VERIFY, claim)).created[0])
 
     def record_result(self, hypothesis_id: str, confirmed: bool, *, experiment_id: str | None = None,
                       text: str | None = None, **fields: Any) -> Transaction:
-        """An experiment's outcome, kept as an Accepted result entry. In the same transaction it
-        confirms or refutes the hypothesis, completes the experiment, and settles everything that
-        follows (descendants pruned, group members exhausted or deduced). Retracting a confirming
-        result later returns the hypothesis to untested; a refutation is final (History is final)."""
-        h = self._entry(hypothesis_id)
-        claim = claims.result(h, confirmed, experiment_id, text, **fields)
-        return self._transact(h.namespace, lambda run: run(Step(Action.APPEND, claim)))
+        """An experiment's outcome, kept as an Accepted result entry; in the same transaction it moves
+        the hypothesis, completes the experiment and settles what follows (pruning, exhaustion,
+        deduction). Retracting a confirming result makes the hypothesis untested again; a refutation
+        is final (History is final)."""
+        claim = claims.result(self._entry(hypothesis_id), confirmed, experiment_id, text, **fields)
+        return self._transact(claim.namespace, lambda run: run(Step(Action.APPEND, claim)))
 
     def status(self, entry_id: str, *, as_of: int | None = None) -> beliefs.Status:
-        """The lifecycle status of an entry (untested, in_progress, confirmed, refuted, pruned, ...)."""
-        entry = self._entry(entry_id)
-        state = self.state(entry.namespace, as_of)
-        found = state.entry(entry_id)
-        if found is None:
-            raise UnknownEntry("entry_id", entry_id, f"did not exist yet at transaction {as_of}")
-        return beliefs.status(state, found)
+        """Lifecycle status: untested, in_progress, confirmed, deduced, refuted, pruned, exhausted, ..."""
+        state, entry = self._belief_view(entry_id, as_of)
+        return beliefs.status(state, entry)
 
     def frontier(self, namespace: str) -> list[Entry]:
         """Untested hypotheses whose premises are all Accepted: what can usefully be tested now."""
@@ -311,62 +341,58 @@ class MemoryEngine:
     def next_to_test(self, namespace: str, *, seed: int | random.Random | None = None) -> Entry | None:
         """A frontier hypothesis sampled in proportion to its prior (not the argmax), or None.
         ``seed``: an int for a reproducible draw, or a ``random.Random`` to draw a sequence from."""
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        return beliefs.sample(self.frontier(namespace), rng)
+        return beliefs.sample(self.frontier(namespace), seed if isinstance(seed, random.Random) else random.Random(seed))
 
     def sweep(self, now: datetime | None = None, namespace: str | None = None) -> list[Transaction]:
-        """Drift: close every open entry whose ``valid_to`` or ``metadata["ttl_seconds"]`` has run out
-        by ``now`` into History (reason expired), dependents cascading as usual. Idempotent: a second
-        sweep at the same time finds nothing and writes nothing."""
-        now = now or self.clock()
-        done: list[Transaction] = []
+        """Drift: close every open entry whose ``valid_to`` or ``metadata["ttl_seconds"]`` ran out by
+        ``now`` into History (reason expired), dependents following as usual. Idempotent."""
+        now, done = now or self.clock(), []
         for ns in [_check_namespace(namespace)] if namespace is not None else self.namespaces():
             open_ = self.store.ledger(ns, Ledger.ACCEPTED) + self.store.ledger(ns, Ledger.PENDING)
             candidates = [e.id for e in beliefs.expired(open_, now)]
 
             def body(run: Callable[[Step], Transaction]) -> None:
-                for entry_id in candidates:
-                    current = self.store.entry(entry_id)          # an earlier close may have cascaded it
-                    if current is None or not beliefs.expired([current], now):
-                        continue
-                    end = beliefs.expires_at(current)
-                    assert end is not None
-                    done.append(run(Step(Action.CLOSE, target_id=entry_id, reason=Reason.EXPIRED,
-                                         note=f"expired: valid until {end.isoformat()}")))
+                for entry_id in candidates:                   # an earlier close may have cascaded it
+                    for e in beliefs.expired([self.store.entry(entry_id)], now):
+                        done.append(run(Step(Action.CLOSE, target_id=e.id, reason=Reason.EXPIRED,
+                                             note=f"expired: valid until {beliefs.expires_at(e)}")))
 
             if candidates:
                 self._transact(ns, body)
         return done
 
     def valid_at(self, namespace: str, when: datetime, *, as_of: int | None = None) -> list[Entry]:
-        """Accepted entries valid at time ``when`` (validity interval and TTL), as memory stood now or
-        after transaction ``as_of``."""
+        """Accepted entries valid at time ``when`` (validity and TTL), now or after transaction ``as_of``."""
         return [e for e in self.state(namespace, as_of).accepted if beliefs.valid_at(e, when)]
 
     def explain(self, entry_id: str, *, as_of: int | None = None) -> beliefs.Explanation:
-        """Why ``entry_id`` is where it is: its justification chain (premises, recursively, with their
-        statuses), the experiments and results about it, and every transaction that moved it."""
-        entry = self._entry(entry_id)
-        state = self.state(entry.namespace, as_of)
+        """Why ``entry_id`` is where it is: its justification chain (premises with their statuses), the
+        experiments and results about it, its group's basis, and every transaction that moved it."""
+        state, entry = self._belief_view(entry_id, as_of)
+        txs = [tx for tx in self.store.touching(entry_id) if as_of is None or tx <= as_of]
+        rows = [t for tx in txs for t in self.store.log(entry.namespace, after=tx - 1, upto=tx)]
+        return beliefs.explain(state, entry, state.entries.values(), rows)
+
+    def _belief_view(self, entry_id: str, as_of: int | None) -> tuple[MemoryState, Entry]:
+        state = self.state(self._entry(entry_id).namespace, as_of)
         found = state.entry(entry_id)
         if found is None:
             raise UnknownEntry("entry_id", entry_id, f"did not exist yet at transaction {as_of}")
-        txs = [tx for tx in self.store.touching(entry_id) if as_of is None or tx <= as_of]
-        rows = [t for tx in txs for t in self.store.log(entry.namespace, after=tx - 1, upto=tx)]
-        return beliefs.explain(state, found, state.entries.values(), rows)
+        return state, found
 
     def _transact(self, namespace: str, body: Callable[..., _T]) -> _T:
-        """Run ``body(run)`` under one write lock: each ``run(step)`` executes and records one
-        transaction that later steps can read; all of them commit together or none does."""
+        """``body(run)`` under one write lock: each ``run(step)`` executes and records a transaction
+        later steps can read; all commit together or none does (locking and index upkeep as apply)."""
         done: list[Transaction] = []
-        with self.store.writer() as w:
+        with self._lock, self.store.writer() as w:
             def run(step: Step) -> Transaction:
-                t = executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock())
-                w.record(t)
-                done.append(t)
-                return t
+                done.append(executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock()))
+                w.record(done[-1])
+                return done[-1]
 
             out = body(run)
+            self._refresh()
+            self._cache(done, {})
         self._sync(done)
         return out
 
@@ -377,6 +403,13 @@ def _claim(value: Claim | dict[str, Any]) -> Claim:
     if isinstance(value, dict):
         return Claim.model_validate(value)
     raise TarlError("claim", value, "expected a Claim or a dict of Claim fields")
+
+
+def _vector(value: Any, dim: int) -> np.ndarray:
+    v = np.asarray(value, dtype=np.float32).reshape(-1)
+    if v.shape != (dim,) or not np.all(np.isfinite(v)):
+        raise TarlError("vector", f"array of shape {np.shape(value)}", f"expected {dim} finite numbers")
+    return v
 
 
 def _check_namespace(namespace: str) -> str:

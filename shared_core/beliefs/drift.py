@@ -28,12 +28,12 @@ def valid_at(entry: Entry, when: datetime) -> bool:
     return (entry.valid_from is None or entry.valid_from <= when) and (end is None or when < end)
 
 
-def expired(entries: Iterable[Entry], now: datetime) -> list[Entry]:
-    """Open entries whose validity or TTL has run out by ``now``, oldest first."""
+def expired(entries: Iterable[Entry | None], now: datetime) -> list[Entry]:
+    """Open entries whose validity or TTL has run out by ``now``, oldest first (None is skipped)."""
     now = now if now.tzinfo is not None else now.replace(tzinfo=timezone.utc)
     out = []
     for e in entries:
-        end = expires_at(e)
-        if e.ledger is not Ledger.HISTORY and end is not None and end <= now:
+        end = expires_at(e) if e is not None else None
+        if e is not None and e.ledger is not Ledger.HISTORY and end is not None and end <= now:
             out.append(e)
     return sorted(out, key=lambda e: (e.created_tx, e.id))

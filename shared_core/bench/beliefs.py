@@ -229,7 +229,7 @@ def evaluate(seeds: Sequence[int], episodes: int, depth: int, prior_noise: float
 
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     out: dict[str, list[list[Episode]]] = {s: [] for s in SYSTEMS}
-    with MemoryEngine.open(embedder=HashingEmbedder(dim=64)) as engine:
+    with MemoryEngine.open(embedder=HashingEmbedder(dim=128, char_dims=32)) as engine:   # texts are ids here
         for seed in seeds:
             world = make_world(seed, depth, prior_noise)
             rngs = {s: random.Random(f"{seed}:{s}") for s in SYSTEMS}
