@@ -338,9 +338,12 @@ class MemoryEngine:
         state = self.state(namespace)
         return beliefs.frontier(state, state.pending)
 
-    def next_to_test(self, namespace: str, *, seed: int | random.Random | None = None) -> Entry | None:
-        """A frontier hypothesis sampled in proportion to its prior (not the argmax), or None.
-        ``seed``: an int for a reproducible draw, or a ``random.Random`` to draw a sequence from."""
+    def next_to_test(self, namespace: str, *, seed: int | random.Random | None = None,
+                     greedy: bool = False) -> Entry | None:
+        """A frontier hypothesis sampled in proportion to its prior (``greedy``: the highest prior), or
+        None. ``seed``: an int for a reproducible draw, or a ``random.Random`` to draw a sequence from."""
+        if greedy:
+            return beliefs.best(self.frontier(namespace))
         return beliefs.sample(self.frontier(namespace), seed if isinstance(seed, random.Random) else random.Random(seed))
 
     def sweep(self, now: datetime | None = None, namespace: str | None = None) -> list[Transaction]:

@@ -19,8 +19,8 @@ Systems (all remember every result; none repeats an experiment):
 - ``greedy``: no inferences, always the highest-prior hypothesis without a result.
 - ``perfect_recall_frontier`` (ablation): tests top-down (premises confirmed first), samples by prior,
   but draws no exclusion-group inferences: what the groups add on top of the dependency order.
-- ``engine_argmax`` (ablation): the engine's inferences, but the highest-prior frontier hypothesis
-  instead of a sample: what sampling costs or saves.
+- ``engine_argmax`` (ablation): the engine with ``next_to_test(greedy=True)``, the highest-prior
+  frontier hypothesis instead of a sample: what sampling costs or saves.
 Every system runs ``--episodes`` episodes per world (chooser seeds derived from the world seed); the
 per-seed figure is their mean, so a seed's win compares expected costs on that world.
 """
@@ -209,10 +209,7 @@ def run_engine(world: World, rng: random.Random, engine: object, namespace: str,
     while ep.experiments < len(ids):
         if any(e.id in leaves for e in engine.accepted(namespace)):
             break
-        if argmax:
-            h = max(engine.frontier(namespace), key=lambda e: (e.metadata["prior"], -e.created_tx), default=None)
-        else:
-            h = engine.next_to_test(namespace, seed=rng)
+        h = engine.next_to_test(namespace, seed=rng, greedy=argmax)
         if h is None:
             raise RuntimeError(f"engine frontier empty before the goal (namespace {namespace})")
         exp = engine.start_experiment(h.id)

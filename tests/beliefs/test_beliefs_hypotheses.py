@@ -112,3 +112,9 @@ def test_verifying_a_hypothesis_by_hand_needs_accepted_premises(engine):
     engine.verify(root.id, accept=True)
     engine.verify(child.id, accept=True)
     assert engine.status(child.id) is Status.CONFIRMED
+
+
+def test_next_to_test_greedy_option_takes_the_highest_prior(engine):
+    engine.hypothesis("low", NS, prior=0.2)
+    high = engine.hypothesis("high", NS, prior=0.8)
+    assert all(engine.next_to_test(NS, seed=s, greedy=True).id == high.id for s in range(5))
