@@ -47,7 +47,7 @@ from . import kinds as K
 if TYPE_CHECKING:
     from ..executor import StateView
 
-MAX_MOVES_PER_ENTRY = 4
+MAX_MOVES_PER_ENTRY = 8
 """Propagation that moves one entry more often than this in one transaction is a bug, not a state."""
 _ELIMINATED = (Reason.REFUTED, Reason.PRUNED)
 _PARKED = (Reason.PRUNED, Reason.EXHAUSTED)
@@ -77,7 +77,8 @@ class Overlay:
         return self.view.entry(entry_id)
 
     def dependents(self, entry_id: str) -> list[Entry]:
-        """Every entry resting on ``entry_id``, in any ledger (History too: it may be restored)."""
+        """Every entry resting on ``entry_id``, in any ledger (History too: refuted members of a group
+        ground its deductions, and History is where pruning stops)."""
         ids = [e.id for e in self.view.dependents(entry_id, include_history=True)]
         ids += [e.id for e in self.created.values() if entry_id in e.depends_on]
         found = (self.entry(i) for i in dict.fromkeys(ids))
@@ -112,7 +113,8 @@ def consequences(view: StateView, created: list[Entry], moves: list[Move], *, tx
                 queue.append((before, after))
     while queue:
         before, x = queue.popleft()
-        x = o.entry(x.id) or x
+        current = o.entry(x.id)
+        x = current if current is not None else x
         for change in _step(o, before, x, cascade_to):
             queue.append(change)
     return o.moves

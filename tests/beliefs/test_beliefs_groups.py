@@ -147,3 +147,14 @@ def test_bad_group_membership_is_refused(engine):
     with pytest.raises(ValueError, match="metadata.group"):
         engine.hypothesis("member", NS, group=h.id)
     assert engine.store.head() == head
+
+
+def test_group_state_survives_reopening_the_store(tmp_path):
+    from shared_core.engine import MemoryEngine
+
+    with MemoryEngine.open(tmp_path / "store") as eng:
+        g, (a, b, c) = group_of_three(eng, closed=True)
+        eng.record_result(a, True)
+    with MemoryEngine.open(tmp_path / "store") as eng:
+        assert statuses(eng, [a, b, c]) == ["confirmed", "exhausted", "exhausted"]
+        assert eng.explain(b).basis and eng.frontier(NS) == []
