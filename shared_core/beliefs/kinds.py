@@ -15,7 +15,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidStep, UnknownEntry
-from ..schema import Claim, Entry, Ledger
+from ..schema import Claim, Entry, Ledger, Reason
 
 if TYPE_CHECKING:
     from ..executor import StateView
@@ -88,7 +88,10 @@ def check_claim(view: StateView, claim: Claim) -> None:
         if g not in claim.depends_on:
             raise InvalidStep("depends_on", claim.depends_on, f"a member of group {g} must list it in depends_on")
     if k == EXPERIMENT:
-        _hypothesis(view, claim, claim.metadata.get(OF))
+        h = _hypothesis(view, claim, claim.metadata.get(OF))
+        if h.ledger is Ledger.HISTORY or h.reason in (Reason.PRUNED, Reason.EXHAUSTED):
+            raise InvalidStep("metadata.hypothesis", h.id, f"is {h.reason.value if h.reason else 'closed'}: "
+                              "nothing left to test")
         if claim.metadata[OF] not in claim.depends_on:
             raise InvalidStep("depends_on", claim.depends_on, "an experiment must depend on the hypothesis it tests")
     if k == RESULT:

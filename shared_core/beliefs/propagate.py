@@ -130,6 +130,8 @@ def _step(o: Overlay, before: Entry | None, x: Entry, cascade_to: Ledger) -> lis
     if before is None:
         if K.kind(x) == K.RESULT and x.ledger is Ledger.ACCEPTED:
             changes += _apply_result(o, x)
+        if K.kind(x) in _PRUNABLE and x.ledger is not Ledger.HISTORY and any(_out(p) for p in o.premises(x)):
+            changes.append(_reopen(o, x, "written on a premise out of play"))     # born pruned
     else:
         changes += _dependents(o, before, x, cascade_to)
         if K.kind(x) == K.RESULT and before.ledger is Ledger.ACCEPTED and x.ledger is not Ledger.ACCEPTED:

@@ -118,3 +118,12 @@ def test_next_to_test_greedy_option_takes_the_highest_prior(engine):
     engine.hypothesis("low", NS, prior=0.2)
     high = engine.hypothesis("high", NS, prior=0.8)
     assert all(engine.next_to_test(NS, seed=s, greedy=True).id == high.id for s in range(5))
+
+
+def test_a_hypothesis_written_on_a_refuted_premise_is_born_pruned(engine):
+    root = engine.hypothesis("P", NS)
+    engine.record_result(root.id, False)
+    late = engine.hypothesis("Q given P", NS, depends_on=[root.id])
+    assert engine.status(late.id) is Status.PRUNED and engine.frontier(NS) == []
+    with pytest.raises(TarlError, match="nothing left to test"):
+        engine.start_experiment(root.id)

@@ -18,7 +18,7 @@ AT = datetime(2026, 1, 1, tzinfo=timezone.utc)
 worlds = st.tuples(
     st.lists(st.booleans(), min_size=1, max_size=3),                       # groups: closed-world?
     st.lists(st.tuples(st.integers(0, 20), st.integers(0, 20), st.booleans()), min_size=2, max_size=10),
-    st.lists(st.tuples(st.sampled_from(["confirm", "refute", "retract", "verify", "close"]), st.integers(0, 40)),
+    st.lists(st.tuples(st.sampled_from(["confirm", "refute", "retract", "verify", "close", "add", "experiment"]), st.integers(0, 40)),
              min_size=1, max_size=25),
 )
 
@@ -60,6 +60,12 @@ def test_propagation_keeps_the_ledgers_consistent(world):
                     run(Step(Action.CLOSE, target_id=r, reason=Reason.RETRACTED))
             elif op == "verify" and h.ledger is Ledger.PENDING:
                 run(Step(Action.PROMOTE, target_id=h.id))
+            elif op == "add":
+                premise = [h.id] if i % 2 else []
+                hyps.append(run(Step(Action.DEFER_VERIFY, claims.hypothesis("late", "u", 0.5, premise,
+                                                                            groups[i % len(groups)]))).created[0].id)
+            elif op == "experiment":
+                run(Step(Action.DEFER_VERIFY, claims.experiment(h, None)))
             elif op == "close" and h.ledger is not Ledger.HISTORY:
                 run(Step(Action.CLOSE, target_id=h.id, reason=Reason.RETRACTED))
         except InvalidStep:
