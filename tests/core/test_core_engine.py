@@ -52,6 +52,7 @@ def test_verify_and_retract_go_through_the_log(engine):
 def test_index_behind_ledger_is_reconciled_on_open(tmp_path):
     with MemoryEngine.open(tmp_path) as eng:
         eng.write(Claim(text="Ana likes chess", namespace="ana"))
+        eng.flush()
         eng.store.set_meta("indexed_tx", "0")          # as if the process died before the index update
         eng.index.remove(eng.index.ids())
     with MemoryEngine.open(tmp_path) as eng:
