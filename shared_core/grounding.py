@@ -136,9 +136,16 @@ def vector(grounding_features: dict[str, float]) -> list[float]:
     return [float(grounding_features.get(name, 0.0)) for name in FEATURE_NAMES]
 
 
+SHARED_ID_SCORE = 0.6
+"""Match score of an entry that names the same identifier (order, ticket, flight) as the claim."""
+
+
 def _match_score(claim: Claim, entry: Entry, similarity: float) -> float:
     a, b = content_tokens(claim.text), content_tokens(entry.text)
-    return max(similarity, len(a & b) / max(1, len(a | b)) * MATCH_THRESHOLD / OVERLAP_THRESHOLD)
+    score = max(similarity, len(a & b) / max(1, len(a | b)) * MATCH_THRESHOLD / OVERLAP_THRESHOLD)
+    if identifiers(claim.text) & identifiers(entry.text):
+        score = max(score, SHARED_ID_SCORE + 0.1 * similarity)
+    return score
 
 
 def ground(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_matches: Sequence[Entry] = ()) -> Grounding:

@@ -177,7 +177,7 @@ def _value_of(b: _Builder, key: str, step: int) -> str:
 def _introduce(b: _Builder, attr: Attribute) -> None:
     rng = b.rng
     v = rng.choice(attr.values)
-    b.slotted[attr.key] = rng.random() < 0.4
+    b.slotted[attr.key] = rng.random() < 0.5
     if rng.random() < 0.12:   # a hearsay or hedged first mention: unverified, no target
         options = [(t, "third_party") for t in attr.report] + [(t, "user") for t in attr.hedge]
         template, source = rng.choice(options)
@@ -237,7 +237,8 @@ def _tool_events(b: _Builder, kind: ToolKind) -> Iterator[Callable[[], None]]:
 
 def generate_episode(seed: int, person: str | None = None) -> Episode:
     rng = random.Random(seed)
-    name = person or f"{rng.choice(FIRST)} {rng.choice(LAST)}"
+    last = rng.choice(LAST) if rng.random() < 0.5 else f"{rng.choice(LAST)}-{rng.choice(LAST)}"
+    name = person or f"{rng.choice(FIRST)} {last}"
     ns = "u_" + name.lower().replace(" ", "_")
     b = _Builder(rng, name, ns)
     attrs = rng.sample(ATTRIBUTES, rng.randint(3, 6))
@@ -265,7 +266,9 @@ def generate(n: int, seed: int = 0) -> list[Episode]:
     """``n`` episodes, one person each; people never repeat, so splits stay disjoint by entity."""
     out, seen = [], set()
     rng = random.Random(seed)
-    while len(out) < n:
+    for _ in range(50 * n):
+        if len(out) >= n:
+            break
         ep = generate_episode(rng.randrange(2**31))
         if ep.name not in seen:
             seen.add(ep.name)
