@@ -141,7 +141,7 @@ def main(argv: list[str]) -> int:
     p = bench_args("tarl-mem", __doc__ or "", DATA_DIR / "halumem")
     p.add_argument("--episodes", type=int, default=1500, help="generated episodes (all splits; test split scored)")
     args = p.parse_args(argv)
-    n = 300 if args.quick else args.episodes
+    n = 200 if args.quick else args.episodes
     vectors = Vectors(default_embedder())
     test_eps = [e for e in generate(n, args.seed) if e.split == "test"]
     test = examples(test_eps, vectors)
@@ -155,7 +155,7 @@ def main(argv: list[str]) -> int:
         curves[name] = by_step(runs)
         metrics["rollout_acc"] = float(np.mean([x for r in runs for x in r]))
         report.add(name, **metrics)
-    size = 2000 if args.quick else 10_000
+    size = 1000 if args.quick else 10_000
     for name in ("learned", "rules"):
         decide, total = latency_at(size, pols[name], 50 if args.quick else 300, args.seed)
         report.add(name, **{f"decision_ms_p50_{size // 1000}k": decide, f"retrieve_decide_ms_p50_{size // 1000}k": total})

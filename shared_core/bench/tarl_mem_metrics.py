@@ -13,8 +13,9 @@
   the share where the predicted next state has the right fact in Accepted and the loser in History
   (revise: the new claim in Accepted, the gold target in History; reject_conflict: the gold target in
   Accepted, the claim in History).
-- ``ece``: expected calibration error, 10 equal-width bins over the max action probability, confidence vs
-  accuracy of the argmax action, weighted by bin size (``ece_15`` with 15 bins).
+- ``ece``: expected calibration error, 10 equal-width bins over the probability the system gave to the
+  action it executed (for the learned policy: the most probable action the executor can apply), vs
+  whether that action is the gold one, weighted by bin size (``ece_15`` with 15 bins).
 - ``rollout_acc``: sequential rollout — each episode is replayed with the system's own decisions feeding
   the next step (grounding runs on the predicted state); after every step the predicted state is
   compared with the gold state (same equality as next_state_acc); mean over all steps; ``rollout_by_step``
@@ -66,7 +67,8 @@ def ece(confidence: Sequence[float], correct: Sequence[bool], bins: int = 10) ->
 
 
 def confidence(decision: Decision) -> float:
-    return max(decision.probabilities.values()) if decision.probabilities else 1.0
+    """The probability the system gave to the action it executed."""
+    return decision.probabilities.get(decision.action.value, 1.0)
 
 
 def polluted(pred: MemoryState, created_id: str, gold_action: Action) -> bool:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from ..grounding import Grounding
 from ..reliability import Comparison, reliability
 from ..schema import Action, Claim, Decision
@@ -19,7 +21,12 @@ _TARGETED = {Action.NOOP, Action.REVISE, Action.REJECT_CONFLICT, Action.DEFER_VE
 
 
 class LearnedPolicy:
-    """Chooses among the five actions with calibrated probabilities; the margin is reliability's rho."""
+    """Chooses among the five actions with calibrated probabilities; the margin is reliability's rho.
+
+    ``probabilities`` are the model's belief about the right action, including revise or reject_conflict
+    when grounding found no Accepted target (the claim looks like an update of something memory could
+    not locate); the executed action is the most probable one the executor can apply, so its
+    probability is an honest confidence for what was done."""
 
     name = "learned"
 
@@ -31,9 +38,10 @@ class LearnedPolicy:
 
     def decide(self, claim: Claim, grounding: Grounding, comparison: Comparison | None) -> Decision:
         x = decision_features(claim, grounding, comparison)
-        p = self.scorer.probabilities(x, feasible(grounding, self.scorer.actions))[0]
+        p = self.scorer.probabilities(x)[0]
         probs = {a: float(v) for a, v in zip(self.scorer.actions, p)}
-        action = Action(max(probs, key=probs.__getitem__))
+        ok = feasible(grounding, self.scorer.actions)
+        action = Action(self.scorer.actions[int(np.argmax(np.where(ok, p, -1.0)))])
         target = grounding.target.id if grounding.target is not None and action in _TARGETED else None
         margin = comparison.margin if comparison is not None else reliability(claim) - 0.5
         about = f" about {grounding.target.id} (similarity {grounding.similarity:.2f})" if target else ""

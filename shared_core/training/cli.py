@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from ..policy.model import WEIGHTS_DIR
+from .counterfactual import TAU
 from .train import Batch, TrainConfig, train
 
 VARIANTS = {"tarl": ("counterfactual", False), "label_only": ("label", False), "write_hold": ("label", True)}
@@ -27,24 +28,27 @@ def decisions(episodes: int, seed: int) -> dict[str, list]:
             for split in ("train", "dev")}
 
 
-def batch(ex: list, binary: bool) -> Batch:
-    return Batch.of([e.x for e in ex], [e.mask for e in ex], [e.label for e in ex], [e.q for e in ex], binary)
+def batch(ex: list, binary: bool, tau: float = TAU) -> Batch:
+    return Batch.of([e.x for e in ex], [e.mask for e in ex], [e.label for e in ex], [e.q for e in ex], binary, tau)
 
 
 def run(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="tarl train", description=__doc__)
     p.add_argument("--variant", choices=[*VARIANTS, "all"], default="all")
-    p.add_argument("--episodes", type=int, default=1500, help="generated episodes (all splits)")
+    p.add_argument("--episodes", type=int, default=3000, help="generated episodes (all splits)")
     p.add_argument("--epochs", type=int, default=60)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--tau", type=float, default=TAU, help="temperature of the counterfactual target softmax(Q/tau)")
+    p.add_argument("--label-weight", type=float, default=3.0, help="weight of the label cross-entropy next to the counterfactual one")
     p.add_argument("--out", type=Path, default=WEIGHTS_DIR, help="folder for <variant>.json")
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     data = decisions(args.episodes, args.seed)
     for name in VARIANTS if args.variant == "all" else [args.variant]:
         objective, binary = VARIANTS[name]
-        tr, dev = batch(data["train"], binary), batch(data["dev"], binary)
-        cfg = TrainConfig(objective=objective, binary=binary, epochs=args.epochs, seed=args.seed,
+        tr, dev = batch(data["train"], binary, args.tau), batch(data["dev"], binary, args.tau)
+        cfg = TrainConfig(objective=objective, binary=binary, epochs=args.epochs, seed=args.seed, tau=args.tau,
+                          label_weight=args.label_weight,
                           meta={"data": f"generated episodes n={args.episodes} seed={args.seed} (project-made, no third-party data)",
                                 "train_decisions": len(tr.x), "dev_decisions": len(dev.x)})
         weights, log = train(tr, dev, cfg)

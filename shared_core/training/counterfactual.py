@@ -1,11 +1,12 @@
 """Counterfactual execution supervision, the torch-free half: run every action through the real
 executor and score each resulting state against the gold next state.
 
-Q(a) = sum over ledgers L of w_L * J_L(state_a, gold), where J_L is the multiset Jaccard of the
-(normalised text, source) contents of ledger L (1.0 when both are empty). Weights: Accepted 0.5,
-History 0.3, Pending 0.2 — Accepted is what retrieval serves, History is the audit trail. An action
-the executor refuses (revise or reject_conflict without an Accepted target) gets Q = -inf, i.e. zero
-target mass. The training target is softmax(Q / tau).
+Q(a) = - sum over ledgers L of w_L * |state_a[L] symmetric-difference gold[L]|, over multisets of
+(normalised text, source): 0 for an exact match, minus the weighted count of misplaced entries otherwise.
+Weights: Accepted 0.5, History 0.3, Pending 0.2 — Accepted is what retrieval serves, History is the
+audit trail. A count (not a Jaccard ratio) keeps one misplaced entry equally costly in a small and a
+large memory. An action the executor refuses (revise or reject_conflict without an Accepted target)
+gets Q = -inf, i.e. zero target mass. The training target is softmax(Q / tau).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ..grounding import normalised
 from ..schema import DECISION_ACTIONS, Claim, Ledger
 
 LEDGER_WEIGHTS = {Ledger.ACCEPTED: 0.5, Ledger.HISTORY: 0.3, Ledger.PENDING: 0.2}
-TAU = 0.1
+TAU = 0.15
 
 
 def contents(state: MemoryState, ledger: Ledger) -> Counter[tuple[str, str]]:
@@ -31,8 +32,7 @@ def quality(predicted: MemoryState, gold: MemoryState) -> float:
     total = 0.0
     for ledger, w in LEDGER_WEIGHTS.items():
         a, b = contents(predicted, ledger), contents(gold, ledger)
-        union = sum((a | b).values())
-        total += w * (1.0 if union == 0 else sum((a & b).values()) / union)
+        total -= w * (sum((a - b).values()) + sum((b - a).values()))
     return total
 
 

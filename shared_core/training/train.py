@@ -37,7 +37,7 @@ class TrainConfig:
     lr: float = 3e-3
     weight_decay: float = 1e-4
     batch: int = 128
-    label_weight: float = 1.0
+    label_weight: float = 3.0
     tau: float = TAU
     seed: int = 0
     meta: dict = field(default_factory=dict)
@@ -84,14 +84,13 @@ class TorchScorer(nn.Module):
 
 
 def losses(logits: torch.Tensor, mask: torch.Tensor, label: torch.Tensor, target: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """(counterfactual cross-entropy, label cross-entropy), infeasible actions masked out. A gold action
-    the executor cannot apply here (revise with no Accepted target grounded) carries no label loss: no
-    score can make it executable; the counterfactual target still says what is best instead."""
-    logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=-1)
-    cf = -(target * logp.masked_fill(~mask, 0.0)).sum(-1).mean()
-    ok = mask.gather(1, label[:, None]).squeeze(1)
-    lab = nn.functional.nll_loss(logp[ok], label[ok]) if bool(ok.any()) else logits.sum() * 0.0
-    return cf, lab
+    """(counterfactual cross-entropy, label cross-entropy). The distribution is over all actions: the
+    counterfactual target gives actions the executor refuses here zero mass, while the label may still
+    be one of them (a revise whose target grounding missed), which teaches the model to be unsure in
+    exactly those cases instead of confidently wrong. The executed action is the best feasible one."""
+    logp = torch.log_softmax(logits, dim=-1)
+    cf = -(target * logp).sum(-1).mean()
+    return cf, nn.functional.nll_loss(logp, label)
 
 
 def train(train_set: Batch, dev_set: Batch, cfg: TrainConfig, progress: bool = True) -> tuple[ScorerWeights, dict]:
@@ -147,14 +146,20 @@ def export(model: TorchScorer, mean: np.ndarray, std: np.ndarray, cfg: TrainConf
 
 
 def fit_temperature(weights: ScorerWeights, dev: Batch) -> float:
-    """Temperature scaling: the T minimising dev negative log-likelihood of the gold action."""
+    """Temperature scaling on dev: the T whose executed-action confidences have the lowest ECE (10 bins,
+    the benchmark's definition; dev negative log-likelihood breaks near-ties). The executed action is the
+    most probable feasible one, so T never changes a decision, only its stated confidence."""
+    from ..bench.tarl_mem_metrics import ece
     from ..policy.model import Scorer
 
     scorer = Scorer(weights)
-    best_t, best_nll = 1.0, np.inf
+    rows = np.arange(len(dev.label))
+    best: tuple[float, float, float] = (np.inf, np.inf, 1.0)
     for temp in np.exp(np.linspace(np.log(0.25), np.log(4.0), 81)):
-        p = scorer.probabilities(dev.x, dev.mask, temperature=float(temp))
-        nll = -np.mean(np.log(np.clip(p[np.arange(len(p)), dev.label], 1e-12, None)))
-        if nll < best_nll:
-            best_t, best_nll = float(temp), nll
-    return best_t
+        p = scorer.probabilities(dev.x, temperature=float(temp))
+        executed = np.where(dev.mask, p, -1.0).argmax(1)
+        err = ece(p[rows, executed], executed == dev.label)
+        nll = float(-np.mean(np.log(np.clip(p[rows, dev.label], 1e-12, None))))
+        if (round(err, 3), nll) < best[:2]:
+            best = (round(err, 3), nll, float(temp))
+    return best[2]

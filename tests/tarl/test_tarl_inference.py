@@ -51,8 +51,22 @@ SCORER = Scorer(ScorerWeights.load(DEFAULT_WEIGHTS))
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.floats(-3, 3), min_size=len(FEATURE_NAMES), max_size=len(FEATURE_NAMES)),
        st.booleans())
-def test_probabilities_are_a_distribution_over_feasible_actions(x: list[float], has_target: bool) -> None:
+def test_probabilities_are_a_distribution_and_a_mask_removes_refused_actions(x: list[float], has_target: bool) -> None:
     mask = np.array([True, True, has_target, has_target, True])
+    full = SCORER.probabilities(np.asarray(x))[0]
     p = SCORER.probabilities(np.asarray(x), mask)[0]
-    assert np.isclose(p.sum(), 1.0) and (p >= 0).all()
+    assert np.isclose(full.sum(), 1.0) and np.isclose(p.sum(), 1.0) and (p >= 0).all()
     assert has_target or (p[2] == 0 and p[3] == 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["Ana moved to Oslo", "maybe Ana moved to Oslo", "Order #AB123 is delivered", "ok thanks"]),
+       st.sampled_from(["user", "tool", "web", "third_party"]))
+def test_learned_policy_never_executes_a_refused_action(text: str, source: str) -> None:
+    from shared_core.grounding import ground
+    from shared_core.policy import LearnedPolicy
+    from shared_core.schema import Action, Claim
+
+    d = LearnedPolicy().decide(Claim(text=text, source=source), ground(Claim(text=text), []), None)
+    assert d.action not in (Action.REVISE, Action.REJECT_CONFLICT) and d.target_id is None
+    assert np.isclose(sum(d.probabilities.values()), 1.0)

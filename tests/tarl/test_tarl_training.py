@@ -25,7 +25,7 @@ def tiny() -> tuple[Batch, Batch]:
 def cf_loss(weights, batch: Batch) -> float:
     from shared_core.policy.model import Scorer
 
-    p = Scorer(weights).probabilities(batch.x, batch.mask, temperature=1.0)
+    p = Scorer(weights).probabilities(batch.x, temperature=1.0)
     return float(-(batch.target * np.log(np.clip(p, 1e-12, None))).sum(1).mean())
 
 
@@ -33,16 +33,15 @@ def test_counterfactual_targets_come_from_the_executor(tiny) -> None:
     tr, _ = tiny
     assert np.allclose(tr.target.sum(1), 1.0)
     assert (tr.target[~tr.mask] == 0).all()          # refused actions get no mass
+    assert (tr.target.argmax(1) == tr.label)[tr.mask[np.arange(len(tr.label)), tr.label]].mean() > 0.8
 
 
 def test_training_reduces_the_counterfactual_loss(tiny) -> None:
     tr, dev = tiny
-    cfg = TrainConfig(epochs=0, seed=1)
     untrained, _ = train(tr, dev, TrainConfig(epochs=1, lr=0.0, seed=1), progress=False)
     trained, log = train(tr, dev, TrainConfig(epochs=25, seed=1), progress=False)
     assert cf_loss(trained, tr) < cf_loss(untrained, tr) - 0.1
     assert log["best_dev_loss"] <= log["dev_loss"][0]
-    assert cfg.objective == "counterfactual"
 
 
 def test_training_is_deterministic_given_a_seed(tiny) -> None:
