@@ -151,7 +151,9 @@ def _person_events(b: _Builder, attr: Attribute) -> Iterator[Callable[[], None]]
     def report() -> None:
         t = target()
         v = pick_value(b.values[key])
-        b.add(key, _fill(rng, rng.choice(attr.report), b.name, v), Action.REJECT_CONFLICT, t, "unreliable_conflict",
+        # often worded just like the accepted fact, one detail changed: overlap alone must not mean "restates"
+        templates = attr.report if rng.random() < 0.6 else attr.state
+        b.add(key, _fill(rng, rng.choice(templates), b.name, v), Action.REJECT_CONFLICT, t, "unreliable_conflict",
               rng.choice(["third_party", "web", "assistant", "document"]), confidence=round(rng.uniform(0.5, 0.95), 2))
 
     def hedge() -> None:
@@ -198,13 +200,19 @@ def _tool_events(b: _Builder, kind: ToolKind) -> Iterator[Callable[[], None]]:
     def render(obj: dict[str, str]) -> str:
         return rng.choice(kind.templates).format(**obj)
 
+    def stamp(at: datetime) -> datetime | None:
+        """Half of the tools say when their output holds; the rest leave validity to the reader."""
+        return at if timed else None
+
+    timed = rng.random() < 0.5
+
     def new_object() -> None:
         obj = kind.make(rng)
         objects.append(obj)
         key = f"{kind.key}:{obj['id']}"
         b.slotted[key] = rng.random() < 0.5
         at = b.clock + timedelta(minutes=5)
-        i = b.add(key, render(obj), Action.APPEND, None, "tool_new", "tool", confidence=1.0, valid_from=at)
+        i = b.add(key, render(obj), Action.APPEND, None, "tool_new", "tool", confidence=1.0, valid_from=stamp(at))
         history[key] = [(i, at)]
         b.current[key] = [i]
 
@@ -215,17 +223,17 @@ def _tool_events(b: _Builder, kind: ToolKind) -> Iterator[Callable[[], None]]:
         key = f"{kind.key}:{obj['id']}"
         if rng.random() < 0.3:    # the same output again: nothing new
             t = b.current[key][0]
-            b.add(key, render(obj), Action.NOOP, t, "tool_repeat", "tool", confidence=1.0,
+            b.add(key, render(obj), Action.NOOP, t, "tool_repeat", "tool", confidence=1.0,   # maybe reworded
                   valid_from=b.steps[t].claim.valid_from)
             return
         old = dict(obj)
         obj.update(kind.change(rng, obj))
         at = b.clock + timedelta(hours=1)
         t = b.current[key][0]
-        i = b.add(key, render(obj), Action.REVISE, t, "tool_refresh", "tool", confidence=1.0, valid_from=at)
+        i = b.add(key, render(obj), Action.REVISE, t, "tool_refresh", "tool", confidence=1.0, valid_from=stamp(at))
         history[key].append((i, at))
         b.current[key] = [i]
-        if rng.random() < 0.35:   # a delayed copy of the previous output arrives late: stale
+        if timed and rng.random() < 0.35:   # a delayed copy of the previous output arrives late: stale
             before = history[key][-2][1]
             b.add(key, render(old), Action.REJECT_CONFLICT, i, "tool_stale", "tool", confidence=1.0,
                   valid_from=before)

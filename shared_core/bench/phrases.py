@@ -184,7 +184,9 @@ TOOLS: list[ToolKind] = [
 ]
 
 CHITCHAT = ("thanks!", "ok sounds good", "haha nice", "Sure, go ahead.", "Can you remind me later?", "cool",
-            "What do you think?", "Good morning!", "let me check", "Perfect, thank you so much")
+            "What do you think?", "Good morning!", "let me check", "Perfect, thank you so much", "yep", "hmm",
+            "nah that's fine", "great, cheers", "no worries", "one sec", "ha, fair enough", "Sounds like a plan!",
+            "Could you repeat that?", "ok", "awesome thanks a lot", "right")
 
 FIRST = ("Martin", "Aisha", "Noah", "Leila", "Tomas", "Yuki", "Grace", "Ravi", "Elena", "Kofi", "Sofia", "Mateo",
          "Ingrid", "Amir", "Chloe", "Dmitri", "Zara", "Felix", "Nora", "Jun", "Olga", "Pablo", "Maya", "Ethan",
