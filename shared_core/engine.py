@@ -25,7 +25,7 @@ from .index import Embedder, default_embedder
 from .index.behind import IndexWriter
 from .index.cache import VectorCache
 from .ledgers import LedgerStore, SQLiteLedgerStore
-from .policy import Policy, RulePolicy
+from .policy import LearnedPolicy, Policy
 from .reliability import compare
 from .schema import Action, Claim, Decision, Entry, Ledger, Reason, Transaction, utcnow
 
@@ -56,7 +56,7 @@ class MemoryEngine:
         self.store = store
         self.index = index
         self.vectors = VectorCache(index.embedder.dim, index.load)
-        self.policy: Policy = policy or RulePolicy()
+        self.policy: Policy = policy or LearnedPolicy()
         self.clock = clock
         self._seen = 0
         self.writer = IndexWriter(index, lambda tx: self.store.set_meta(INDEXED_TX, str(tx)))
