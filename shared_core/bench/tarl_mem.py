@@ -45,7 +45,7 @@ def execute_decision(state: MemoryState, claim: Claim, d: Decision, step: int) -
 
 
 def evaluate(policy: Policy, exs: Sequence[Example], vectors: Vectors) -> dict[str, float]:
-    gold, pred, conf, times, states, pol, cons = [], [], [], [], [], [], []
+    gold, pred, conf, times, states, pol, cons, cons_grounded = [], [], [], [], [], [], [], []
     for e in exs:
         if not e.scored:
             continue
@@ -65,11 +65,14 @@ def evaluate(policy: Policy, exs: Sequence[Example], vectors: Vectors) -> dict[s
         kept = m.conflict_kept(after, created, action, e.gold_target)
         if kept is not None:
             cons.append(kept)
+            if e.grounding.target is not None and e.grounding.target.id == e.gold_target:
+                cons_grounded.append(kept)
     correct = [g == p for g, p in zip(gold, pred)]
     return {"macro_f1": m.macro_f1(gold, pred), "next_state_acc": float(np.mean(states)),
             "pollution": float(np.mean(pol)) if pol else float("nan"),
             "conflict_preservation": float(np.mean(cons)) if cons else float("nan"),
             "ece": m.ece(conf, correct), "ece_15": m.ece(conf, correct, 15), "accuracy": float(np.mean(correct)),
+            "conflict_preservation_grounded": float(np.mean(cons_grounded)) if cons_grounded else float("nan"),
             "decision_ms_p50": float(np.median(times) * 1000), "decisions": float(len(gold))}
 
 
@@ -168,6 +171,12 @@ def main(argv: list[str]) -> int:
         if halu:
             extra["halumem"][name] = evaluate(pol, halu, vectors)
     report.extra = {"rollout_by_step": curves, "extra_sets": extra}
+    targeted = [e for e in test if e.scored and e.gold_target is not None]
+    found = sum(e.grounding.target is not None and e.grounding.target.id == e.gold_target for e in targeted)
+    report.extra["grounding_acc"] = found / max(1, len(targeted))
+    report.notes.append(f"grounding found the gold target in {found}/{len(targeted)} targeted decisions "
+                        f"({report.extra['grounding_acc']:.3f}) with embedder {vectors.embedder.name!r}; "
+                        "conflict_preservation_grounded: conflict cases whose gold target was grounded")
     report.notes.append("decision_ms_p50: grounding (brute-force cosine over the open entries of one episode) + "
                         "reliability + policy, embedding excluded; decision_ms_p50_Nk: grounding + reliability + policy on "
                         "the candidates with N thousand open entries; retrieve_decide_ms_p50_Nk adds the engine's "

@@ -4,7 +4,7 @@ index query), its reliability comparison, policy features, and counterfactual qu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,7 +45,8 @@ class Vectors:
     """Embeds each distinct text once (entries share their claim's text)."""
 
     def __init__(self, embedder: Embedder) -> None:
-        self.embedder, self.cache = embedder, {}
+        self.embedder = embedder
+        self.cache: dict[str, np.ndarray] = {}
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         missing = [t for t in dict.fromkeys(texts) if t not in self.cache]
@@ -64,7 +65,8 @@ def situate(claim: Claim, state: MemoryState, vectors: Vectors) -> tuple[Groundi
     return g, (compare(claim, g.target) if g.target is not None else None)
 
 
-def examples(episodes: Sequence[Episode], vectors: Vectors, progress: Callable | None = None) -> list[Example]:
+def examples(episodes: Sequence[Episode], vectors: Vectors,
+             progress: Callable[[Sequence[Episode]], Iterable[Episode]] | None = None) -> list[Example]:
     out: list[Example] = []
     for ep in (progress(episodes) if progress else episodes):
         vectors([s.claim.text for s in ep.steps])

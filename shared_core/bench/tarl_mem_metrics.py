@@ -13,6 +13,8 @@
   the share where the predicted next state has the right fact in Accepted and the loser in History
   (revise: the new claim in Accepted, the gold target in History; reject_conflict: the gold target in
   Accepted, the claim in History).
+  ``conflict_preservation_grounded``: the same restricted to cases where grounding found the gold target
+  (separates the policy's choice from the embedder's recall).
 - ``ece``: expected calibration error, 10 equal-width bins over the probability the system gave to the
   action it executed (for the learned policy: the most probable action the executor can apply), vs
   whether that action is the gold one, weighted by bin size (``ece_15`` with 15 bins).
