@@ -8,6 +8,7 @@ index for ids and to the ledger for the entries, so a stale index can never surf
 from __future__ import annotations
 
 import asyncio
+import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -55,10 +56,11 @@ class MemoryEngine:
                  clock: Callable[[], datetime] = utcnow) -> None:
         self.store = store
         self.index = index
-        self.vectors = VectorCache(index.embedder.dim, index.load)
+        self.vectors = VectorCache(index.embedder.dim, self._load_vectors)
         self.policy: Policy = policy or LearnedPolicy()
         self.clock = clock
         self._seen = 0
+        self._lock = threading.RLock()          # the vector cache is shared by threads (async adapters)
         self.writer = IndexWriter(index, lambda tx: self.store.set_meta(INDEXED_TX, str(tx)))
         self.reconcile()
 
@@ -88,7 +90,7 @@ class MemoryEngine:
         ``vector``: the claim's embedding when the caller already has it (skips the embedder)."""
         claim = _claim(claim)
         vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
-        with self.store.writer() as w:
+        with self._lock, self.store.writer() as w:
             self._refresh()
             neighbours = self.vectors.query(vector, claim.namespace, NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))
             entries = [w.entry(i) for i, _ in neighbours]
@@ -113,12 +115,13 @@ class MemoryEngine:
     def write_many(self, claims: Iterable[Claim | dict[str, Any]]) -> list[Decision]:
         """Validates every claim first, so one bad claim writes nothing; then writes them in order."""
         checked = [_claim(c) for c in claims]
-        return [self.write(c) for c in checked]
+        vectors = self.index.embed([c.text for c in checked]) if checked else []
+        return [self.write(c, vector=v) for c, v in zip(checked, vectors)]
 
     def apply(self, namespace: str, steps: Sequence[Step]) -> list[Transaction]:
         """Execute explicit steps (lifecycle moves, Janus commits) atomically: all of them or none."""
         done: list[Transaction] = []
-        with self.store.writer() as w:
+        with self._lock, self.store.writer() as w:
             for step in steps:
                 t = executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock())
                 w.record(t)
@@ -160,8 +163,9 @@ class MemoryEngine:
             return []
         vector = self.index.embed([query])[0]
         fetch = k if valid_at is None else 4 * k
-        self._refresh()
-        scored = self.vectors.query(vector, namespace, fetch, (Ledger.ACCEPTED,))
+        with self._lock:
+            self._refresh()
+            scored = self.vectors.query(vector, namespace, fetch, (Ledger.ACCEPTED,), weigh=True)
         entries = {e.id: e for e in self.store.entries([i for i, _ in scored])}
         hits = [Hit(entries[i], s) for i, s in scored if i in entries and entries[i].ledger is Ledger.ACCEPTED]
         if valid_at is not None:
@@ -202,6 +206,18 @@ class MemoryEngine:
             ids = list(dict.fromkeys(m.entry_id for _, m in self.store.moves_since(min(self._seen, head))))
             self.vectors.update(self.store.entries(ids), {}, self.index.embed)
             self._seen = head
+
+    def _load_vectors(self, namespace: str) -> tuple[list[str], np.ndarray, list[Ledger]]:
+        """A namespace's open entries (from the ledger) with their vectors: stored ones from Chroma,
+        the rest (not yet written behind, or lost in a crash) embedded again."""
+        entries = [e for lg in (Ledger.ACCEPTED, Ledger.PENDING) for e in self.store.ledger(namespace, lg)]
+        ids, stored, _ = self.index.load(namespace)
+        vectors = dict(zip(ids, stored))
+        missing = [e for e in entries if e.id not in vectors]
+        if missing:
+            vectors.update(zip((e.id for e in missing), self.index.embed([e.text for e in missing])))
+        matrix = np.stack([vectors[e.id] for e in entries]) if entries else np.zeros((0, self.index.embedder.dim), np.float32)
+        return [e.id for e in entries], matrix, [e.ledger for e in entries]
 
     def _cache(self, transactions: Sequence[Transaction], vectors: dict[str, np.ndarray]) -> None:
         """Our own transactions, folded in while the write lock is still held (so ``_seen`` is exact)."""
