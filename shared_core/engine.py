@@ -13,13 +13,13 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
-from . import beliefs, executor
+from . import beliefs, executor, pending
 from .beliefs import claims
 from .errors import TarlError, UnknownEntry
 from .executor import MemoryState, Step
@@ -28,7 +28,7 @@ from .index import Embedder, default_embedder
 from .index.behind import IndexWriter
 from .index.cache import VectorCache
 from .ledgers import LedgerStore, SQLiteLedgerStore
-from .policy import Policy, RulePolicy
+from .policy import LearnedPolicy, Policy
 from .reliability import compare
 from .schema import Action, Claim, Decision, Entry, Ledger, Reason, Transaction, utcnow
 
@@ -60,7 +60,7 @@ class MemoryEngine:
         self.store = store
         self.index = index
         self.vectors = VectorCache(index.embedder.dim, self._load_vectors)
-        self.policy: Policy = policy or RulePolicy()
+        self.policy: Policy = policy or LearnedPolicy()
         self.clock = clock
         self._seen = 0
         self._lock = threading.RLock()          # the vector cache is shared by threads (async adapters)
@@ -99,14 +99,16 @@ class MemoryEngine:
             entries = [w.entry(i) for i, _ in neighbours]
             near = [(e, s) for e, (_, s) in zip(entries, neighbours) if e is not None and e.ledger is not Ledger.HISTORY]
             slot = w.by_slot(claim.namespace, claim.slot) if claim.slot else []
-            decision = self.decide(claim, ground(claim, near, slot))
-            step = Step(decision.action, claim, decision.target_id, decision=decision)
-            t = executor.execute(w, step, namespace=claim.namespace, tx=w.next_tx(), at=self.clock())
-            w.record(t)
-            self._cache([t], {e.id: vector for e in t.created})
-        self._sync([t], {e.id: vector for e in t.created})
-        created = t.created[0].id if t.created else None
-        return decision.model_copy(update={"tx": t.tx, "entry_id": created})
+            grounding = ground(claim, near, slot)
+            decision, steps = pending.resolve(claim, grounding, self.decide(claim, grounding))
+            done: list[Transaction] = []
+            for step in steps:     # one step, or noop + promote when the claim corroborates a Pending entry
+                done.append(executor.execute(w, step, namespace=claim.namespace, tx=w.next_tx(), at=self.clock()))
+                w.record(done[-1])
+            self._cache(done, {e.id: vector for t in done for e in t.created})
+        self._sync(done, {e.id: vector for t in done for e in t.created})
+        created = done[0].created[0].id if done[0].created else None
+        return decision.model_copy(update={"tx": done[-1].tx, "entry_id": created})
 
     def decide(self, claim: Claim, grounding: Grounding) -> Decision:
         """The policy's decision for ``claim`` given its grounding (no side effects)."""
@@ -140,6 +142,13 @@ class MemoryEngine:
         else:
             step = Step(Action.CLOSE, target_id=entry_id, reason=Reason.REJECTED, note=note or "rejected on verification")
         return self.apply(entry.namespace, [step])[0]
+
+    def sweep_pending(self, namespace: str, *, now: datetime | None = None,
+                      max_age: timedelta = pending.DEFAULT_MAX_AGE) -> list[Transaction]:
+        """Expire Pending entries left unverified longer than ``max_age`` (or past their validity) into
+        History, reason ``expired``; one logged transaction per entry."""
+        steps = pending.expiry_steps(self.pending(_check_namespace(namespace)), now or self.clock(), max_age)
+        return self.apply(namespace, steps) if steps else []
 
     def retract(self, entry_id: str, note: str | None = None) -> Transaction:
         entry = self._entry(entry_id)

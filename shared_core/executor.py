@@ -104,10 +104,10 @@ def execute(
         create(Ledger.PENDING, note=step.note)
     elif action is Action.PROMOTE:
         assert target is not None
-        beliefs.check_promote(view, target)
-        move(target, Ledger.ACCEPTED, None, step.note)
+        ledger, reason, why = beliefs.confirmation(view, target)     # a hypothesis waits for its premises
+        move(target, ledger, reason, "; ".join(n for n in (step.note, why) if n) or None)
         contested = view.entry(target.target_id) if target.target_id else None
-        if contested is not None and contested.ledger is Ledger.ACCEPTED:
+        if ledger is Ledger.ACCEPTED and contested is not None and contested.ledger is Ledger.ACCEPTED:
             move(contested, Ledger.HISTORY, Reason.SUPERSEDED, f"superseded by verified {target.id}")
     elif action is Action.CLOSE:
         assert target is not None

@@ -29,11 +29,11 @@ from .drift import expired, expires_at, valid_at
 from .explain import Explanation, Justification, explain, justification
 from .graph import ancestors, justification_loop
 from .hypotheses import Status, best, frontier, sample, status
-from .kinds import check_claim, check_promote
+from .kinds import check_claim, confirmation
 from .propagate import cascade, consequences
 
 __all__ = [
-    "Explanation", "Justification", "Status", "ancestors", "best", "cascade", "check_claim", "check_promote",
+    "Explanation", "Justification", "Status", "ancestors", "best", "cascade", "check_claim", "confirmation",
     "consequences", "expired", "expires_at", "explain", "frontier", "justification", "justification_loop",
     "sample", "status", "valid_at",
 ]

@@ -29,6 +29,8 @@ class Status(StrEnum):
     EXHAUSTED = "exhausted"
     PREMISE_RETRACTED = "premise_retracted"
     """Back in Pending because a premise left Accepted; restored when the premise is."""
+    AWAITING_PREMISES = "awaiting_premises"
+    """Confirmed before its premises were; restored to confirmed when they are."""
     ACCEPTED = "accepted"
     PENDING = "pending"
     CLOSED = "closed"
@@ -58,7 +60,7 @@ def status(view: BeliefView, entry: Entry) -> Status:
 
 
 _BY_REASON = {Reason.REFUTED: Status.REFUTED, Reason.PRUNED: Status.PRUNED, Reason.EXHAUSTED: Status.EXHAUSTED,
-              Reason.PREMISE_RETRACTED: Status.PREMISE_RETRACTED}
+              Reason.PREMISE_RETRACTED: Status.PREMISE_RETRACTED, Reason.AWAITING_PREMISES: Status.AWAITING_PREMISES}
 
 
 def frontier(view: BeliefView, pending: Sequence[Entry]) -> list[Entry]:

@@ -19,6 +19,7 @@ from ..schema import Claim, Entry, Ledger, Reason
 
 if TYPE_CHECKING:
     from ..executor import StateView
+    from .graph import EntryReader
 
 KIND = "kind"
 HYPOTHESIS = "hypothesis"
@@ -98,15 +99,20 @@ def check_claim(view: StateView, claim: Claim) -> None:
         _check_result(view, claim)
 
 
-def check_promote(view: StateView, target: Entry) -> None:
-    """Verifying a hypothesis by hand is a confirmation: its premises must be Accepted, as for a result."""
-    if kind(target) != HYPOTHESIS:
-        return
-    for p in target.depends_on:
-        premise = view.entry(p)
-        if premise is None or premise.ledger is not Ledger.ACCEPTED:
-            raise InvalidStep("target_id", target.id, f"a hypothesis is confirmed only on accepted premises; {p} is "
-                              f"{premise.ledger.value if premise else 'missing'}")
+def confirmation(view: EntryReader, h: Entry) -> tuple[Ledger, Reason | None, str]:
+    """Where a hypothesis goes when confirmed (by a result or by hand): Accepted if its premises are;
+    else it waits in Pending (``awaiting_premises``) and is restored when they are; pruned for good
+    if a premise is already closed. Plain entries are always promoted."""
+    if kind(h) != HYPOTHESIS:
+        return Ledger.ACCEPTED, None, ""
+    premises = [p for p in (view.entry(i) for i in h.depends_on) if p is not None]
+    closed = [p.id for p in premises if p.ledger is Ledger.HISTORY]
+    if closed:
+        return Ledger.HISTORY, Reason.PRUNED, f"premise {closed[0]} is closed"
+    waiting = [p.id for p in premises if p.ledger is not Ledger.ACCEPTED]
+    if waiting:
+        return Ledger.PENDING, Reason.AWAITING_PREMISES, f"awaits premise {waiting[0]}"
+    return Ledger.ACCEPTED, None, ""
 
 
 def _check_result(view: StateView, claim: Claim) -> None:
@@ -114,16 +120,9 @@ def _check_result(view: StateView, claim: Claim) -> None:
     outcome = claim.metadata.get(OUTCOME)
     if outcome not in (CONFIRMED, REFUTED):
         raise InvalidStep("metadata.outcome", outcome, f"must be {CONFIRMED!r} or {REFUTED!r}")
-    if outcome == CONFIRMED:
-        if h.ledger is Ledger.HISTORY:
-            raise InvalidStep("metadata.hypothesis", h.id, f"is closed ({h.reason}); History is final, "
-                              "propose the hypothesis again to re-test it")
-        for p in h.depends_on:
-            premise = view.entry(p)
-            if premise is None or premise.ledger is not Ledger.ACCEPTED:
-                state = premise.ledger.value if premise else "missing"
-                raise InvalidStep("metadata.hypothesis", h.id,
-                                  f"cannot be confirmed while its premise {p} is {state}; settle the premise first")
+    if outcome == CONFIRMED and h.ledger is Ledger.HISTORY:
+        raise InvalidStep("metadata.hypothesis", h.id, f"is closed ({h.reason}); History is final, "
+                          "propose the hypothesis again to re-test it")
     e = claim.metadata.get(EXPERIMENT_KEY)
     if e is not None:
         exp = view.entry(e) if isinstance(e, str) else None

@@ -18,11 +18,13 @@ in Pending with a reason instead. The rules (Doyle-style JTMS, one justification
    ``pruned``).
 3. Restoration (decision): a dependent IS restored when its premise is restored, without
    re-derivation: a Pending ``premise_retracted`` entry returns to Accepted once all its premises are
-   Accepted again (e.g. the premise was verified), and a parked ``pruned`` hypothesis returns to
+   Accepted again (e.g. the premise was verified; likewise an ``awaiting_premises`` hypothesis,
+   confirmed before its premises were), and a parked ``pruned`` hypothesis returns to
    untested once none of its premises is out of play (e.g. its exhausted parent was reopened). A
    closed premise never comes back (History is final), so neither does what was pruned for good.
-4. Results: a new Accepted result entry moves its hypothesis (confirmed -> Accepted, refuted ->
-   History ``refuted``) and completes its experiment. Withdrawing a confirming result (retracting the
+4. Results: a new Accepted result entry moves its hypothesis (confirmed -> Accepted, or Pending
+   ``awaiting_premises`` while a premise is not Accepted; refuted -> History ``refuted``) and
+   completes its experiment. Withdrawing a confirming result (retracting the
    result entry) returns the hypothesis to untested; a withdrawn refutation stays on record and
    changes nothing (propose the hypothesis again to re-test it).
 5. Exclusion groups: in a closed-world group whose closed-world assumption is Accepted, one confirmed
@@ -51,6 +53,7 @@ MAX_MOVES_PER_ENTRY = 8
 """Propagation that moves one entry more often than this in one transaction is a bug, not a state."""
 _ELIMINATED = (Reason.REFUTED, Reason.PRUNED)
 _PARKED = (Reason.PRUNED, Reason.EXHAUSTED)
+_WAITING = (Reason.PREMISE_RETRACTED, Reason.AWAITING_PREMISES)
 _PRUNABLE = (K.HYPOTHESIS, K.EXPERIMENT)
 
 
@@ -165,7 +168,7 @@ def _dependents(o: Overlay, before: Entry, x: Entry, cascade_to: Ledger) -> list
         if left_accepted and dep.ledger is Ledger.ACCEPTED:
             target = Ledger.HISTORY if dep.metadata.get(K.CASCADE_TO) == "history" else cascade_to
             changes.append(o.move(dep, target, Reason.PREMISE_RETRACTED, f"premise {x.id} left accepted"))
-        elif (entered_accepted and dep.ledger is Ledger.PENDING and dep.reason is Reason.PREMISE_RETRACTED
+        elif (entered_accepted and dep.ledger is Ledger.PENDING and dep.reason in _WAITING
               and all(p.ledger is Ledger.ACCEPTED for p in o.premises(dep))):
             changes.append(o.move(dep, Ledger.ACCEPTED, None, f"restored: premise {x.id} is accepted again"))
     return changes
@@ -183,8 +186,9 @@ def _apply_result(o: Overlay, r: Entry) -> list[tuple[Entry, Entry]]:
     if h.ledger is Ledger.HISTORY:              # already closed for good: the result is kept as evidence
         return changes
     if r.metadata[K.OUTCOME] == K.CONFIRMED:
-        if h.ledger is not Ledger.ACCEPTED or h.reason is not None:
-            changes.append(o.move(h, Ledger.ACCEPTED, None, f"confirmed by result {r.id}"))
+        ledger, reason, why = K.confirmation(o, h)
+        if (h.ledger, h.reason) != (ledger, reason):
+            changes.append(o.move(h, ledger, reason, f"confirmed by result {r.id}" + (f"; {why}" if why else "")))
     else:
         changes.append(o.move(h, Ledger.HISTORY, Reason.REFUTED, f"refuted by result {r.id}"))
     return changes
@@ -194,7 +198,9 @@ def _withdraw_result(o: Overlay, r: Entry) -> list[tuple[Entry, Entry]]:
     """A confirmation withdrawn: the hypothesis is untested again. A refutation withdrawn changes
     nothing: the hypothesis is in History, which is final (propose it again to re-test it)."""
     h = o.entry(r.metadata.get(K.OF, ""))
-    if h is None or r.metadata.get(K.OUTCOME) != K.CONFIRMED or h.ledger is not Ledger.ACCEPTED:
+    if h is None or r.metadata.get(K.OUTCOME) != K.CONFIRMED:
+        return []
+    if h.ledger is not Ledger.ACCEPTED and h.reason is not Reason.AWAITING_PREMISES:
         return []
     return [_reopen(o, h, f"untested again: result {r.id} withdrawn")]
 

@@ -58,8 +58,6 @@ def test_result_validation(engine):
     root = engine.hypothesis("P", NS)
     child = engine.hypothesis("Q given P", NS, depends_on=[root.id])
     head = engine.store.head()
-    with pytest.raises(TarlError, match="metadata.hypothesis.*premise"):
-        engine.record_result(child.id, True)                   # its premise is untested
     with pytest.raises(TarlError, match="confirmed"):
         engine.record_result(root.id, "yes")                   # type: ignore[arg-type]
     with pytest.raises(TarlError, match="metadata.prior"):
@@ -104,14 +102,33 @@ def test_next_to_test_is_none_when_nothing_is_testable(engine):
     assert engine.next_to_test(NS, seed=1) is None
 
 
-def test_verifying_a_hypothesis_by_hand_needs_accepted_premises(engine):
+def test_confirmed_before_its_premise_it_waits_and_is_restored(engine):
     root = engine.hypothesis("P", NS)
     child = engine.hypothesis("Q given P", NS, depends_on=[root.id])
-    with pytest.raises(TarlError, match="accepted premises"):
-        engine.verify(child.id, accept=True)
-    engine.verify(root.id, accept=True)
-    engine.verify(child.id, accept=True)
-    assert engine.status(child.id) is Status.CONFIRMED
+    grandchild = engine.hypothesis("R given Q", NS, depends_on=[child.id])
+    engine.record_result(child.id, True)                       # run ahead of the premise
+    assert engine.status(child.id) is Status.AWAITING_PREMISES
+    assert [e.id for e in engine.frontier(NS)] == [root.id]
+    t = engine.record_result(root.id, True)
+    assert engine.status(child.id) is Status.CONFIRMED and child.id in {m.entry_id for m in t.moves}
+    assert [e.id for e in engine.frontier(NS)] == [grandchild.id]
+
+
+def test_confirmed_before_a_premise_that_is_then_refuted_is_pruned(engine):
+    root = engine.hypothesis("P", NS)
+    child = engine.hypothesis("Q given P", NS, depends_on=[root.id])
+    engine.verify(child.id, accept=True)                       # by hand: same rule as a result
+    assert engine.status(child.id) is Status.AWAITING_PREMISES
+    engine.record_result(root.id, False)
+    assert engine.status(child.id) is Status.PRUNED
+
+
+def test_a_plain_restatement_never_breaks_a_write(engine):
+    root = engine.hypothesis("the supplier data is correct", NS)
+    child = engine.hypothesis("the Q3 dip comes from the supplier data", NS, depends_on=[root.id])
+    d = engine.write({"text": "the Q3 dip comes from the supplier data", "namespace": NS, "source": "tool"})
+    assert d.tx is not None
+    assert engine.status(child.id) in (Status.UNTESTED, Status.AWAITING_PREMISES)
 
 
 def test_next_to_test_greedy_option_takes_the_highest_prior(engine):

@@ -83,14 +83,15 @@ def test_propagation_keeps_the_ledgers_consistent(world):
 def _check(s: MemoryState, groups: list[str]) -> None:
     for e in s.entries.values():
         premises = [s.entries[p] for p in e.depends_on]
-        if e.metadata.get("kind") == "hypothesis" and e.ledger is Ledger.ACCEPTED and e.reason is not None:
-            assert e.reason is Reason.DEDUCED
+        if e.metadata.get("kind") == "hypothesis" and e.ledger is Ledger.ACCEPTED:
+            assert e.reason in (None, Reason.DEDUCED)
+            assert all(p.ledger is Ledger.ACCEPTED for p in premises), (e, premises)       # justified
         if e.metadata.get("kind") in ("hypothesis", "experiment") and e.ledger is not Ledger.HISTORY:
             assert all(p.ledger is not Ledger.HISTORY for p in premises), (e, premises)   # pruned otherwise
             parked = [p for p in premises if p.reason in (Reason.PRUNED, Reason.EXHAUSTED)]
             if e.reason is None or e.ledger is Ledger.ACCEPTED:
                 assert not parked, (e, parked)                                           # in play: premises too
-        if e.ledger is Ledger.PENDING and e.reason is Reason.PREMISE_RETRACTED:
+        if e.ledger is Ledger.PENDING and e.reason in (Reason.PREMISE_RETRACTED, Reason.AWAITING_PREMISES):
             assert not all(p.ledger is Ledger.ACCEPTED for p in premises)                 # restored otherwise
     for g in groups:
         deps = s.dependents(g, include_history=True)
