@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
+from shared_core.errors import TarlError
 from shared_core.executor import Step
 from shared_core.schema import Action, Claim, Ledger, Reason
 
@@ -58,9 +61,15 @@ def test_valid_at_reads_validity_and_ttl_and_combines_with_as_of(engine):
 
 
 def test_bad_ttl_is_refused(engine):
-    import pytest
-
-    from shared_core.errors import TarlError
-
     with pytest.raises(TarlError, match="ttl_seconds"):
         add(engine, "x", metadata={"ttl_seconds": -1})
+
+
+@pytest.mark.xfail(reason="engine.sweep_pending runs precomputed CLOSE steps through apply(); a close that "
+                          "prunes a later target makes the batch fail. Fix proposed in the beliefs report.",
+                   strict=False)
+def test_sweep_pending_survives_hypothesis_chains(engine):
+    p = engine.hypothesis("the supplier data is correct", NS)
+    q = engine.hypothesis("the Q3 dip comes from the supplier data", NS, depends_on=[p.id])
+    engine.sweep_pending(NS, now=engine.clock() + timedelta(days=365))
+    assert engine.get(q.id).ledger is Ledger.HISTORY
