@@ -7,8 +7,8 @@ see is the memory's behaviour, not a model's. Swap in any tool-calling chat mode
     python examples/langchain_agent.py            # in-memory
     python examples/langchain_agent.py mem/       # persisted: ledger.db (sqlite3-readable) + chroma/
 
-Thread 1: the assistant notes where the user lives, the user corrects it, a cousin's hearsay contradicts
-it. Thread 2, a new conversation: the agent recalls the corrected fact without being told.
+Thread 1: the agent notes the city from the user's profile (a tool), the user corrects it, a cousin's
+hearsay contradicts it. Thread 2, a new conversation: the agent recalls the corrected fact without being told.
 """
 
 from __future__ import annotations
@@ -39,8 +39,9 @@ class ScriptedModel(GenericFakeChatModel):
 
 
 def remember(call_id: str, fact: str, source: str) -> AIMessage:
-    return AIMessage("", tool_calls=[{"name": "remember", "args": {"fact": fact, "source": source},
-                                      "id": call_id, "type": "tool_call"}])
+    """The model files the fact under a topic: the store key, so later facts on it are weighed against it."""
+    args = {"fact": fact, "source": source, "topic": "home_city"}
+    return AIMessage("", tool_calls=[{"name": "remember", "args": args, "id": call_id, "type": "tool_call"}])
 
 
 @dataclass
@@ -49,8 +50,8 @@ class Ctx:
 
 
 CONVERSATION = [  # (thread, user says, scripted model replies)
-    ("t1", "I'm new in town, probably living in Lisbon for a while.",
-     [remember("c1", "The user lives in Lisbon", "assistant"), AIMessage("Noted: Lisbon.")]),
+    ("t1", "Please check my customer profile and note my city.",
+     [remember("c1", "The user lives in Lisbon", "tool"), AIMessage("Your profile says Lisbon; noted.")]),
     ("t1", "Correction: I live in Porto, not Lisbon.",
      [remember("c2", "The user lives in Porto", "user"), AIMessage("Updated: Porto.")]),
     ("t1", "My cousin insists I live in Madrid.",

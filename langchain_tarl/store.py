@@ -68,13 +68,13 @@ class TarlStore(BaseStore):
 
         store = TarlStore.open()                  # in-memory; TarlStore.open("mem/") persists
         ns = ("memories", "alice")
-        store.put(ns, "home", {"text": "Alice lives in Lisbon", "source": "assistant"})
-        d = store.put(ns, "home", {"text": "Alice lives in Porto", "source": "user"})
-        d.action                                  # Action.REVISE: Lisbon went to History (superseded)
-        store.put(ns, "home2", {"text": "Alice lives in Madrid", "source": "third_party"}).action
+        store.put(ns, "home", {"text": "The user lives in Lisbon", "source": "tool"})
+        d = store.put(ns, "home", {"text": "The user lives in Porto", "source": "user"})
+        d.action, d.rationale                     # Action.REVISE: Lisbon went to History (superseded)
+        store.put(ns, "rumour", {"text": "The user lives in Madrid", "source": "third_party"}).action
         # Action.REJECT_CONFLICT: hearsay, kept in History with the reason
-        store.get(ns, "home").value               # {'text': 'Alice lives in Porto', 'source': 'user'}
-        [h.value["text"] for h in store.search(ns, query="where does Alice live?")]
+        store.get(ns, "home").value               # {'text': 'The user lives in Porto', 'source': 'user'}
+        [h.value["text"] for h in store.search(ns, query="where does the user live?")]
         await store.aget(ns, "home")              # async twins of everything
         store.delete(ns, "home")                  # retracted into History, never erased
 

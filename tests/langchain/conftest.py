@@ -1,19 +1,18 @@
-"""Fixtures for the LangChain adapter: real engines (SQLite + embedded Chroma) behind TarlStore."""
+"""Fixtures for the LangChain adapter: real engines (SQLite + embedded Chroma) behind TarlStore.
+
+``store`` runs every test under the engine's default policy (what ships) and the transparent rule
+policy: the adapter only translates, so its behaviour must not depend on which policy decides.
+"""
 
 from __future__ import annotations
 
 import pytest
+from shared_core.policy import RulePolicy
 
 from langchain_tarl import TarlStore
 
 
-@pytest.fixture
-def store():
-    with TarlStore.open() as s:
-        yield s
-
-
-@pytest.fixture
-def disk_store(tmp_path):
-    with TarlStore.open(tmp_path / "mem") as s:
+@pytest.fixture(params=["default_policy", "rule_policy"])
+def store(request):
+    with TarlStore.open(policy=RulePolicy() if request.param == "rule_policy" else None) as s:
         yield s

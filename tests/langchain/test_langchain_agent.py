@@ -26,15 +26,17 @@ class Ctx:
 
 
 def script():
+    """The model files each fact under one topic (the store key, hence the claim's slot)."""
     return scripted(
-        call("remember", "c1", fact="The user lives in Lisbon", source="assistant"), AIMessage("Noted."),
-        call("remember", "c2", fact="The user lives in Porto", source="user"), AIMessage("Updated."),
-        call("remember", "c3", fact="The user lives in Madrid", source="third_party"), AIMessage("I keep Porto."),
+        call("remember", "c1", fact="The user lives in Lisbon", source="tool", topic="home_city"), AIMessage("Noted."),
+        call("remember", "c2", fact="The user lives in Porto", source="user", topic="home_city"), AIMessage("Updated."),
+        call("remember", "c3", fact="The user lives in Madrid", source="third_party", topic="home_city"),
+        AIMessage("I keep Porto."),
         AIMessage("You live in Porto."),
     )
 
 
-TURNS = ["I guess I live in Lisbon, write that down", "Actually I moved: I live in Porto now",
+TURNS = ["Look me up in the CRM and note my city", "Actually I moved: I live in Porto now",
          "My cousin says I live in Madrid"]
 
 
@@ -50,7 +52,7 @@ def tool_replies(prompts):
 
 def check(model, store):
     tools = [m.content for m in model.prompts[5] if isinstance(m, ToolMessage)]
-    assert tools[0].startswith("remembered (new information")
+    assert tools[0].startswith("remembered (")
     assert tools[1].startswith("remembered; it replaces an older")
     assert tools[2].startswith("not remembered: it contradicts a more reliable memory")
     # thread 2: a fresh history, and the prompt recalls the revised fact only

@@ -23,7 +23,7 @@ def load():
 def test_example_runs_and_reports_each_decision(tmp_path, capsys, persist):
     assert load().main([str(tmp_path / "mem")] if persist else []) == 0
     out = capsys.readouterr().out
-    assert "memory: remembered (new information" in out
+    assert "memory: remembered (" in out
     assert "memory: remembered; it replaces an older" in out
     assert "memory: not remembered: it contradicts a more reliable memory" in out
     assert "<memories>\n- The user lives in Porto\n</memories>" in out

@@ -23,17 +23,17 @@ def created_id(reply: str) -> str:
 def test_manage_and_search_tools_direct(store):
     manage = langmem.create_manage_memory_tool(namespace=NS, store=store)
     search = langmem.create_search_memory_tool(namespace=NS, store=store)
-    mid = created_id(manage.invoke({"content": "Alice lives in Lisbon"}))
-    assert store.get(NS, mid).value == {"content": "Alice lives in Lisbon"}
-    assert manage.invoke({"content": "Alice lives in Porto", "action": "update", "id": mid}) == f"updated memory {mid}"
+    mid = created_id(manage.invoke({"content": "The user lives in Lisbon"}))
+    assert store.get(NS, mid).value == {"content": "The user lives in Lisbon"}
+    assert manage.invoke({"content": "The user lives in Porto", "action": "update", "id": mid}) == f"updated memory {mid}"
     [tx_create, tx_update] = store.engine.log("memories.alice")
     assert (tx_create.action, tx_update.action) == (Action.APPEND, Action.REVISE)
-    found = json.loads(search.invoke({"query": "where does Alice live"}))
-    assert [(m["key"], m["value"]["content"]) for m in found] == [(mid, "Alice lives in Porto")]
+    found = json.loads(search.invoke({"query": "where does the user live"}))
+    assert [(m["key"], m["value"]["content"]) for m in found] == [(mid, "The user lives in Porto")]
     assert manage.invoke({"action": "delete", "id": mid}) == f"Deleted memory {mid}"
     assert json.loads(search.invoke({"query": "Alice"})) == []
     assert {e.text: e.reason for e in store.engine.history("memories.alice")} == {
-        "Alice lives in Lisbon": Reason.SUPERSEDED, "Alice lives in Porto": Reason.RETRACTED}
+        "The user lives in Lisbon": Reason.SUPERSEDED, "The user lives in Porto": Reason.RETRACTED}
 
 
 async def test_manage_and_search_tools_async(store):

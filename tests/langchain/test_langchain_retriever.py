@@ -58,12 +58,12 @@ def test_documents_carry_entry_ledger_source_validity_and_score(engine):
 
 
 async def test_per_call_k_and_async(engine):
-    for text in ["plays the cello", "plays chess on Sundays", "plays padel with Bob"]:
+    for text in ["Alice plays the cello", "Alice keeps bees on the roof", "Alice speaks Portuguese fluently"]:
         engine.write({"text": text, "namespace": "m"})
     retriever = TarlRetriever(engine=engine, namespace="m", k=3)
-    assert len(retriever.invoke("plays")) == 3
-    assert len(await retriever.ainvoke("plays", k=1)) == 1
-    assert retriever.invoke("plays", k=0) == []
+    assert len(retriever.invoke("Alice")) == 3
+    assert len(await retriever.ainvoke("Alice", k=1)) == 1
+    assert retriever.invoke("Alice", k=0) == []
 
 
 def test_negative_k_is_refused(engine):

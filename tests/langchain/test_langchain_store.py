@@ -122,19 +122,19 @@ def test_put_refuses_bad_namespaces(any_store, ns):
 
 # -- TARL semantics ------------------------------------------------------------------------------
 def test_put_returns_the_decision_and_revise_reject_are_observable(store):
-    first = store.put(NS, "home", {"text": "Alice lives in Lisbon", "source": "assistant"})
+    first = store.put(NS, "home", {"text": "The user lives in Lisbon", "source": "tool"})
     assert first.action is Action.APPEND
-    revised = store.put(NS, "home", {"text": "Alice lives in Porto", "source": "user"})
+    revised = store.put(NS, "home", {"text": "The user lives in Porto", "source": "user"})
     assert revised.action is Action.REVISE and revised.target_id == first.entry_id
-    hearsay = store.put(NS, "rumour", {"text": "Alice lives in Madrid", "source": "third_party"})
+    hearsay = store.put(NS, "rumour", {"text": "The user lives in Madrid", "source": "third_party"})
     assert hearsay.action is Action.REJECT_CONFLICT
     item = store.get(NS, "home")
-    assert isinstance(item, TarlItem) and item.value["text"] == "Alice lives in Porto"
+    assert isinstance(item, TarlItem) and item.value["text"] == "The user lives in Porto"
     assert item.entry.ledger is Ledger.ACCEPTED and item.entry.source == "user"
     assert store.get(NS, "rumour") is None                             # rejected: not retrievable
-    assert [h.value["text"] for h in store.search(NS, query="where does Alice live")] == ["Alice lives in Porto"]
+    assert [h.value["text"] for h in store.search(NS, query="where does the user live")] == ["The user lives in Porto"]
     reasons = {e.text: e.reason for e in store.engine.history("memories.alice")}
-    assert reasons == {"Alice lives in Lisbon": Reason.SUPERSEDED, "Alice lives in Madrid": Reason.REJECTED}
+    assert reasons == {"The user lives in Lisbon": Reason.SUPERSEDED, "The user lives in Madrid": Reason.REJECTED}
 
 
 def test_batch_put_result_is_none_and_decision_logged(store):
@@ -144,10 +144,10 @@ def test_batch_put_result_is_none_and_decision_logged(store):
 
 
 def test_delete_retracts_into_history_never_erases(store):
-    store.put(NS, "home", {"text": "Alice lives in Lisbon"})
+    store.put(NS, "home", {"text": "The user lives in Lisbon"})
     store.delete(NS, "home")
     [gone] = store.engine.history("memories.alice")
-    assert gone.reason is Reason.RETRACTED and gone.text == "Alice lives in Lisbon"
+    assert gone.reason is Reason.RETRACTED and gone.text == "The user lives in Lisbon"
     assert store.search(NS, query="Lisbon") == []
 
 
@@ -186,22 +186,22 @@ def test_search_ranks_across_namespaces_under_a_prefix(store):
 
 def test_persists_across_reopen(tmp_path):
     with TarlStore.open(tmp_path / "mem") as s:
-        s.put(NS, "home", {"text": "Alice lives in Porto"})
+        s.put(NS, "home", {"text": "The user lives in Porto"})
     with TarlStore.open(tmp_path / "mem") as s:
-        assert s.get(NS, "home").value == {"text": "Alice lives in Porto"}
+        assert s.get(NS, "home").value == {"text": "The user lives in Porto"}
         assert [h.key for h in s.search(NS, query="Porto")] == ["home"]
 
 
 async def test_async_tarl_decisions(store):
-    await store.aput(NS, "home", {"text": "Alice lives in Lisbon", "source": "assistant"})
-    d = await store.aput(NS, "home", {"text": "Alice lives in Porto", "source": "user"})
+    await store.aput(NS, "home", {"text": "The user lives in Lisbon", "source": "tool"})
+    d = await store.aput(NS, "home", {"text": "The user lives in Porto", "source": "user"})
     assert d.action is Action.REVISE
-    assert [h.value["text"] for h in await store.asearch(NS, query="Alice")] == ["Alice lives in Porto"]
+    assert [h.value["text"] for h in await store.asearch(NS, query="the user")] == ["The user lives in Porto"]
 
 
 # -- bad input: a clear error naming the field, and nothing written ------------------------------------
 @pytest.mark.parametrize(("value", "field"), [
-    ("Alice lives in Lisbon", "value"), (["a"], "value"), ({}, "value"), ({"text": "   "}, "value.text"),
+    ("The user lives in Lisbon", "value"), (["a"], "value"), ({}, "value"), ({"text": "   "}, "value.text"),
     ({"text": "x", "confidence": 2}, "value.confidence"), ({"text": "x", "metadata": "m"}, "value.metadata"),
     ({"text": "x", "valid_from": "2026-09-01", "valid_to": "2026-01-01"}, "value"),
     ({"text": object()}, "value"),
