@@ -6,7 +6,8 @@
 - :class:`LRETrimMiddleware`: trim the model's input to a token budget with LRE.
 - :class:`JanusReflectionMiddleware`: lessons learned after each run, deployed only when Janus finds them useful.
 
-Importing this package loads neither torch nor scikit-learn; chromadb loads when an engine opens.
+LangGraph namespaces map to engine namespaces by joining labels with ``"."`` (``("memories", "u1")`` <->
+``"memories.u1"``; see :mod:`langchain_tarl.namespaces`). Importing this package loads neither torch nor scikit-learn; chromadb loads when an engine opens.
 """
 
 from .embeddings import embedder_from_langchain
