@@ -6,6 +6,7 @@ at the edge with an error that names the field, before anything is written.
 
 from __future__ import annotations
 
+import json
 import math
 import uuid
 from datetime import datetime, timezone
@@ -120,6 +121,15 @@ class Claim(BaseModel):
             raise ValueError("slot must be None or a non-empty key")
         return v.strip() if v is not None else None
 
+    @field_validator("metadata")
+    @classmethod
+    def _metadata(cls, v: dict[str, Any]) -> dict[str, Any]:
+        try:
+            json.dumps(v)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"metadata must be JSON-serialisable: {exc}") from None
+        return v
+
     @field_validator("confidence")
     @classmethod
     def _confidence(cls, v: float) -> float:
@@ -160,7 +170,9 @@ class Entry(BaseModel):
     ledger: Ledger
     reason: Reason | None = None
     note: str | None = None
-    supersedes: str | None = None
+    target_id: str | None = None
+    """The Accepted entry this claim was weighed against: the one it revised, conflicted with, or
+    contests while Pending (promotion then supersedes it)."""
     created_tx: int
     closed_tx: int | None = None
 

@@ -1,0 +1,261 @@
+"""MemoryEngine: the one facade the adapters and the CLI call.
+
+A write flows one way: embed (outside the lock) -> under the ledger's write lock: ground, compare
+reliability, let the policy decide, execute -> commit -> update the derived index. Reads go to the
+index for ids and to the ledger for the entries, so a stale index can never surface a closed entry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import executor
+from .errors import TarlError, UnknownEntry
+from .executor import MemoryState, Step
+from .grounding import Grounding, ground
+from .index import Embedder, default_embedder
+from .ledgers import LedgerStore, SQLiteLedgerStore
+from .policy import Policy, RulePolicy
+from .reliability import compare
+from .schema import Action, Claim, Decision, Entry, Ledger, Reason, Transaction, utcnow
+
+NEIGHBOURS = 8
+"""Open entries fetched from the index as grounding candidates for each claim."""
+INDEXED_TX = "indexed_tx"
+
+
+@dataclass(frozen=True)
+class Hit:
+    entry: Entry
+    score: float
+
+
+class MemoryEngine:
+    """Long-term memory over three TARL ledgers.
+
+    >>> engine = MemoryEngine.open()                       # in-memory SQLite + ephemeral Chroma
+    >>> engine.write(Claim(text="Alice lives in Lisbon", namespace="alice")).action.value
+    'append'
+    >>> [h.entry.text for h in engine.search("where does Alice live?", "alice")]
+    ['Alice lives in Lisbon']
+    >>> engine.close()
+    """
+
+    def __init__(self, store: LedgerStore, index: Any, *, policy: Policy | None = None,
+                 clock: Callable[[], datetime] = utcnow) -> None:
+        self.store = store
+        self.index = index
+        self.policy: Policy = policy or RulePolicy()
+        self.clock = clock
+        self.reconcile()
+
+    @classmethod
+    def open(cls, path: str | Path | None = None, *, embedder: Embedder | None = None, policy: Policy | None = None,
+             chroma_url: str | None = None, clock: Callable[[], datetime] = utcnow) -> MemoryEngine:
+        """``path`` None: private in-memory store and index; else ``path/ledger.db`` and ``path/chroma``.
+        ``chroma_url`` uses a Chroma server for the index instead of the embedded one."""
+        from .index import chroma
+
+        embedder = embedder or default_embedder()
+        if path is None:
+            store = SQLiteLedgerStore(":memory:")
+            client = chroma.http_client(chroma_url) if chroma_url else chroma.ephemeral_client()
+            prefix = "tarl_" + uuid.uuid4().hex[:8]      # ephemeral clients share one process-wide system
+        else:
+            root = Path(path)
+            store = SQLiteLedgerStore(root / "ledger.db")
+            client = chroma.http_client(chroma_url) if chroma_url else chroma.persistent_client(root / "chroma")
+            prefix = "tarl"
+        return cls(store, chroma.EntryIndex(client, embedder, prefix=prefix), policy=policy, clock=clock)
+
+    # -- writes -------------------------------------------------------------------------------
+    def write(self, claim: Claim | dict[str, Any]) -> Decision:
+        """Decide how ``claim`` changes memory and apply it atomically; returns the decision taken."""
+        claim = _claim(claim)
+        vector = self.index.embed([claim.text])[0]
+        neighbours = self.index.query(vector, claim.namespace, NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))
+        with self.store.writer() as w:
+            entries = [w.entry(i) for i, _ in neighbours]
+            near = [(e, s) for e, (_, s) in zip(entries, neighbours) if e is not None and e.ledger is not Ledger.HISTORY]
+            slot = w.by_slot(claim.namespace, claim.slot) if claim.slot else []
+            decision = self.decide(claim, ground(claim, near, slot))
+            step = Step(decision.action, claim, decision.target_id, decision=decision)
+            t = executor.execute(w, step, namespace=claim.namespace, tx=w.next_tx(), at=self.clock())
+            w.record(t)
+        self._sync([t], {e.id: vector for e in t.created})
+        created = t.created[0].id if t.created else None
+        return decision.model_copy(update={"tx": t.tx, "entry_id": created})
+
+    def decide(self, claim: Claim, grounding: Grounding) -> Decision:
+        """The policy's decision for ``claim`` given its grounding (no side effects)."""
+        comparison = compare(claim, grounding.target) if grounding.target is not None else None
+        return self.policy.decide(claim, grounding, comparison)
+
+    def write_many(self, claims: Iterable[Claim | dict[str, Any]]) -> list[Decision]:
+        """Validates every claim first, so one bad claim writes nothing; then writes them in order."""
+        checked = [_claim(c) for c in claims]
+        return [self.write(c) for c in checked]
+
+    def apply(self, namespace: str, steps: Sequence[Step]) -> list[Transaction]:
+        """Execute explicit steps (lifecycle moves, Janus commits) atomically: all of them or none."""
+        done: list[Transaction] = []
+        with self.store.writer() as w:
+            for step in steps:
+                t = executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock())
+                w.record(t)
+                done.append(t)
+        self._sync(done)
+        return done
+
+    def verify(self, entry_id: str, accept: bool, note: str | None = None) -> Transaction:
+        """Resolve a Pending entry by hand: accept promotes it, reject closes it into History."""
+        entry = self._entry(entry_id)
+        if accept:
+            step = Step(Action.PROMOTE, target_id=entry_id, note=note or "verified")
+        else:
+            step = Step(Action.CLOSE, target_id=entry_id, reason=Reason.REJECTED, note=note or "rejected on verification")
+        return self.apply(entry.namespace, [step])[0]
+
+    def retract(self, entry_id: str, note: str | None = None) -> Transaction:
+        entry = self._entry(entry_id)
+        return self.apply(entry.namespace, [Step(Action.CLOSE, target_id=entry_id, reason=Reason.RETRACTED, note=note)])[0]
+
+    # -- reads --------------------------------------------------------------------------------
+    def search(self, query: str, namespace: str, k: int = 5, *, valid_at: datetime | None = None) -> list[Hit]:
+        """Accepted entries most similar to ``query``; with ``valid_at``, only those valid then."""
+        if not isinstance(query, str) or not query.strip():
+            raise TarlError("query", query, "must be a non-empty string")
+        _check_namespace(namespace)
+        if not isinstance(k, int) or isinstance(k, bool) or k < 0:
+            raise TarlError("k", k, "must be a non-negative integer")
+        if k == 0:
+            return []
+        vector = self.index.embed([query])[0]
+        fetch = k if valid_at is None else 4 * k
+        scored = self.index.query(vector, namespace, fetch, (Ledger.ACCEPTED,))
+        entries = {e.id: e for e in self.store.entries([i for i, _ in scored])}
+        hits = [Hit(entries[i], s) for i, s in scored if i in entries and entries[i].ledger is Ledger.ACCEPTED]
+        if valid_at is not None:
+            hits = [h for h in hits if h.entry.is_valid_at(valid_at)]
+        return hits[:k]
+
+    def get(self, entry_id: str) -> Entry | None:
+        return self.store.entry(entry_id)
+
+    def by_slot(self, namespace: str, slot: str, ledger: Ledger = Ledger.ACCEPTED) -> list[Entry]:
+        """Entries of ``ledger`` holding ``slot`` (a key-value view: adapters map keys to slots)."""
+        return [e for e in self.store.slot(_check_namespace(namespace), slot) if e.ledger is ledger]
+
+    def accepted(self, namespace: str) -> list[Entry]:
+        return self.store.ledger(_check_namespace(namespace), Ledger.ACCEPTED)
+
+    def pending(self, namespace: str) -> list[Entry]:
+        return self.store.ledger(_check_namespace(namespace), Ledger.PENDING)
+
+    def history(self, namespace: str) -> list[Entry]:
+        return self.store.ledger(_check_namespace(namespace), Ledger.HISTORY)
+
+    def state(self, namespace: str, as_of: int | None = None) -> MemoryState:
+        """The three ledgers now, or exactly as they were after transaction ``as_of``."""
+        return self.store.state(_check_namespace(namespace), as_of)
+
+    def log(self, namespace: str | None = None, *, after: int = 0) -> list[Transaction]:
+        return list(self.store.log(namespace, after=after))
+
+    def namespaces(self) -> list[str]:
+        return self.store.namespaces()
+
+    # -- index upkeep -------------------------------------------------------------------------
+    def _sync(self, transactions: Sequence[Transaction], vectors: dict[str, np.ndarray] | None = None) -> None:
+        vectors = vectors or {}
+        touched: dict[str, None] = {}
+        for t in transactions:
+            for m in t.moves:
+                touched[m.entry_id] = None
+        current = self.store.entries(list(touched))
+        self._index_entries(current, vectors)
+        if transactions:
+            self.store.set_meta(INDEXED_TX, str(max(t.tx for t in transactions)))
+
+    def _index_entries(self, entries: Sequence[Entry], vectors: dict[str, np.ndarray]) -> None:
+        self.index.remove([e.id for e in entries if e.ledger is Ledger.HISTORY])
+        open_ = [e for e in entries if e.ledger is not Ledger.HISTORY]
+        known = [e for e in open_ if e.id in vectors]
+        if known:
+            self.index.upsert(known, np.stack([vectors[e.id] for e in known]))
+        self.index.upsert([e for e in open_ if e.id not in vectors])
+
+    def reconcile(self) -> None:
+        """Bring the index up to the ledger, e.g. after a crash between commit and index update."""
+        head = self.store.head()
+        done = int(self.store.get_meta(INDEXED_TX) or 0)
+        if done < head:
+            ids = list(dict.fromkeys(m.entry_id for _, m in self.store.moves_since(done)))
+            self._index_entries(self.store.entries(ids), {})
+            self.store.set_meta(INDEXED_TX, str(head))
+        open_count = sum(self.store.count(ledger=lg) for lg in (Ledger.ACCEPTED, Ledger.PENDING))
+        if done > head or self.index.count() != open_count:
+            self.reindex()
+
+    def reindex(self) -> None:
+        """Rebuild the index from the ledger: the ledger is the source of truth."""
+        self.index.remove(self.index.ids())
+        for ns in self.store.namespaces():
+            for lg in (Ledger.ACCEPTED, Ledger.PENDING):
+                entries = self.store.ledger(ns, lg)
+                for i in range(0, len(entries), 512):
+                    self.index.upsert(entries[i:i + 512])
+        self.store.set_meta(INDEXED_TX, str(self.store.head()))
+
+    def _entry(self, entry_id: str) -> Entry:
+        entry = self.store.entry(entry_id)
+        if entry is None:
+            raise UnknownEntry("entry_id", entry_id, "no such entry")
+        return entry
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> MemoryEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- async twins (the adapters' async paths); SQLite and Chroma calls run in a worker thread --
+    async def awrite(self, claim: Claim | dict[str, Any]) -> Decision:
+        return await asyncio.to_thread(self.write, claim)
+
+    async def awrite_many(self, claims: Iterable[Claim | dict[str, Any]]) -> list[Decision]:
+        return await asyncio.to_thread(self.write_many, list(claims))
+
+    async def asearch(self, query: str, namespace: str, k: int = 5, *, valid_at: datetime | None = None) -> list[Hit]:
+        return await asyncio.to_thread(self.search, query, namespace, k, valid_at=valid_at)
+
+    async def aget(self, entry_id: str) -> Entry | None:
+        return await asyncio.to_thread(self.get, entry_id)
+
+    async def aretract(self, entry_id: str, note: str | None = None) -> Transaction:
+        return await asyncio.to_thread(self.retract, entry_id, note)
+
+
+def _claim(value: Claim | dict[str, Any]) -> Claim:
+    if isinstance(value, Claim):
+        return value
+    if isinstance(value, dict):
+        return Claim.model_validate(value)
+    raise TarlError("claim", value, "expected a Claim or a dict of Claim fields")
+
+
+def _check_namespace(namespace: str) -> str:
+    if not isinstance(namespace, str) or not namespace.strip():
+        raise TarlError("namespace", namespace, "must be a non-empty string")
+    return namespace

@@ -1,0 +1,193 @@
+"""The one deterministic executor: every change to memory is a ``Step`` turned into a ``Transaction`` here.
+
+It never touches storage. It reads the entries it needs through a ``StateView`` and returns the
+transaction (new entries plus ledger moves). The SQLite store persists that transaction; an in-memory
+``MemoryState`` applies it for simulation, so counterfactual training runs the very code real writes run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from . import beliefs
+from .errors import InvalidStep, UnknownEntry
+from .schema import Action, Claim, Decision, Entry, Ledger, Move, Reason, Transaction, new_id
+
+
+class StateView(Protocol):
+    """What the executor may read: entries by id, and the open entries resting on an entry."""
+
+    def entry(self, entry_id: str) -> Entry | None: ...
+
+    def dependents(self, entry_id: str) -> list[Entry]: ...
+
+
+@dataclass(frozen=True)
+class Step:
+    """One requested change. ``claim`` for the five decision actions; ``target_id`` for revise,
+    reject_conflict, promote and close (optional for noop / defer_verify: what the claim was weighed
+    against); ``reason`` for close."""
+
+    action: Action
+    claim: Claim | None = None
+    target_id: str | None = None
+    reason: Reason | None = None
+    note: str | None = None
+    decision: Decision | None = None
+
+
+_NEEDS_CLAIM = {Action.APPEND, Action.NOOP, Action.REVISE, Action.REJECT_CONFLICT, Action.DEFER_VERIFY}
+_NEEDS_ACCEPTED_TARGET = {Action.REVISE, Action.REJECT_CONFLICT}
+
+
+def execute(
+    view: StateView,
+    step: Step,
+    *,
+    namespace: str,
+    tx: int,
+    at: datetime,
+    make_id: Callable[[], str] = new_id,
+) -> Transaction:
+    """Turn ``step`` into a transaction against ``view``; raises ``InvalidStep`` and changes nothing."""
+    action, claim = step.action, step.claim
+    if action in _NEEDS_CLAIM and claim is None:
+        raise InvalidStep("claim", None, f"{action.value} needs a claim")
+    if claim is not None and claim.namespace != namespace:
+        raise InvalidStep("claim.namespace", claim.namespace, f"the transaction is for namespace {namespace!r}")
+    target = _target(view, step, namespace)
+    if claim is not None:
+        _check_premises(view, claim)
+
+    created: list[Entry] = []
+    moves: list[Move] = []
+
+    def create(ledger: Ledger, reason: Reason | None = None, note: str | None = None) -> Entry:
+        assert claim is not None
+        entry = Entry.from_claim(
+            claim, id=make_id(), ledger=ledger, tx=tx, reason=reason, note=note,
+            target_id=target.id if target is not None else None,
+            closed_tx=tx if ledger is Ledger.HISTORY else None,
+        )
+        created.append(entry)
+        moves.append(Move(entry_id=entry.id, from_ledger=None, to_ledger=ledger, reason=reason, note=note))
+        return entry
+
+    def move(entry: Entry, ledger: Ledger, reason: Reason | None, note: str | None = None) -> None:
+        moves.append(Move(entry_id=entry.id, from_ledger=entry.ledger, to_ledger=ledger, reason=reason, note=note))
+
+    if action is Action.APPEND:
+        create(Ledger.ACCEPTED)
+    elif action is Action.NOOP:
+        pass
+    elif action is Action.REVISE:
+        assert target is not None
+        new = create(Ledger.ACCEPTED)
+        move(target, Ledger.HISTORY, Reason.SUPERSEDED, step.note or f"superseded by {new.id}")
+    elif action is Action.REJECT_CONFLICT:
+        assert target is not None
+        create(Ledger.HISTORY, Reason.REJECTED, step.note or f"conflicts with accepted {target.id}")
+    elif action is Action.DEFER_VERIFY:
+        create(Ledger.PENDING, note=step.note)
+    elif action is Action.PROMOTE:
+        assert target is not None
+        move(target, Ledger.ACCEPTED, None, step.note)
+        contested = view.entry(target.target_id) if target.target_id else None
+        if contested is not None and contested.ledger is Ledger.ACCEPTED:
+            move(contested, Ledger.HISTORY, Reason.SUPERSEDED, f"superseded by verified {target.id}")
+    elif action is Action.CLOSE:
+        assert target is not None
+        if step.reason is None:
+            raise InvalidStep("reason", None, "close needs a reason (retracted, expired, rejected, ...)")
+        move(target, Ledger.HISTORY, step.reason, step.note)
+    else:  # pragma: no cover - Action is closed
+        raise InvalidStep("action", action, "unknown action")
+
+    moves += beliefs.cascade(view, moves)
+    return Transaction(
+        tx=tx, namespace=namespace, action=action, at=at, target_id=target.id if target else None,
+        claim=claim, decision=step.decision, created=tuple(created), moves=tuple(moves),
+    )
+
+
+def _target(view: StateView, step: Step, namespace: str) -> Entry | None:
+    action = step.action
+    if step.target_id is None:
+        if action in _NEEDS_ACCEPTED_TARGET or action in (Action.PROMOTE, Action.CLOSE):
+            raise InvalidStep("target_id", None, f"{action.value} needs a target entry")
+        return None
+    target = view.entry(step.target_id)
+    if target is None or target.namespace != namespace:
+        raise UnknownEntry("target_id", step.target_id, f"no such entry in namespace {namespace!r}")
+    if action in _NEEDS_ACCEPTED_TARGET and target.ledger is not Ledger.ACCEPTED:
+        raise InvalidStep("target_id", step.target_id, f"{action.value} needs an Accepted target, it is in {target.ledger.value}")
+    if action is Action.PROMOTE and target.ledger is not Ledger.PENDING:
+        raise InvalidStep("target_id", step.target_id, f"promote needs a Pending entry, it is in {target.ledger.value}")
+    if action is Action.CLOSE and target.ledger is Ledger.HISTORY:
+        raise InvalidStep("target_id", step.target_id, "the entry is already in History")
+    return target
+
+
+def _check_premises(view: StateView, claim: Claim) -> None:
+    for premise in claim.depends_on:
+        found = view.entry(premise)
+        if found is None or found.namespace != claim.namespace:
+            raise UnknownEntry("depends_on", premise, f"no such entry in namespace {claim.namespace!r}")
+
+
+class MemoryState:
+    """All entries of one namespace in memory: the executor's view for simulation, and what
+    ``state()`` and replay return. ``apply`` is the only way it changes."""
+
+    def __init__(self, namespace: str, entries: Iterable[Entry] = ()) -> None:
+        self.namespace = namespace
+        self.entries: dict[str, Entry] = {e.id: e for e in entries}
+        self.tx = 0
+
+    def entry(self, entry_id: str) -> Entry | None:
+        return self.entries.get(entry_id)
+
+    def dependents(self, entry_id: str) -> list[Entry]:
+        return [e for e in self.entries.values() if entry_id in e.depends_on and e.ledger is not Ledger.HISTORY]
+
+    def apply(self, transaction: Transaction) -> MemoryState:
+        for entry in transaction.created:
+            self.entries[entry.id] = entry
+        for m in transaction.moves:
+            if m.from_ledger is not None:
+                self.entries[m.entry_id] = self.entries[m.entry_id].moved(m.to_ledger, transaction.tx, m.reason, m.note)
+        self.tx = max(self.tx, transaction.tx)
+        return self
+
+    def copy(self) -> MemoryState:
+        clone = MemoryState(self.namespace, self.entries.values())
+        clone.tx = self.tx
+        return clone
+
+    def ledger(self, ledger: Ledger) -> list[Entry]:
+        return sorted((e for e in self.entries.values() if e.ledger is ledger), key=lambda e: (e.created_tx, e.id))
+
+    @property
+    def accepted(self) -> list[Entry]:
+        return self.ledger(Ledger.ACCEPTED)
+
+    @property
+    def pending(self) -> list[Entry]:
+        return self.ledger(Ledger.PENDING)
+
+    @property
+    def history(self) -> list[Entry]:
+        return self.ledger(Ledger.HISTORY)
+
+    def ids(self) -> dict[Ledger, set[str]]:
+        return {ledger: {e.id for e in self.ledger(ledger)} for ledger in Ledger}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MemoryState) and self.namespace == other.namespace and self.entries == other.entries
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{ledger.value}={len(self.ledger(ledger))}" for ledger in Ledger)
+        return f"MemoryState({self.namespace!r}, {counts})"

@@ -1,0 +1,63 @@
+"""The ledger store contract. The engine talks only to this, so a PostgreSQL backend slots in beside
+SQLite without the engine changing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from typing import Protocol
+
+from ..executor import MemoryState
+from ..schema import Entry, Ledger, Move, Transaction
+
+
+class LedgerWriter(Protocol):
+    """Open while one write lock is held: reads see this writer's own uncommitted transactions."""
+
+    def entry(self, entry_id: str) -> Entry | None: ...
+
+    def dependents(self, entry_id: str) -> list[Entry]: ...
+
+    def by_slot(self, namespace: str, slot: str) -> list[Entry]:
+        """Open (Accepted or Pending) entries holding ``slot``."""
+        ...
+
+    def next_tx(self) -> int: ...
+
+    def record(self, transaction: Transaction) -> None: ...
+
+
+class LedgerStore(Protocol):
+    def writer(self) -> AbstractContextManager[LedgerWriter]:
+        """One memory transaction (or an atomic batch of them): all or nothing."""
+        ...
+
+    def entry(self, entry_id: str) -> Entry | None: ...
+
+    def entries(self, ids: list[str]) -> list[Entry]: ...
+
+    def ledger(self, namespace: str, ledger: Ledger, *, limit: int | None = None) -> list[Entry]: ...
+
+    def slot(self, namespace: str, slot: str) -> list[Entry]:
+        """Every entry ever written under ``slot``, any ledger, oldest first."""
+        ...
+
+    def count(self, namespace: str | None = None, ledger: Ledger | None = None) -> int: ...
+
+    def state(self, namespace: str, as_of: int | None = None) -> MemoryState: ...
+
+    def log(self, namespace: str | None = None, *, after: int = 0, upto: int | None = None) -> Iterator[Transaction]: ...
+
+    def moves_since(self, tx: int) -> list[tuple[int, Move]]: ...
+
+    def namespaces(self) -> list[str]: ...
+
+    def head(self) -> int:
+        """The newest transaction number (0 for an empty store)."""
+        ...
+
+    def get_meta(self, key: str) -> str | None: ...
+
+    def set_meta(self, key: str, value: str) -> None: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,84 @@
+"""The engine facade on real files: persistence, reads, reconciliation, async twins."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from datetime import datetime, timezone
+
+import pytest
+
+from shared_core.engine import MemoryEngine
+from shared_core.schema import Action, Claim, Ledger
+
+
+def test_reopen_keeps_ledgers_and_index(tmp_path):
+    with MemoryEngine.open(tmp_path) as eng:
+        eng.write(Claim(text="Ana lives in Rome", namespace="ana", slot="home"))
+        eng.write(Claim(text="Ana lives in Oslo now", namespace="ana", slot="home"))
+    with MemoryEngine.open(tmp_path) as eng:
+        assert [e.text for e in eng.accepted("ana")] == ["Ana lives in Oslo now"]
+        assert [h.entry.text for h in eng.search("Ana lives", "ana")] == ["Ana lives in Oslo now"]
+
+
+def test_search_returns_accepted_only_and_isolates_namespaces(engine):
+    engine.write(Claim(text="Ana likes green tea", namespace="ana"))
+    engine.write(Claim(text="maybe Ana likes black tea", namespace="ana", source="assistant"))
+    engine.write(Claim(text="Ben likes green tea", namespace="ben"))
+    hits = engine.search("tea", "ana", k=10)
+    assert [h.entry.text for h in hits] == ["Ana likes green tea"]
+    assert all(h.entry.ledger is Ledger.ACCEPTED for h in hits)
+
+
+def test_valid_at_filters_by_validity(engine):
+    jan, mar = datetime(2026, 1, 1, tzinfo=timezone.utc), datetime(2026, 3, 1, tzinfo=timezone.utc)
+    engine.write(Claim(text="Ana's badge code is 4411", namespace="ana", valid_to=datetime(2026, 2, 1, tzinfo=timezone.utc)))
+    assert len(engine.search("badge code", "ana", valid_at=jan)) == 1
+    assert engine.search("badge code", "ana", valid_at=mar) == []
+
+
+def test_verify_and_retract_go_through_the_log(engine):
+    d = engine.write(Claim(text="maybe Ana plays piano", namespace="ana", source="assistant"))
+    assert d.action is Action.DEFER_VERIFY
+    engine.verify(d.entry_id, accept=True)
+    assert [e.id for e in engine.accepted("ana")] == [d.entry_id]
+    engine.retract(d.entry_id, note="user said no")
+    (gone,) = engine.history("ana")
+    assert gone.reason.value == "retracted" and gone.note == "user said no"
+    assert [t.action for t in engine.log("ana")] == [Action.DEFER_VERIFY, Action.PROMOTE, Action.CLOSE]
+    assert engine.search("piano", "ana") == []
+
+
+def test_index_behind_ledger_is_reconciled_on_open(tmp_path):
+    with MemoryEngine.open(tmp_path) as eng:
+        eng.write(Claim(text="Ana likes chess", namespace="ana"))
+        eng.store.set_meta("indexed_tx", "0")          # as if the process died before the index update
+        eng.index.remove(eng.index.ids())
+    with MemoryEngine.open(tmp_path) as eng:
+        assert [h.entry.text for h in eng.search("chess", "ana")] == ["Ana likes chess"]
+
+
+def test_ledger_is_inspectable_and_append_only(tmp_path):
+    with MemoryEngine.open(tmp_path) as eng:
+        eng.write(Claim(text="Ana likes chess", namespace="ana"))
+    db = sqlite3.connect(tmp_path / "ledger.db")
+    assert db.execute("select text, ledger from entries").fetchall() == [("Ana likes chess", "accepted")]
+    with pytest.raises(sqlite3.DatabaseError, match="never deleted"):
+        db.execute("delete from entries")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        db.execute("update transactions set action = 'noop'")
+
+
+async def test_async_twins(engine):
+    d = await engine.awrite(Claim(text="Ana likes chess", namespace="ana"))
+    hits = await engine.asearch("chess", "ana")
+    assert hits[0].entry.id == d.entry_id
+    await asyncio.gather(*(engine.awrite(Claim(text=f"Ana fact {i}", namespace="ana")) for i in range(5)))
+    assert engine.store.head() == 6
+
+
+def test_by_slot_is_a_key_value_view(engine):
+    engine.write(Claim(text="Ana lives in Rome", namespace="ana", slot="home"))
+    engine.write(Claim(text="Ana lives in Oslo now", namespace="ana", slot="home"))
+    assert [e.text for e in engine.by_slot("ana", "home")] == ["Ana lives in Oslo now"]
+    assert [e.text for e in engine.by_slot("ana", "home", Ledger.HISTORY)] == ["Ana lives in Rome"]
