@@ -20,6 +20,11 @@ fitted to any gate):
   coverage and boundary sets can hold memory back).
 - Held-out accuracy is the *expected* solver accuracy of a memory on fresh tasks from the final world,
   so it has no sampling noise; the evaluator a gate calls samples one solve (an LLM at T > 0).
+- Per-task consistency: an LLM answers the same question the same way most of the time, and a question
+  that is hard with one memory tends to be hard with another. Each task has a latent difficulty
+  quantile u ~ U(0, 1); with solver accuracy p for the memory state, the task's probability is
+  ``consistency * [u < p] + (1 - consistency) * p`` (mean p over tasks either way). ``consistency = 0``
+  is the independent-coin model (every solve an independent Bernoulli(p)).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import re
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -65,6 +71,8 @@ class SimTask:
     rule: str
     """Gold rule when the task was seen; in a drifting stream it can be stale later."""
     text: str
+    difficulty: float = 0.5
+    """Latent quantile u in [0, 1): the task is solved reliably iff u < the memory state's accuracy."""
 
     def __str__(self) -> str:
         return self.text
@@ -76,6 +84,7 @@ class WorldSpec:
     p_right: float = 0.9
     p_misled: float = 0.1
     p_none: float = 0.35
+    consistency: float = 0.8
 
 
 @dataclass(frozen=True)
@@ -124,15 +133,20 @@ class World:
         topic = [f"{family[:3]}{i}" for i in rng.choice(8, size=4, replace=False)]
         noise = [f"w{i}" for i in rng.choice(40, size=3, replace=False)]
         text = " ".join([family, context, *topic, *noise])
-        return SimTask(task_id, family, context, self.true_rule(family, context), text)
+        return SimTask(task_id, family, context, self.true_rule(family, context), text, float(rng.random()))
 
     def p_correct(self, memory: Sequence[str], task: SimTask) -> float:
         """Expected solver accuracy of ``memory`` on ``task`` against the task's own gold rule."""
-        items = parse_memory(memory)
+        return self.p_solve(parse_memory(memory), task)
+
+    def p_solve(self, items: dict[tuple[str, str], str], task: SimTask) -> float:
         used = items.get((task.family, task.context)) or items.get((task.family, "all"))
         if used is None:
-            return self.spec.p_none
-        return self.spec.p_right if used == task.rule else self.spec.p_misled
+            p = self.spec.p_none
+        else:
+            p = self.spec.p_right if used == task.rule else self.spec.p_misled
+        c = self.spec.consistency
+        return c * float(task.difficulty < p) + (1.0 - c) * p
 
 
 def item(family: str, scope: str, rule: str) -> str:
@@ -142,6 +156,11 @@ def item(family: str, scope: str, rule: str) -> str:
 def parse_memory(memory: Sequence[str]) -> dict[tuple[str, str], str]:
     """Key -> rule; a later item with the same key wins (the solver reads the cheat-sheet top-down and
     the most recent note overrides). Items that do not parse are ignored, as a solver would."""
+    return dict(_parse(tuple(memory)))
+
+
+@lru_cache(maxsize=8192)
+def _parse(memory: tuple[str, ...]) -> dict[tuple[str, str], str]:
     out: dict[tuple[str, str], str] = {}
     for text in memory:
         parts = [p.strip() for p in text.split(":")]
@@ -185,7 +204,7 @@ class Stream:
     heldout: list[SimTask]
 
 
-def make_stream(kind: str, seed: int, steps: int, heldout: int = 240, spec: WorldSpec | None = None) -> Stream:
+def make_stream(kind: str, seed: int, steps: int, heldout: int = 400, spec: WorldSpec | None = None) -> Stream:
     if kind not in STREAMS:
         raise ValueError(f"stream kind must be one of {STREAMS}, got {kind!r}")
     world = World.create(seed, spec)
@@ -207,4 +226,5 @@ def make_stream(kind: str, seed: int, steps: int, heldout: int = 240, spec: Worl
 
 
 def heldout_accuracy(stream: Stream, memory: Sequence[str]) -> float:
-    return float(np.mean([stream.world.p_correct(memory, t) for t in stream.heldout]))
+    items = parse_memory(memory)
+    return float(np.mean([stream.world.p_solve(items, t) for t in stream.heldout]))
