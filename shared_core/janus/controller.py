@@ -245,14 +245,16 @@ class JanusController(Generic[T]):
         new = [self._score(candidate, tasks[i], i, "candidate") for i in es.tasks]
         stats.evaluator_calls += 2 * len(es)
         stats.comparisons += 1 if len(es) else 0
-        s_old = math.fsum(old) / len(es) if len(es) else 0.0
-        s_new = math.fsum(new) / len(es) if len(es) else 0.0
+        sum_old, sum_new = math.fsum(old), math.fsum(new)     # same tasks: compare sums, exact for 0/1
         at = cfg.correct_at
         flips = tuple(i for i, a, b in zip(es.tasks, old, new) if (a >= at) != (b >= at))
         plan.boundary = refresh_boundary(self._boundary, flips, es.coverage, cfg.boundary, rng)
         plan.pending_from = n + 1
-        verdict = Verdict.CANDIDATE_BETTER if s_new > s_old else Verdict.TIE if s_new == s_old else Verdict.CURRENT_BETTER
-        return JanusDecision(n, verdict, current, candidate, cos, es, s_old, s_new, flips)
+        verdict = (
+            Verdict.CANDIDATE_BETTER if sum_new > sum_old else Verdict.TIE if sum_new == sum_old else Verdict.CURRENT_BETTER
+        )
+        size = max(1, len(es))
+        return JanusDecision(n, verdict, current, candidate, cos, es, sum_old / size, sum_new / size, flips)
 
     def _commit(self, task: T, z: np.ndarray, plan: _Pending) -> None:
         self.trigger.advance(z)

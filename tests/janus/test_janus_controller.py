@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from shared_core.janus import (
@@ -233,3 +235,30 @@ def test_momentum_trigger_drives_comparisons():
     # z4 = a - (a+b+c)/3 = (2a-b-c)/3, cos with the momentum > 0: passes
     assert verdicts == [Verdict.WARMUP, Verdict.TIE, Verdict.TIE, Verdict.NO_TRIGGER]
     assert g.stats.comparisons == 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    proposals=st.lists(st.lists(st.sampled_from(["r1", "r2", "r3", "r4"]), min_size=1, max_size=3), min_size=1, max_size=30),
+    scores=st.dictionaries(st.sampled_from(["r1", "r2", "r3", "r4", "base"]), st.sampled_from([0.0, 0.5, 1.0])),
+    warmup=st.integers(0, 5),
+)
+def test_decision_invariants(proposals, scores, warmup):
+    g = JanusController(scripted([tuple(p) for p in proposals]), by_item(scores), EMBED,
+                        config=JanusConfig(warmup=warmup, coverage=3, boundary=2, fresh=2), memory=("base",))
+    calls, unchanged = 0, 0
+    for i in range(len(proposals)):
+        before = g.memory
+        d = g.step(TASKS[i])
+        assert d.current == before and g.memory == d.memory in (d.current, d.candidate)
+        if d.triggered:
+            calls += 2 * len(d.eval_set)
+            assert d.accepted == (d.score_candidate >= d.score_current)
+        else:
+            assert d.accepted
+        if i < warmup:
+            assert not d.triggered
+        unchanged += d.verdict is Verdict.UNCHANGED
+    s = g.stats
+    assert s.steps == len(proposals) == s.accepted + s.rejected + unchanged
+    assert s.evaluator_calls == calls and s.comparisons <= s.triggers
