@@ -145,6 +145,7 @@ class _Pending:
 class JanusController(Generic[T]):
     """Gate for a reflection updater; works on plain strings and callables, with or without an engine.
 
+    ``embed`` defaults to the project's offline embedder (``shared_core.index.default_embedder()``).
     ``sink(decision)`` (optional) is called before the step is committed, e.g. to write it to the
     ledger; if it raises, the controller does not move either, so the two never disagree.
     """
@@ -153,7 +154,7 @@ class JanusController(Generic[T]):
         self,
         propose: Callable[[Memory, T, Any], Sequence[str]],
         evaluate: Callable[[Memory, T], float],
-        embed: Embed,
+        embed: Embed | None = None,
         *,
         config: JanusConfig | None = None,
         memory: Sequence[str] = (),
@@ -162,6 +163,10 @@ class JanusController(Generic[T]):
         sink: Callable[[JanusDecision], Any] | None = None,
     ) -> None:
         self.config = config or JanusConfig()
+        if embed is None:
+            from shared_core.index.embedders import default_embedder
+
+            embed = default_embedder()
         self._propose, self._evaluate, self._embed, self._task_text = propose, evaluate, embed, task_text
         self.sink = sink
         self.trigger: Trigger = trigger or MomentumTrigger(self.config.beta, self.config.tau, self.config.warmup)

@@ -262,3 +262,11 @@ def test_decision_invariants(proposals, scores, warmup):
     s = g.stats
     assert s.steps == len(proposals) == s.accepted + s.rejected + unchanged
     assert s.evaluator_calls == calls and s.comparisons <= s.triggers
+
+
+def test_default_embedder_is_the_projects():
+    g = JanusController(scripted([("use the unit check",), ("use the unit check", "carry the one")]),
+                        lambda m, t: float(len(m)), config=JanusConfig(warmup=1))
+    g.step("add 17 and 25")
+    d = g.step("convert 3 km to m")
+    assert d.accepted and g.memory == ("use the unit check", "carry the one")
