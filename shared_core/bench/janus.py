@@ -117,10 +117,15 @@ def run_system(
 
 
 def run_all(
-    streams: tuple[str, ...], seeds: list[int], steps: int, eval_every: int, spec: WorldSpec | None = None
+    streams: tuple[str, ...],
+    seeds: list[int],
+    steps: int,
+    eval_every: int,
+    spec: WorldSpec | None = None,
+    base: JanusConfig | None = None,
 ) -> dict[str, Cell]:
     cells = {s: Cell() for s in (*SYSTEMS, *DIAGNOSTICS)}
-    base = JanusConfig()
+    base = base or JanusConfig()
     for kind in streams:
         for seed in seeds:
             stream = make_stream(kind, seed, steps, spec=spec)
@@ -251,6 +256,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seeds", type=int, default=10, help="number of seeds (default: %(default)s)")
     p.add_argument("--steps", type=int, default=300, help="tasks per stream (default: %(default)s)")
     p.add_argument("--streams", default=",".join(STREAMS), help="comma-separated subset of " + ",".join(STREAMS))
+    p.add_argument("--tau", type=float, default=JanusConfig().tau, help="MMT threshold (default: %(default)s)")
+    p.add_argument("--beta", type=float, default=JanusConfig().beta, help="MMT momentum (default: %(default)s)")
     p.add_argument("--consistency", type=float, default=WorldSpec().consistency,
                    help="per-task answer consistency of the simulated solver, 0 = independent coins (default: %(default)s)")
     args = p.parse_args(argv)
@@ -264,9 +271,13 @@ def main(argv: list[str]) -> int:
     seed_list = list(range(args.seed, args.seed + seeds))
     if not 0.0 <= args.consistency <= 1.0:
         p.error(f"--consistency must be within [0, 1], got {args.consistency}")
+    try:
+        config = JanusConfig(tau=args.tau, beta=args.beta)
+    except ValueError as exc:
+        p.error(str(exc))
     eval_every, spec = 10, WorldSpec(consistency=args.consistency)
-    cells = run_all(streams, seed_list, steps, eval_every, spec)
+    cells = run_all(streams, seed_list, steps, eval_every, spec, config)
     report = build_report(cells, streams, seed_list, steps, eval_every)
-    report.data += f"; solver consistency {spec.consistency}"
+    report.data += f"; solver consistency {spec.consistency}; tau {config.tau}, beta {config.beta}"
     report.emit(args)
     return 0
