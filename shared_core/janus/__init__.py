@@ -14,6 +14,7 @@ from shared_core.janus.errors import (
     MemoryFormatError,
 )
 from shared_core.janus.evalset import EvalSet
+from shared_core.janus.ledger import JanusLedger, MemoryDiff, memory_diff
 from shared_core.janus.trigger import (
     AlwaysTrigger,
     MomentumTrigger,
@@ -33,8 +34,10 @@ __all__ = [
     "JanusController",
     "JanusDecision",
     "JanusError",
+    "JanusLedger",
     "JanusStats",
     "Memory",
+    "MemoryDiff",
     "MemoryFormatError",
     "MomentumTrigger",
     "PeriodicTrigger",
@@ -42,4 +45,5 @@ __all__ = [
     "Trigger",
     "TriggerCheck",
     "Verdict",
+    "memory_diff",
 ]

@@ -5,7 +5,8 @@ Reflections live as entries of one namespace (source ``reflection``). For each d
   (old -> History/superseded), new items ``append``, dropped items ``close`` as superseded;
 - rejected candidate: its new and changed items go to History with reason ``rejected`` and a note that
   Janus rejected them (``reject_conflict`` against the item a change would have replaced; a brand-new
-  item has no such target, see ``_reject_new``); the current items stay Accepted;
+  item has no such target, see ``_reject_new``); items it would have dropped get a logged ``noop``;
+  the current items stay Accepted;
 - every step carries a ``Decision`` whose rationale is ``JanusDecision.explain()`` and whose margin is
   the score difference, so ``engine.log`` says why.
 
@@ -110,6 +111,9 @@ class JanusLedger:
         note = f"janus rejected (step {decision.step}): {decision.explain()}"
         steps = [Step(Action.REJECT_CONFLICT, self._claim(new, decision), ids[old][-1], note=note,
                       decision=why(Action.REJECT_CONFLICT)) for old, new in diff.revised]
+        # an item the candidate would have dropped stays; a noop against it logs that decision
+        steps += [Step(Action.NOOP, self._claim(text, decision), ids[text][-1], note=note, decision=why(Action.NOOP))
+                  for text in diff.removed]
         return self._reject_new(steps, [self._claim(t, decision) for t in diff.appended], note, why)
 
     def _reject_new(
@@ -132,12 +136,12 @@ class JanusLedger:
                   for i in parked]
         return done + self.engine.apply(self.namespace, closes)
 
-    def _ids_of(self, memory: Memory) -> dict[str, list[str]]:
-        ids: dict[str, list[str]] = {}
+    def _ids_of(self, memory: Memory) -> _Ids:
+        ids: _Ids = _Ids()
         for entry in self.engine.state(self.namespace).accepted:
             ids.setdefault(entry.text, []).append(entry.id)
         held = sorted(t for t, v in ids.items() for _ in v)
-        if held != sorted(memory):
+        if held != sorted(t.strip() for t in memory):
             raise JanusError(
                 f"namespace {self.namespace!r} holds {len(held)} accepted reflections that differ from the "
                 f"decision's current memory ({len(memory)} items); reload with JanusLedger.memory()"
@@ -148,6 +152,13 @@ class JanusLedger:
         meta = {"janus_step": decision.step, "janus_verdict": decision.verdict.value}
         return Claim(text=text, namespace=self.namespace, source=SOURCE,
                      slot=self.slot(text) if self.slot else None, metadata=meta)
+
+
+class _Ids(dict[str, list[str]]):
+    """Accepted entry ids by text. Claims are stored stripped, so lookups strip too."""
+
+    def __getitem__(self, text: str) -> list[str]:
+        return super().__getitem__(text.strip())
 
 
 def _why(decision: JanusDecision) -> Callable[[Action], Decision]:

@@ -98,3 +98,14 @@ def test_ledger_memory_restores_a_controller(disk_engine):
     g.step("t0")
     assert sorted(JanusLedger(disk_engine, NS).memory()) == sorted(g.memory)
     assert all(e.ledger is Ledger.ACCEPTED for e in disk_engine.accepted(NS))
+
+
+def test_rejected_drop_is_logged_and_whitespace_is_tolerated(engine):
+    scores = {"keep me": 1.0, "other": 0.0}
+    evaluate = lambda memory, task: max([scores[m.strip()] for m in memory] or [0.0])  # noqa: E731
+    g = controller(engine, [("  keep me ", "other"), ("other",)], evaluate)
+    g.step("t0")
+    d = g.step("t1")
+    assert not d.accepted and texts(engine.accepted(NS)) == ["keep me", "other"]
+    last = engine.log(NS)[-1]
+    assert last.action.value == "noop" and last.claim.text == "keep me" and "current_better" in last.decision.rationale
