@@ -175,7 +175,9 @@ def _per100(runs: list[Run], steps: int, attr: str) -> float:
     return 100.0 * float(np.mean([getattr(r.stats, attr) for r in runs])) / steps
 
 
-def build_report(cells: dict[str, Cell], streams: tuple[str, ...], seeds: list[int], steps: int, eval_every: int) -> Report:
+def build_report(
+    cells: dict[str, Cell], streams: tuple[str, ...], seeds: list[int], steps: int, eval_every: int
+) -> Report:
     report = Report("janus", f"simulated streams {', '.join(streams)}; {steps} tasks; seeds {seeds[0]}..{seeds[-1]}")
     accept = [r.final_acc for r in cells["always_accept"].all()]
     for system, cell in cells.items():
@@ -213,7 +215,8 @@ def _drawer(cells: dict[str, Cell], kind: str, x: list[int]) -> Callable[[Any], 
         for system, cell in cells.items():
             runs = cell.all() if kind == "all" else cell.runs[kind]
             style = "--" if system in ABLATIONS else ":" if system in DIAGNOSTICS else "-"
-            ax.plot(x, np.mean([r.curve for r in runs], axis=0), style, label=system, lw=2 if system == "janus" else 1.2)
+            width = 2.0 if system == "janus" else 1.2
+            ax.plot(x, np.mean([r.curve for r in runs], axis=0), style, label=system, lw=width)
         ax.set_xlabel("tasks seen")
         ax.set_ylabel("held-out accuracy (expected)")
         ax.set_title(f"Janus gate, stream: {kind} (mean over seeds)")
@@ -238,7 +241,8 @@ def _targets(report: Report, cells: dict[str, Cell], streams: tuple[str, ...]) -
     fresh, fresh_ci = _paired(cells, "janus", "janus_no_fresh")
     report.extra["targets"] = {"janus_gain_pp": gain, "comparison_ratio": ratio, "fresh_effect_pp": fresh}
     report.notes += [
-        f"target janus >= +5 pp over always_accept: {gain:+.2f} ± {gain_ci:.2f} pp ({'met' if gain >= 5 else 'MISSED'})",
+        f"target janus >= +5 pp over always_accept: {gain:+.2f} ± {gain_ci:.2f} pp "
+        f"({'met' if gain >= 5 else 'MISSED'})",
         f"target janus comparisons <= 30% of always_trigger: {100 * ratio:.1f}% ({'met' if ratio <= 0.3 else 'MISSED'})",
         f"target removing fresh hurts: janus - janus_no_fresh = {fresh:+.2f} ± {fresh_ci:.2f} pp "
         f"({'met' if fresh > 0 else 'MISSED'}{', within noise' if abs(fresh) < fresh_ci else ''})",
@@ -253,13 +257,15 @@ def _targets(report: Report, cells: dict[str, Cell], streams: tuple[str, ...]) -
 
 def main(argv: list[str]) -> int:
     p = bench_args("janus", "Janus reflection gate on a simulated sequential-task stream", None)
-    p.add_argument("--seeds", type=int, default=10, help="number of seeds (default: %(default)s)")
+    p.add_argument("--seeds", type=int, default=20,
+                   help="number of seeds; 10 leave a ±4 pp CI on final_acc (default: %(default)s)")
     p.add_argument("--steps", type=int, default=300, help="tasks per stream (default: %(default)s)")
     p.add_argument("--streams", default=",".join(STREAMS), help="comma-separated subset of " + ",".join(STREAMS))
     p.add_argument("--tau", type=float, default=JanusConfig().tau, help="MMT threshold (default: %(default)s)")
     p.add_argument("--beta", type=float, default=JanusConfig().beta, help="MMT momentum (default: %(default)s)")
     p.add_argument("--consistency", type=float, default=WorldSpec().consistency,
-                   help="per-task answer consistency of the simulated solver, 0 = independent coins (default: %(default)s)")
+                   help="per-task answer consistency of the simulated solver, 0 = independent coins "
+                        "(default: %(default)s)")
     args = p.parse_args(argv)
     streams = tuple(s.strip() for s in args.streams.split(",") if s.strip())
     for s in streams:

@@ -255,9 +255,10 @@ class JanusController(Generic[T]):
         flips = tuple(i for i, a, b in zip(es.tasks, old, new) if (a >= at) != (b >= at))
         plan.boundary = refresh_boundary(self._boundary, flips, es.coverage, cfg.boundary, rng)
         plan.pending_from = n + 1
-        verdict = (
-            Verdict.CANDIDATE_BETTER if sum_new > sum_old else Verdict.TIE if sum_new == sum_old else Verdict.CURRENT_BETTER
-        )
+        if sum_new == sum_old:
+            verdict = Verdict.TIE
+        else:
+            verdict = Verdict.CANDIDATE_BETTER if sum_new > sum_old else Verdict.CURRENT_BETTER
         size = max(1, len(es))
         return JanusDecision(n, verdict, current, candidate, cos, es, sum_old / size, sum_new / size, flips)
 

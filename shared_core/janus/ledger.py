@@ -101,9 +101,10 @@ class JanusLedger:
         why = _why(decision)
         if decision.accepted:
             note = f"janus step {decision.step}: {decision.verdict.value}"
-            steps = [Step(Action.REVISE, self._claim(new, decision), ids[old].pop(), note=note, decision=why(Action.REVISE))
-                     for old, new in diff.revised]
-            steps += [Step(Action.APPEND, self._claim(text, decision), decision=why(Action.APPEND)) for text in diff.appended]
+            steps = [Step(Action.REVISE, self._claim(new, decision), ids[old].pop(), note=note,
+                          decision=why(Action.REVISE)) for old, new in diff.revised]
+            steps += [Step(Action.APPEND, self._claim(text, decision), decision=why(Action.APPEND))
+                      for text in diff.appended]
             steps += [Step(Action.CLOSE, target_id=ids[text].pop(), reason=Reason.SUPERSEDED,
                            note=f"{note}: dropped by the accepted candidate", decision=why(Action.CLOSE))
                       for text in diff.removed]
@@ -123,7 +124,8 @@ class JanusLedger:
         ``reject_conflict`` straight into History (executor support requested from the lead). Until the
         executor accepts that, fall back to ``defer_verify`` then ``close(rejected)``: same end state and
         log reasons, but in two engine transactions instead of one."""
-        untargeted = [Step(Action.REJECT_CONFLICT, c, None, note=note, decision=why(Action.REJECT_CONFLICT)) for c in claims]
+        untargeted = [Step(Action.REJECT_CONFLICT, c, None, note=note, decision=why(Action.REJECT_CONFLICT))
+                      for c in claims]
         try:
             return self.engine.apply(self.namespace, steps + untargeted)
         except InvalidStep as exc:
