@@ -109,3 +109,32 @@ def test_rejected_drop_is_logged_and_whitespace_is_tolerated(engine):
     assert not d.accepted and texts(engine.accepted(NS)) == ["keep me", "other"]
     last = engine.log(NS)[-1]
     assert last.action.value == "noop" and last.claim.text == "keep me" and "current_better" in last.decision.rationale
+
+
+def test_every_decision_replays_from_the_log(engine):
+    """The simulated curator through Janus into the ledger: after each step, replaying the log up to
+    that point gives exactly the controller's memory, and every rejection is in History."""
+    import numpy as np
+
+    from shared_core.janus.simulator import make_stream, propose
+
+    stream = make_stream("steady", 4, 40)
+    world, judge = stream.world, np.random.default_rng(0)
+    ledger = JanusLedger(engine, NS)
+    g = JanusController(
+        lambda memory, task, ok: propose(memory, task, ok, world, np.random.default_rng(task.id)),
+        lambda memory, task: float(judge.random() < world.p_correct(memory, task)),
+        EMBED, config=JanusConfig(warmup=5, coverage=3, boundary=2, fresh=2), trigger=AlwaysTrigger(5), sink=ledger,
+    )
+    heads, rejected, head = [], 0, 0
+    for task in stream.tasks:
+        d = g.step(task, bool(judge.random() < 0.5))
+        rows = engine.log(NS, after=head)
+        head = rows[-1].tx if rows else head
+        heads.append((head, g.memory))
+        if not d.accepted:
+            rejected += 1
+            assert rows and all(f"step {d.step}: current_better" in t.decision.rationale for t in rows)
+    for head, memory in heads:
+        assert texts(engine.state(NS, as_of=head).accepted) == sorted(memory)
+    assert rejected > 0 and any(e.reason is Reason.REJECTED for e in engine.history(NS))
