@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from shared_core.bench.report import Report, bench_args
+from shared_core.index import default_embedder
 from shared_core.janus import (
     AlwaysTrigger,
     JanusConfig,
@@ -34,7 +35,6 @@ from shared_core.janus.simulator import (
     SimTask,
     Stream,
     WorldSpec,
-    hashing_embedder,
     heldout_accuracy,
     make_stream,
     propose,
@@ -86,7 +86,7 @@ def run_system(
     stream: Stream, seed: int, config: JanusConfig, trigger: Trigger, eval_every: int, *, oracle: bool = False
 ) -> Run:
     """One pass over the stream with one gate; held-out accuracy every ``eval_every`` tasks."""
-    world, embed = stream.world, hashing_embedder()
+    world, embed = stream.world, default_embedder()
     judge = np.random.default_rng([seed, 404])
     held: dict[tuple[str, ...], float] = {}
 

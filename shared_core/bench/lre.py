@@ -16,7 +16,6 @@ import json
 import random
 import re
 import time
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ import numpy as np
 from shared_core.bench.report import DATA_DIR, Report, bench_args
 from shared_core.lre import Scorer, StreamingScorer, Unit, lexicon, select_units, trim, units_from_messages
 from shared_core.lre.labels import answer_coverage_labels
+from shared_core.index import default_embedder
 from shared_core.lre.synthetic import agent_trace, generate_corpus
 
 BUDGETS = (512, 1024, 2048)
@@ -90,17 +90,6 @@ def roc_auc(scores: np.ndarray, labels: np.ndarray) -> float:
 
 
 # ---- baselines (query-blind, like LRE) --------------------------------------------------------
-def _hash_embed(texts: Sequence[str], dim: int = 512) -> np.ndarray:
-    """Signed hashing bag-of-words embedding (crc32, stable across runs), l2-normalised."""
-    out = np.zeros((len(texts), dim))
-    for i, t in enumerate(texts):
-        for w in lexicon.content_words(t):
-            h = zlib.crc32(w.encode())
-            out[i, h % dim] += 1.0 if (h >> 16) & 1 else -1.0
-    norm = np.linalg.norm(out, axis=1, keepdims=True)
-    return out / np.where(norm > 0, norm, 1.0)
-
-
 def tfidf_salience(texts: Sequence[str]) -> np.ndarray:
     """Σ tf·idf of a unit's content words, idf over the history's own units."""
     bags = [lexicon.content_words(t) for t in texts]
@@ -114,7 +103,7 @@ def tfidf_salience(texts: Sequence[str]) -> np.ndarray:
 
 def embedding_similarity(texts: Sequence[str]) -> np.ndarray:
     """Cosine between a unit's embedding and the centroid of the whole history (its context)."""
-    e = _hash_embed(texts)
+    e = default_embedder()(list(texts))
     c = e.mean(axis=0)
     return e @ (c / max(np.linalg.norm(c), 1e-12))
 

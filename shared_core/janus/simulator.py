@@ -29,8 +29,6 @@ fitted to any gate):
 
 from __future__ import annotations
 
-import re
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -41,26 +39,6 @@ FAMILIES = ("algebra", "geometry", "dates", "units", "strings", "graphs", "proba
 CONTEXTS = ("basic", "negative", "large", "nested")
 RULES = ("carry", "invert", "round", "modulo", "sort", "pivot", "halve", "square", "shift", "swap", "count", "merge")
 STREAMS = ("steady", "shifting", "rule_drift")
-_TOKEN = re.compile(r"[a-z0-9]+")
-
-
-def hashing_embedder(dim: int = 256):
-    """Deterministic signed hashing bag-of-words, L2-normalised: ``embed(texts) -> (n, dim)``.
-
-    crc32 rather than ``hash()`` because Python salts string hashes per process."""
-
-    def embed(texts: Sequence[str]) -> np.ndarray:
-        out = np.zeros((len(texts), dim))
-        for row, text in enumerate(texts):
-            for tok in _TOKEN.findall(text.lower()):
-                h = zlib.crc32(tok.encode())
-                out[row, h % dim] += 1.0 if (h >> 16) & 1 else -1.0
-            norm = np.linalg.norm(out[row])
-            if norm > 0:
-                out[row] /= norm
-        return out
-
-    return embed
 
 
 @dataclass(frozen=True)

@@ -14,19 +14,11 @@ from shared_core.janus.simulator import (
     SimTask,
     World,
     WorldSpec,
-    hashing_embedder,
     item,
     make_stream,
     parse_memory,
     propose,
 )
-
-
-def test_hashing_embedder_is_deterministic_and_normalised():
-    embed = hashing_embedder(32)
-    a, b = embed(["algebra basic alg1", "algebra basic alg1"]), embed(["algebra basic alg1"])
-    assert a.shape == (2, 32) and np.allclose(a[0], b[0]) and np.isclose(np.linalg.norm(a[0]), 1.0)
-    assert np.allclose(embed([""]), 0.0)
 
 
 def test_solver_uses_most_specific_item():

@@ -22,9 +22,9 @@ from shared_core.janus import (
     MemoryFormatError,
     Verdict,
 )
-from shared_core.janus.simulator import hashing_embedder
+from shared_core.index import HashingEmbedder
 
-EMBED = hashing_embedder(64)
+EMBED = HashingEmbedder(dim=256, char_dims=64)
 TASKS = [f"task {i} topic{i % 3}" for i in range(40)]
 
 

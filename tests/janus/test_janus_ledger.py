@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 from shared_core.janus import AlwaysTrigger, JanusConfig, JanusController, JanusError, Verdict
 from shared_core.janus.ledger import JanusLedger, memory_diff
-from shared_core.janus.simulator import hashing_embedder
+from shared_core.index import HashingEmbedder
 from shared_core.executor import Step
 from shared_core.schema import Action, Claim, Ledger, Reason
 
 NS = "agent/reflections"
-EMBED = hashing_embedder(64)
+EMBED = HashingEmbedder(dim=256, char_dims=64)
 
 
 def test_memory_diff_pairs_in_place_rewrites():
