@@ -12,9 +12,7 @@
 
 from __future__ import annotations
 
-import json
 import random
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from shared_core.bench import locomo
 from shared_core.bench.report import DATA_DIR, Report, bench_args
 from shared_core.lre import Scorer, StreamingScorer, Unit, lexicon, select_units, trim, units_from_messages
 from shared_core.lre.labels import answer_coverage_labels
@@ -31,14 +30,16 @@ from shared_core.lre.synthetic import agent_trace, generate_corpus
 
 BUDGETS = (512, 1024, 2048)
 SUPERVISED_FIT: dict[str, Any] = {"C": 0.3, "max_features": 1000, "min_df": 2}
-_DIA = re.compile(r"D:?(\d+):0*(\d+)")
 
 
 @dataclass
 class Conversation:
+    """A LoCoMo conversation as LRE sees it: neutral messages, an evidence flag per turn (= per unit:
+    LoCoMo has no tool calls), and the answers (placed after the last turn) for self-supervised labels."""
+
     id: str
     messages: list[dict[str, Any]]
-    evidence: np.ndarray  # bool per turn (= per unit: LoCoMo has no tool calls)
+    evidence: np.ndarray
     answers: list[tuple[int, str]]
 
     @property
@@ -46,29 +47,16 @@ class Conversation:
         return [m["content"] for m in self.messages]
 
 
-def load_locomo(path: Path) -> list[Conversation]:
-    """LoCoMo conversations as neutral messages (speaker A = user, B = assistant), evidence labels."""
+def load_conversations(path: Path) -> list[Conversation]:
     out = []
-    for item in json.loads(Path(path).read_text()):
-        conv = item["conversation"]
-        keys = sorted((k for k in conv if re.fullmatch(r"session_\d+", k)), key=lambda k: int(k.split("_")[1]))
-        turns = [t for k in keys for t in conv[k]]
-        messages = [{
-            "role": "user" if t["speaker"] == conv["speaker_a"] else "assistant",
-            "content": t["text"] + (f" [shares a photo: {t['blip_caption']}]" if t.get("blip_caption") else ""),
-        } for t in turns]
-        where = {(int(m[1]), int(m[2])): i for i, t in enumerate(turns) if (m := _DIA.fullmatch(t["dia_id"]))}
-        evidence = np.zeros(len(turns), dtype=bool)
-        answers = []
-        for q in item["qa"]:
-            for ev in q.get("evidence", []):
-                for tok in re.split(r"[;,\s]+", str(ev)):
-                    m = _DIA.fullmatch(tok.strip())
-                    if m and (int(m[1]), int(m[2])) in where:
-                        evidence[where[(int(m[1]), int(m[2]))]] = True
-            if "answer" in q:
-                answers.append((len(turns) + 1, str(q["answer"])))
-        out.append(Conversation(item["sample_id"], messages, evidence, answers))
+    for conv in locomo.load_locomo(path):
+        messages = [{"role": "user" if who == conv.speaker_a else "assistant", "content": text}
+                    for who, text in zip(conv.speakers, conv.turns)]
+        evidence = np.zeros(len(conv.turns), dtype=bool)
+        for q in conv.questions:
+            evidence[list(q.evidence)] = True
+        answers = [(len(conv.turns) + 1, q.answer) for q in conv.questions if q.answer is not None]
+        out.append(Conversation(conv.sample_id, messages, evidence, answers))
     return out
 
 
@@ -270,7 +258,7 @@ def main(argv: list[str]) -> int:
     p = bench_args("lre", "LRE history eviction: LoCoMo AUC, budgeted recall, agent traces, speed",
                    DATA_DIR / "locomo" / "locomo_train6.json")
     args = p.parse_args(argv)
-    convs = load_locomo(args.data)
+    convs = load_conversations(args.data)
     if args.quick:
         convs = convs[:3]
     report = Report("lre", str(args.data))
