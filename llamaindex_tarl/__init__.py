@@ -1,1 +1,15 @@
-"""LlamaIndex adapter."""
+"""LlamaIndex adapter for tarl-memory: a memory block, an LRE-trimmed chat memory, a retriever and tools.
+
+Thin by design: every class translates LlamaIndex objects to ``shared_core.MemoryEngine`` calls and back.
+"""
+
+from .block import TarlMemoryBlock, user_statements
+from .engine import LlamaIndexEmbedder, open_engine
+from .memory import TarlMemory, trim_history
+from .retriever import TarlRetriever
+from .tools import memory_tools
+
+__all__ = [
+    "LlamaIndexEmbedder", "TarlMemory", "TarlMemoryBlock", "TarlRetriever", "memory_tools", "open_engine",
+    "trim_history", "user_statements",
+]
