@@ -8,6 +8,7 @@ index for ids and to the ledger for the entries, so a stale index can never surf
 from __future__ import annotations
 
 import asyncio
+import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,8 @@ from .errors import TarlError, UnknownEntry
 from .executor import MemoryState, Step
 from .grounding import Grounding, ground
 from .index import Embedder, default_embedder
+from .index.behind import IndexWriter
+from .index.cache import VectorCache
 from .ledgers import LedgerStore, SQLiteLedgerStore
 from .policy import Policy, RulePolicy
 from .reliability import compare
@@ -53,8 +56,12 @@ class MemoryEngine:
                  clock: Callable[[], datetime] = utcnow) -> None:
         self.store = store
         self.index = index
+        self.vectors = VectorCache(index.embedder.dim, index.load)
         self.policy: Policy = policy or RulePolicy()
         self.clock = clock
+        self._seen = 0
+        self._lock = threading.RLock()          # the vector cache is shared by threads (async adapters)
+        self.writer = IndexWriter(index, lambda tx: self.store.set_meta(INDEXED_TX, str(tx)))
         self.reconcile()
 
     @classmethod
@@ -77,12 +84,15 @@ class MemoryEngine:
         return cls(store, chroma.EntryIndex(client, embedder, prefix=prefix), policy=policy, clock=clock)
 
     # -- writes -------------------------------------------------------------------------------
-    def write(self, claim: Claim | dict[str, Any]) -> Decision:
-        """Decide how ``claim`` changes memory and apply it atomically; returns the decision taken."""
+    def write(self, claim: Claim | dict[str, Any], *, vector: np.ndarray | None = None) -> Decision:
+        """Decide how ``claim`` changes memory and apply it atomically; returns the decision taken.
+
+        ``vector``: the claim's embedding when the caller already has it (skips the embedder)."""
         claim = _claim(claim)
-        vector = self.index.embed([claim.text])[0]
-        neighbours = self.index.query(vector, claim.namespace, NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))
-        with self.store.writer() as w:
+        vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
+        with self._lock, self.store.writer() as w:
+            self._refresh()
+            neighbours = self.vectors.query(vector, claim.namespace, NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))
             entries = [w.entry(i) for i, _ in neighbours]
             near = [(e, s) for e, (_, s) in zip(entries, neighbours) if e is not None and e.ledger is not Ledger.HISTORY]
             slot = w.by_slot(claim.namespace, claim.slot) if claim.slot else []
@@ -90,6 +100,7 @@ class MemoryEngine:
             step = Step(decision.action, claim, decision.target_id, decision=decision)
             t = executor.execute(w, step, namespace=claim.namespace, tx=w.next_tx(), at=self.clock())
             w.record(t)
+            self._cache([t], {e.id: vector for e in t.created})
         self._sync([t], {e.id: vector for e in t.created})
         created = t.created[0].id if t.created else None
         return decision.model_copy(update={"tx": t.tx, "entry_id": created})
@@ -102,16 +113,19 @@ class MemoryEngine:
     def write_many(self, claims: Iterable[Claim | dict[str, Any]]) -> list[Decision]:
         """Validates every claim first, so one bad claim writes nothing; then writes them in order."""
         checked = [_claim(c) for c in claims]
-        return [self.write(c) for c in checked]
+        vectors = self.index.embed([c.text for c in checked]) if checked else []
+        return [self.write(c, vector=v) for c, v in zip(checked, vectors)]
 
     def apply(self, namespace: str, steps: Sequence[Step]) -> list[Transaction]:
         """Execute explicit steps (lifecycle moves, Janus commits) atomically: all of them or none."""
         done: list[Transaction] = []
-        with self.store.writer() as w:
+        with self._lock, self.store.writer() as w:
             for step in steps:
                 t = executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock())
                 w.record(t)
                 done.append(t)
+            self._refresh()
+            self._cache(done, {})
         self._sync(done)
         return done
 
@@ -140,7 +154,9 @@ class MemoryEngine:
             return []
         vector = self.index.embed([query])[0]
         fetch = k if valid_at is None else 4 * k
-        scored = self.index.query(vector, namespace, fetch, (Ledger.ACCEPTED,))
+        with self._lock:
+            self._refresh()
+            scored = self.vectors.query(vector, namespace, fetch, (Ledger.ACCEPTED,))
         entries = {e.id: e for e in self.store.entries([i for i, _ in scored])}
         hits = [Hit(entries[i], s) for i, s in scored if i in entries and entries[i].ledger is Ledger.ACCEPTED]
         if valid_at is not None:
@@ -174,39 +190,50 @@ class MemoryEngine:
         return self.store.namespaces()
 
     # -- index upkeep -------------------------------------------------------------------------
-    def _sync(self, transactions: Sequence[Transaction], vectors: dict[str, np.ndarray] | None = None) -> None:
-        vectors = vectors or {}
-        touched: dict[str, None] = {}
-        for t in transactions:
-            for m in t.moves:
-                touched[m.entry_id] = None
-        current = self.store.entries(list(touched))
-        self._index_entries(current, vectors)
-        if transactions:
-            self.store.set_meta(INDEXED_TX, str(max(t.tx for t in transactions)))
+    def _refresh(self) -> None:
+        """Fold transactions committed by other processes (or before a crash) into the vector cache."""
+        head = self.store.head()
+        if head != self._seen:
+            ids = list(dict.fromkeys(m.entry_id for _, m in self.store.moves_since(min(self._seen, head))))
+            self.vectors.update(self.store.entries(ids), {}, self.index.embed)
+            self._seen = head
 
-    def _index_entries(self, entries: Sequence[Entry], vectors: dict[str, np.ndarray]) -> None:
-        self.index.remove([e.id for e in entries if e.ledger is Ledger.HISTORY])
-        open_ = [e for e in entries if e.ledger is not Ledger.HISTORY]
-        known = [e for e in open_ if e.id in vectors]
-        if known:
-            self.index.upsert(known, np.stack([vectors[e.id] for e in known]))
-        self.index.upsert([e for e in open_ if e.id not in vectors])
+    def _cache(self, transactions: Sequence[Transaction], vectors: dict[str, np.ndarray]) -> None:
+        """Our own transactions, folded in while the write lock is still held (so ``_seen`` is exact)."""
+        ids = list(dict.fromkeys(m.entry_id for t in transactions for m in t.moves))
+        self.vectors.update(self.store.entries(ids), vectors, self.index.embed)
+        if transactions:
+            self._seen = max(self._seen, max(t.tx for t in transactions))
+
+    def _sync(self, transactions: Sequence[Transaction], vectors: dict[str, np.ndarray] | None = None) -> None:
+        """Hand what the transactions touched to the write-behind Chroma writer."""
+        if not transactions:
+            return
+        ids = list(dict.fromkeys(m.entry_id for t in transactions for m in t.moves))
+        self.writer.submit(self.store.entries(ids), vectors or {}, max(t.tx for t in transactions))
+
+    def flush(self) -> None:
+        """Wait until the Chroma index has every committed change (reads never need this)."""
+        self.writer.flush()
 
     def reconcile(self) -> None:
         """Bring the index up to the ledger, e.g. after a crash between commit and index update."""
+        self.flush()
         head = self.store.head()
         done = int(self.store.get_meta(INDEXED_TX) or 0)
         if done < head:
             ids = list(dict.fromkeys(m.entry_id for _, m in self.store.moves_since(done)))
-            self._index_entries(self.store.entries(ids), {})
-            self.store.set_meta(INDEXED_TX, str(head))
+            self.writer.submit(self.store.entries(ids), {}, head)
+            self.flush()
         open_count = sum(self.store.count(ledger=lg) for lg in (Ledger.ACCEPTED, Ledger.PENDING))
         if done > head or self.index.count() != open_count:
             self.reindex()
+        self.vectors.clear()
+        self._seen = head
 
     def reindex(self) -> None:
         """Rebuild the index from the ledger: the ledger is the source of truth."""
+        self.flush()
         self.index.remove(self.index.ids())
         for ns in self.store.namespaces():
             for lg in (Ledger.ACCEPTED, Ledger.PENDING):
@@ -222,6 +249,7 @@ class MemoryEngine:
         return entry
 
     def close(self) -> None:
+        self.writer.close()
         self.store.close()
 
     def __enter__(self) -> MemoryEngine:
@@ -253,6 +281,13 @@ def _claim(value: Claim | dict[str, Any]) -> Claim:
     if isinstance(value, dict):
         return Claim.model_validate(value)
     raise TarlError("claim", value, "expected a Claim or a dict of Claim fields")
+
+
+def _vector(value: Any, dim: int) -> np.ndarray:
+    v = np.asarray(value, dtype=np.float32).reshape(-1)
+    if v.shape != (dim,) or not np.all(np.isfinite(v)):
+        raise TarlError("vector", f"array of shape {np.shape(value)}", f"expected {dim} finite numbers")
+    return v
 
 
 def _check_namespace(namespace: str) -> str:

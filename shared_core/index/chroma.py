@@ -105,6 +105,14 @@ class EntryIndex:
         )
         return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0])]
 
+    def load(self, namespace: str) -> tuple[list[str], np.ndarray, list[Ledger]]:
+        """Every open entry of ``namespace`` with its stored vector (warms the in-process cache)."""
+        got = self.collection.get(where={"namespace": namespace}, include=["embeddings", "metadatas"])
+        if not got["ids"]:
+            return [], np.zeros((0, self.embedder.dim), dtype=np.float32), []
+        vectors = np.asarray(got["embeddings"], dtype=np.float32)
+        return list(got["ids"]), vectors, [Ledger(m["ledger"]) for m in got["metadatas"]]
+
     def ids(self) -> set[str]:
         out: set[str] = set()
         offset, page = 0, 5000

@@ -52,6 +52,7 @@ def test_verify_and_retract_go_through_the_log(engine):
 def test_index_behind_ledger_is_reconciled_on_open(tmp_path):
     with MemoryEngine.open(tmp_path) as eng:
         eng.write(Claim(text="Ana likes chess", namespace="ana"))
+        eng.flush()
         eng.store.set_meta("indexed_tx", "0")          # as if the process died before the index update
         eng.index.remove(eng.index.ids())
     with MemoryEngine.open(tmp_path) as eng:
@@ -82,3 +83,29 @@ def test_by_slot_is_a_key_value_view(engine):
     engine.write(Claim(text="Ana lives in Oslo now", namespace="ana", slot="home"))
     assert [e.text for e in engine.by_slot("ana", "home")] == ["Ana lives in Oslo now"]
     assert [e.text for e in engine.by_slot("ana", "home", Ledger.HISTORY)] == ["Ana lives in Rome"]
+
+
+def test_concurrent_threads_write_and_search_consistently(engine):
+    from concurrent.futures import ThreadPoolExecutor
+
+    def work(i: int) -> None:
+        engine.write(Claim(text=f"Ana fact number {i} about topic {i % 5}", namespace="ana"))
+        engine.search(f"topic {i % 5}", "ana", k=3)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(work, range(40)))
+    engine.flush()
+    open_ids = {e.id for lg in (Ledger.ACCEPTED, Ledger.PENDING) for e in engine.store.ledger("ana", lg)}
+    assert engine.store.head() == 40
+    assert engine.index.ids() == open_ids
+    assert {i for i, _ in engine.vectors.query(engine.index.embed(["x"])[0], "ana", 100, (Ledger.ACCEPTED, Ledger.PENDING))} == open_ids
+
+
+def test_two_engines_on_one_store_see_each_others_writes(tmp_path):
+    with MemoryEngine.open(tmp_path) as a, MemoryEngine.open(tmp_path) as b:
+        a.write(Claim(text="Ana lives in Rome", namespace="ana", slot="home"))
+        assert [h.entry.text for h in b.search("Ana lives in Rome", "ana")] == ["Ana lives in Rome"]
+        d = b.write(Claim(text="Ana lives in Rome", namespace="ana"))
+        assert d.action is Action.NOOP                       # b grounded on a's write
+        b.write(Claim(text="Ana lives in Oslo now", namespace="ana", slot="home"))
+        assert [h.entry.text for h in a.search("Ana lives", "ana")] == ["Ana lives in Oslo now"]

@@ -81,11 +81,13 @@ class Ledgers(RuleBasedStateMachine):
     @invariant()
     def index_matches_open_ledgers(self) -> None:
         open_ids = {e.id for lg in (Ledger.ACCEPTED, Ledger.PENDING) for e in self.engine.store.ledger(NS, lg)}
+        self.engine.flush()
         assert self.engine.index.ids() == open_ids
 
     def teardown(self) -> None:
         self.engine.reindex()
         open_ids = {e.id for lg in (Ledger.ACCEPTED, Ledger.PENDING) for e in self.engine.store.ledger(NS, lg)}
+        self.engine.flush()
         assert self.engine.index.ids() == open_ids
         self.engine.close()
 

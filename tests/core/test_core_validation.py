@@ -14,6 +14,7 @@ from shared_core.schema import MAX_TEXT_CHARS, Action, Claim, Reason
 
 
 def snapshot(engine, ns="u"):
+    engine.flush()
     return engine.state(ns), engine.store.head(), engine.index.count()
 
 
@@ -48,6 +49,7 @@ def test_bad_claims_name_the_field_and_write_nothing(engine, fields, field):
 def test_bad_claim_in_a_batch_writes_nothing(engine):
     with pytest.raises(ValidationError):
         engine.write_many([{"text": "fine", "namespace": "u"}, {"text": "", "namespace": "u"}])
+    engine.flush()
     assert engine.store.head() == 0 and engine.index.count() == 0
 
 

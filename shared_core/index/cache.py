@@ -1,0 +1,104 @@
+"""In-process vectors of each namespace's open entries, for grounding and search in well under a millisecond.
+
+Why beside Chroma: a Chroma query or upsert costs several milliseconds per call on this class of machine,
+more than the whole write budget; brute-force cosine over a namespace's open entries costs well under
+a millisecond at thousands of entries. Chroma stays the durable, shareable index (written behind, in
+batches); this cache is rebuilt from it on first use and kept fresh from the ledger's log, so writes by
+other processes become visible too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ..schema import Entry, Ledger
+
+Loader = Callable[[str], tuple[list[str], np.ndarray, list[Ledger]]]
+
+
+class _Namespace:
+    def __init__(self, dim: int) -> None:
+        self.ids: list[str] = []
+        self.row: dict[str, int] = {}
+        self.matrix = np.zeros((0, dim), dtype=np.float32)
+        self.ledgers = np.zeros(0, dtype=np.int8)
+        self.size = 0
+
+
+_CODE = {Ledger.ACCEPTED: 1, Ledger.PENDING: 2}
+
+
+class VectorCache:
+    def __init__(self, dim: int, loader: Loader) -> None:
+        self.dim = dim
+        self._load = loader
+        self._spaces: dict[str, _Namespace] = {}
+
+    def _space(self, namespace: str) -> _Namespace:
+        space = self._spaces.get(namespace)
+        if space is None:
+            space = self._spaces[namespace] = _Namespace(self.dim)
+            ids, vectors, ledgers = self._load(namespace)
+            self._put(space, ids, vectors, ledgers)
+        return space
+
+    def loaded(self, namespace: str) -> bool:
+        return namespace in self._spaces
+
+    def _put(self, space: _Namespace, ids: Sequence[str], vectors: np.ndarray, ledgers: Sequence[Ledger]) -> None:
+        for entry_id, vector, ledger in zip(ids, vectors, ledgers):
+            i = space.row.get(entry_id)
+            if i is None:
+                if space.size == len(space.matrix):
+                    grown = max(64, 2 * len(space.matrix))
+                    space.matrix = np.resize(space.matrix, (grown, self.dim))
+                    space.ledgers = np.resize(space.ledgers, grown)
+                i = space.size
+                space.size += 1
+                space.row[entry_id] = i
+                space.ids.append(entry_id)
+            space.matrix[i] = vector
+            space.ledgers[i] = _CODE[ledger]
+
+    def update(self, entries: Sequence[Entry], vectors: dict[str, np.ndarray], embed: Callable[[list[str]], np.ndarray]) -> None:
+        """Reflect ``entries`` (their current ledger); vectors come from ``vectors`` or the cache itself,
+        and only entries never seen are embedded."""
+        by_ns: dict[str, list[Entry]] = {}
+        for e in entries:
+            if e.namespace in self._spaces:              # unloaded namespaces load fresh from Chroma later
+                by_ns.setdefault(e.namespace, []).append(e)
+        for ns, group in by_ns.items():
+            space = self._spaces[ns]
+            for e in group:
+                if e.ledger is Ledger.HISTORY and e.id in space.row:
+                    space.ledgers[space.row[e.id]] = 0
+            live = [e for e in group if e.ledger is not Ledger.HISTORY]
+            missing = [e for e in live if e.id not in vectors and e.id not in space.row]
+            fresh = dict(zip((e.id for e in missing), embed([e.text for e in missing]))) if missing else {}
+            rows = [vectors.get(e.id, fresh.get(e.id)) for e in live]
+            known = [(e, r) for e, r in zip(live, rows) if r is not None]
+            for e in live:
+                if e.id in space.row and e.id not in vectors and e.id not in fresh:
+                    space.ledgers[space.row[e.id]] = _CODE[e.ledger]
+            if known:
+                self._put(space, [e.id for e, _ in known], np.stack([r for _, r in known]), [e.ledger for e, _ in known])
+
+    def query(self, vector: np.ndarray, namespace: str, k: int, ledgers: Sequence[Ledger]) -> list[tuple[str, float]]:
+        space = self._space(namespace)
+        if k <= 0 or space.size == 0:
+            return []
+        scores = space.matrix[: space.size] @ np.asarray(vector, dtype=np.float32)
+        allowed = np.isin(space.ledgers[: space.size], [_CODE[lg] for lg in ledgers])
+        scores = np.where(allowed, scores, -np.inf)
+        n = int(allowed.sum())
+        if n == 0:
+            return []
+        k = min(k, n)
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(space.ids[i], float(scores[i])) for i in top]
+
+    def clear(self) -> None:
+        self._spaces.clear()
