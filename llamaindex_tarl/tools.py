@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from llama_index.core.tools import FunctionTool
+from pydantic import ValidationError
 
 from shared_core import Claim, Decision, MemoryEngine, TarlError
 
@@ -30,7 +31,10 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, source: st
         raise TarlError("namespace", namespace, "must be a non-empty string")
 
     def claim(fact: str) -> Claim:
-        return Claim(text=fact, namespace=namespace, source=source)
+        try:
+            return Claim(text=fact, namespace=namespace, source=source)
+        except ValidationError as exc:
+            raise TarlError("fact", fact, exc.errors()[0]["msg"]) from None
 
     def remember(fact: str) -> str:
         """Store one durable fact about the user in long-term memory (one short sentence)."""
