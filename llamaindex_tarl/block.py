@@ -97,6 +97,7 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
         else:
             raw = (self.extractor or user_statements)(list(messages))
             if inspect.isawaitable(raw):
+                getattr(raw, "close", lambda: None)()          # never awaited: close it quietly
                 raise TarlError("extractor", self.extractor, "is async; use the async path (aput/aremember)")
         self._decisions = self._engine.write_many(self._claims(raw))
         return self.last_decisions

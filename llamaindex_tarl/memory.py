@@ -148,16 +148,18 @@ class TarlMemory(BaseChatStoreMemory):
         return self._compose(history, await self._block.arecall(query_of(history, input)), initial_token_count)
 
     def put(self, message: ChatMessage) -> None:
+        """Store the message; when it closes a turn, hand the turn to TARL first (a failing extractor
+        then leaves the history untouched too)."""
         _check_message(message)
-        super().put(message)
         if ends_turn(message):
-            self._block.remember(last_turn(self.get_all()))
+            self._block.remember(last_turn([*self.get_all(), message]))
+        super().put(message)
 
     async def aput(self, message: ChatMessage) -> None:
         _check_message(message)
-        await super().aput(message)
         if ends_turn(message):
-            await self._block.aremember(last_turn(await self.aget_all()))
+            await self._block.aremember(last_turn([*await self.aget_all(), message]))
+        await super().aput(message)
 
     def put_messages(self, messages: list[ChatMessage]) -> None:
         for m in _check_messages(messages):
