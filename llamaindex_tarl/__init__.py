@@ -1,4 +1,5 @@
-"""LlamaIndex adapter for tarl-memory: a memory block, an LRE-trimmed chat memory, a retriever and tools.
+"""LlamaIndex adapter for tarl-memory: a memory block, an LRE-trimmed chat
+memory, a retriever, tools and Janus-gated agent reflections.
 
 Thin by design: every class translates LlamaIndex objects to ``shared_core.MemoryEngine`` calls and back.
 """
@@ -6,10 +7,11 @@ Thin by design: every class translates LlamaIndex objects to ``shared_core.Memor
 from .block import TarlMemoryBlock, user_statements
 from .engine import LlamaIndexEmbedder, open_engine
 from .memory import TarlMemory, trim_history
+from .reflections import AgentReflections
 from .retriever import TarlRetriever
 from .tools import memory_tools
 
 __all__ = [
-    "LlamaIndexEmbedder", "TarlMemory", "TarlMemoryBlock", "TarlRetriever", "memory_tools", "open_engine",
-    "trim_history", "user_statements",
+    "AgentReflections", "LlamaIndexEmbedder", "TarlMemory", "TarlMemoryBlock", "TarlRetriever", "memory_tools",
+    "open_engine", "trim_history", "user_statements",
 ]

@@ -71,6 +71,12 @@ def recorder() -> Recorder:
     return Recorder()
 
 
+@pytest.fixture
+def updater() -> Recorder:
+    """A second recording model, e.g. the LLM behind a reflection updater."""
+    return Recorder()
+
+
 class HashEmbedding(BaseEmbedding):
     """An offline LlamaIndex embedding with real ranking (word hashing), unlike MockEmbedding's constant."""
 
