@@ -106,3 +106,19 @@ def test_trim_keeps_whole_turns_in_order_within_budget(messages, budget, keep_la
     assert all(i in index for i in recent)                               # the last keep_last turns stay
     recent_cost = tokens(messages[recent[0]:]) if recent else 0
     assert tokens(kept) <= max(budget, recent_cost)                      # over budget only for the recent window
+
+
+def test_openai_style_tool_calls_are_counted_and_keep_the_turn_open():
+    from llamaindex_tarl.messages import ends_turn, last_turn, turns
+
+    call = ChatMessage(role="assistant", content="", additional_kwargs={"tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "track", "arguments": '{"order": "A-7731"}'}}]})
+    result = ChatMessage(role="tool", content="in transit", additional_kwargs={"tool_call_id": "c1"})
+    answer = ChatMessage(role="assistant", content="It is in transit.")
+    history = [ChatMessage(role="assistant", content="Hi!"), ChatMessage(role="user", content="where is it?"),
+               call, result, answer]
+    assert text_of(call) == 'track({"order": "A-7731"})'
+    assert not ends_turn(call) and ends_turn(answer)
+    assert last_turn(history) == history[1:]           # what TARL gets when the answer closes the turn
+    assert turns(history) == [(1, 5)]                  # the greeting answers nothing still in history
+    assert trim_history(history, 10_000) == history[1:]
