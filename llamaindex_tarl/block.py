@@ -5,12 +5,12 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.llms import LLM
 from llama_index.core.memory import BaseMemoryBlock
-from pydantic import Field, PrivateAttr, ValidationError
+from pydantic import AfterValidator, Field, PrivateAttr, ValidationError
 
 from shared_core import Claim, Decision, Hit, MemoryEngine, TarlError
 
@@ -25,6 +25,12 @@ EXTRACT_PROMPT = (
     "one short self-contained sentence per line, no numbering. Reply NONE if there are none.\n\n{transcript}"
 )
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*")
+
+
+def _check_extractor(value: Any) -> Any:
+    if value is not None and not (isinstance(value, LLM) or callable(value)):
+        raise ValueError(f"extractor={value!r} must be a llama_index LLM or a callable")
+    return value
 
 
 def user_statements(messages: Sequence[ChatMessage]) -> list[str]:
@@ -66,10 +72,10 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
 
     name: str = "tarl_memory"
     description: str | None = "Long-term facts about the user, kept by TARL (Accepted ledger only)."
-    namespace: str = Field(default="default", min_length=1)
+    namespace: str = Field(default="default", pattern=r"\S")
     top_k: int = Field(default=5, ge=1)
-    source: str = Field(default="user", min_length=1)
-    extractor: Any = Field(default=None, exclude=True)
+    source: str = Field(default="user", pattern=r"\S")
+    extractor: Annotated[Any, AfterValidator(_check_extractor)] = Field(default=None, exclude=True)
     _engine: MemoryEngine = PrivateAttr()
     _decisions: list[Decision] = PrivateAttr(default_factory=list)
 
@@ -77,9 +83,8 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
         super().__init__(**data)
         if not isinstance(engine, MemoryEngine):
             raise TarlError("engine", engine, "must be a shared_core MemoryEngine")
-        if self.extractor is not None and not (isinstance(self.extractor, LLM) or callable(self.extractor)):
-            raise TarlError("extractor", self.extractor, "must be a llama_index LLM or a callable")
         self._engine = engine
+
 
     @property
     def engine(self) -> MemoryEngine:

@@ -23,7 +23,7 @@ from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.memory.types import BaseChatStoreMemory
 from llama_index.core.storage.chat_store import BaseChatStore, SimpleChatStore
 from llama_index.core.tools import FunctionTool
-from pydantic import Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
 from shared_core import MemoryEngine, TarlError
 from shared_core.lre import MESSAGE_OVERHEAD, Unit, count_tokens, select_units
@@ -102,12 +102,15 @@ class TarlMemory(BaseChatStoreMemory):
         if tokenizer_fn is not None:
             fn = tokenizer_fn
             token_counter = lambda text: len(fn(text))  # noqa: E731
-        block = TarlMemoryBlock(open_engine(engine, path, embed_model), namespace=namespace, top_k=top_k,
-                                extractor=extractor, source=source)
-        memory = cls(block, token_limit=token_limit, keep_last=keep_last, token_counter=token_counter or count_tokens,
-                     chat_store=chat_store or SimpleChatStore(), chat_store_key=session_id or uuid.uuid4().hex)
-        if chat_history:
-            memory.set(list(chat_history))
+        block_fields = {"namespace": namespace, "top_k": top_k, "extractor": extractor, "source": source}
+        fields = {"token_limit": token_limit, "keep_last": keep_last, "token_counter": token_counter or count_tokens,
+                  "chat_store": chat_store or SimpleChatStore(), "chat_store_key": session_id or uuid.uuid4().hex}
+        check_fields(TarlMemoryBlock, block_fields)     # validate everything before opening a store:
+        check_fields(cls, fields)                       # opening one at a path creates files
+        history = _check_messages(chat_history) if chat_history is not None else []
+        memory = cls(TarlMemoryBlock(open_engine(engine, path, embed_model), **block_fields), **fields)
+        if history:
+            memory.set(history)
         return memory
 
     # -- what the adapters and tests reach through ----------------------------------------------
@@ -212,6 +215,13 @@ def trim_history(
                           "system" if system else "tool_call" if has_tools else "turn", system))
     kept = select_units(units, budget, keep_last=keep_last, scorer=scorer)
     return [messages[i] for u, k in zip(units, kept) if k for i in range(u.start, u.stop)]
+
+
+def check_fields(model: type[BaseModel], values: dict[str, Any]) -> None:
+    """Validate ``values`` against ``model``'s own field definitions without constructing it."""
+    spec: dict[str, Any] = {k: (model.model_fields[k].annotation, model.model_fields[k]) for k in values}
+    create_model(f"{model.__name__}Options", __config__=ConfigDict(arbitrary_types_allowed=True),
+                 **spec).model_validate(values)
 
 
 def _check_message(message: Any, field: str = "message") -> ChatMessage:

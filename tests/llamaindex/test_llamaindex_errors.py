@@ -65,7 +65,7 @@ def test_async_extractor_in_sync_path_is_refused(engine):
 
 
 def test_construction_errors(engine):
-    with pytest.raises(TarlError, match="extractor=42"):
+    with pytest.raises(ValidationError, match="extractor=42"):
         TarlMemoryBlock(engine, extractor=42)
     with pytest.raises(TarlError, match="engine='nope'"):
         TarlMemoryBlock("nope")
@@ -84,6 +84,14 @@ def test_construction_errors(engine):
     with pytest.raises(TarlError, match="namespace=''"):
         TarlRetriever(engine, "")
     assert engine.log() == []
+
+
+@pytest.mark.parametrize("bad", [{"token_limit": 0}, {"keep_last": -1}, {"top_k": 0}, {"namespace": " "},
+                                 {"extractor": "llm"}, {"chat_history": ["hi"]}, {"engine": "db"}])
+def test_bad_options_create_no_store(tmp_path, bad):
+    with pytest.raises(ValueError):
+        TarlMemory.from_defaults(tmp_path / "store", **bad)
+    assert not (tmp_path / "store").exists()
 
 
 def test_read_errors(engine):
