@@ -1,0 +1,229 @@
+"""``tarl bench embedders``: which offline embedder should the index use by default?
+
+LoCoMo retrieval: each conversation's turns are indexed on their own, every question is a query,
+and recall@10 is the share of the question's evidence turns among the 10 nearest turns (numpy
+brute-force cosine, no Chroma), averaged over questions. Adversarial questions (category 5) are
+reported separately. Conversations are split in two halves: choices are made on ``dev`` and
+confirmed on ``holdout`` so the default is not tuned to six conversations. ``docs_per_s`` is the
+embedding throughput of a fresh embedder (cold caches) over every turn.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from shared_core.bench.report import DATA_DIR, Report, bench_args
+from shared_core.index.embedders import Embedder, HashingEmbedder, QueryIDF, default_embedder
+
+K = 10
+QUERY_IDF_POWER = 3.0  # chosen on the dev conversations (2 and 4 were close behind)
+SMALL_STORE = 150
+_ID = re.compile(r"D:?(\d+):0*(\d+)")
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    evidence: frozenset[int]  # row numbers of the relevant turns
+    category: int
+
+
+@dataclass(frozen=True)
+class Conversation:
+    sample_id: str
+    turns: list[str]
+    questions: list[Question]
+
+
+def turn_text(turn: dict) -> str:
+    """A turn as an agent would store it: what was said, plus the caption of a shared image."""
+    caption = turn.get("blip_caption")
+    return f"{turn['text']} [image: {caption}]" if caption else turn["text"]
+
+
+def load_locomo(path: Path) -> list[Conversation]:
+    conversations = []
+    for item in json.loads(Path(path).read_text()):
+        conv = item["conversation"]
+        sessions = sorted(
+            (int(m.group(1)), v) for k, v in conv.items() if (m := re.fullmatch(r"session_(\d+)", k)) and isinstance(v, list)
+        )
+        turns, row = [], {}
+        for _, session in sessions:
+            for turn in session:
+                if m := _ID.fullmatch(turn["dia_id"].strip()):
+                    row[(int(m.group(1)), int(m.group(2)))] = len(turns)
+                turns.append(turn_text(turn))
+        questions = []
+        for qa in item["qa"]:
+            ids = [m.groups() for e in qa.get("evidence", []) for part in re.split(r"[;,\s]+", e) if (m := _ID.fullmatch(part))]
+            evidence = frozenset(row[key] for a, b in ids if (key := (int(a), int(b))) in row)
+            if evidence:
+                questions.append(Question(qa["question"], evidence, int(qa["category"])))
+        conversations.append(Conversation(item["sample_id"], turns, questions))
+    return conversations
+
+
+Fit = Callable[[Sequence[str]], Embedder]
+"""Given a conversation's turns, the embedder to use on it (fixed embedders ignore the turns)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    fit: Fit
+    query_idf: float | None = QUERY_IDF_POWER  # power of the store-side query IDF; None = plain cosine
+
+
+def fixed(**config: object) -> Fit:
+    return lambda _docs: HashingEmbedder(**config)  # type: ignore[arg-type]
+
+
+def sklearn_tfidf(docs: Sequence[str]) -> Embedder:
+    """Reference only: HashingVectorizer + TF-IDF fitted on the conversation (not a stable store default)."""
+    from sklearn.feature_extraction.text import HashingVectorizer, TfidfTransformer
+
+    vec = HashingVectorizer(n_features=2**18, ngram_range=(1, 2), alternate_sign=False, norm=None, stop_words="english")
+    tfidf = TfidfTransformer(sublinear_tf=True).fit(vec.transform(docs))
+
+    class Fitted:
+        name, dim = "sklearn_hashing_tfidf", 2**18
+
+        def __call__(self, texts: Sequence[str]) -> np.ndarray:
+            return tfidf.transform(vec.transform(texts))  # sparse, already L2-normalised
+
+    return Fitted()
+
+
+def candidates(quick: bool) -> dict[str, Candidate]:
+    """The default pipeline, the embedder alone, one ablation per design choice, and references."""
+    default: Fit = lambda _docs: default_embedder()  # noqa: E731
+    systems = {
+        "default": Candidate(default),
+        "default_no_query_idf": Candidate(default, None),
+        "query_idf_power_2": Candidate(default, 2.0),
+        "no_stop_words": Candidate(fixed(stop_words=False)),
+        "no_stem": Candidate(fixed(stem=False)),
+        "with_bigrams": Candidate(fixed(bigram_weight=0.25)),
+        "no_char_ngrams": Candidate(fixed(char_weight=0.0, char_dims=0)),
+        "no_char_subspace": Candidate(fixed(char_dims=0)),
+        "raw_tf": Candidate(fixed(sublinear_tf=False)),
+        "unsigned": Candidate(fixed(signed=False)),
+        "unsigned_no_query_idf": Candidate(fixed(signed=False), None),
+        "no_length_weight": Candidate(fixed(length_weight=False)),
+        "dim_1024": Candidate(fixed(dim=1024, char_dims=256)),
+        "dim_1024_no_query_idf": Candidate(fixed(dim=1024, char_dims=256), None),
+        "dim_4096": Candidate(fixed(dim=4096, char_dims=1024)),
+        "sklearn_hashing_tfidf": Candidate(sklearn_tfidf, None),
+    }
+    if quick:
+        systems = {k: systems[k] for k in ("default", "default_no_query_idf", "sklearn_hashing_tfidf")}
+    return systems
+
+
+def _similarities(candidate: Candidate, docs: Sequence[str], queries: Sequence[str]) -> np.ndarray:
+    embedder = candidate.fit(docs)
+    d, q = embedder(docs), embedder(queries)
+    if candidate.query_idf is not None:
+        idf = QueryIDF(embedder.dim, power=candidate.query_idf)
+        idf.add(d)
+        q = idf.weigh(q)
+    sims = q @ d.T
+    return np.asarray(sims.todense() if hasattr(sims, "todense") else sims)
+
+
+def evaluate(candidate: Candidate, conversations: list[Conversation]) -> dict[str, list[tuple[float, float]]]:
+    """Per conversation, (recall@10, reciprocal rank of first hit) for each question, keyed by sample_id."""
+    results: dict[str, list[tuple[float, float]]] = {}
+    for conv in conversations:
+        sims = _similarities(candidate, conv.turns, [q.text for q in conv.questions])
+        order = np.argsort(-sims, axis=1, kind="stable")
+        rows = []
+        for q, ranking in zip(conv.questions, order):
+            hits = np.isin(ranking, list(q.evidence))
+            rows.append((hits[:K].sum() / len(q.evidence), 1.0 / (int(np.argmax(hits)) + 1)))
+        results[conv.sample_id] = rows
+    return results
+
+
+def throughput(fit: Fit, docs: Sequence[str], repeats: int) -> float:
+    """Docs per CPU-second of a fresh embedder (cold caches), best of a few runs.
+
+    CPU time of this process rather than wall time, so other work on a shared machine does not
+    distort the comparison (the embedders are single-threaded).
+    """
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.process_time()
+        fit(docs)(docs)
+        best = min(best, time.process_time() - start)
+    return len(docs) / max(best, 1e-9)
+
+
+def first_turns(conv: Conversation, n: int) -> Conversation:
+    """A young store: the first ``n`` turns, and the questions answerable from them alone."""
+    return Conversation(conv.sample_id, conv.turns[:n], [q for q in conv.questions if max(q.evidence) < n])
+
+
+def _mean(per_conv: dict[str, list[tuple[float, float]]], conversations: list[Conversation], metric: int,
+          keep: Callable[[str, int], bool]) -> float:
+    vals = [r[metric] for c in conversations for r, q in zip(per_conv[c.sample_id], c.questions) if keep(c.sample_id, q.category)]
+    return float(np.mean(vals)) if vals else float("nan")
+
+
+def main(argv: list[str]) -> int:
+    parser = bench_args("embedders", __doc__.splitlines()[0], DATA_DIR / "locomo" / "locomo_train6.json")
+    args = parser.parse_args(argv)
+    conversations = load_locomo(args.data)
+    if args.quick:
+        conversations = [conversations[0], conversations[len(conversations) // 2]]
+    half = (len(conversations) + 1) // 2
+    dev = {c.sample_id for c in conversations[:half]}
+    young = [first_turns(c, SMALL_STORE) for c in conversations]
+    all_turns = [t for c in conversations for t in c.turns]
+
+    report = Report("embedders", str(args.data))
+    for system, candidate in candidates(args.quick).items():
+        per_conv, per_young = evaluate(candidate, conversations), evaluate(candidate, young)
+        report.add(
+            system,
+            recall_at_10=_mean(per_conv, conversations, 0, lambda s, c: c != 5),
+            recall_at_10_dev=_mean(per_conv, conversations, 0, lambda s, c: c != 5 and s in dev),
+            recall_at_10_holdout=_mean(per_conv, conversations, 0, lambda s, c: c != 5 and s not in dev),
+            mrr=_mean(per_conv, conversations, 1, lambda s, c: c != 5),
+            recall_at_10_adversarial=_mean(per_conv, conversations, 0, lambda s, c: c == 5),
+            recall_at_10_small_store=_mean(per_young, young, 0, lambda s, c: c != 5),
+            docs_per_s=throughput(candidate.fit, all_turns, 1 if args.quick else 5),
+        )
+    n_questions = sum(len(c.questions) for c in conversations)
+    report.notes += [
+        f"{len(conversations)} conversations, {len(all_turns)} turns, {n_questions} questions with evidence; "
+        f"dev = {sorted(dev)}, holdout = the rest",
+        "recall_at_10* exclude adversarial (category 5) questions; recall_at_10_adversarial is those alone; "
+        f"recall_at_10_small_store indexes only the first {SMALL_STORE} turns (questions answerable from them)",
+        "default = default_embedder() for stored vectors + QueryIDF (store statistics weigh the query only); "
+        "*_no_query_idf = plain cosine on the stored vectors; other rows change one choice of the default",
+        "sklearn_hashing_tfidf fits IDF into the vectors of each conversation: a reference, not a stable store default",
+        "docs_per_s: CPU time, fresh embedder (cold caches), best of runs",
+    ]
+    report.extra["default_config"] = {"name": default_embedder().name, **HashingEmbedder().config(),
+                                      "query_idf_power": QUERY_IDF_POWER}
+    report.plot("embedders_recall_vs_speed.png", lambda ax: _scatter(ax, report.systems))
+    report.emit(args)
+    return 0
+
+
+def _scatter(ax, systems: dict[str, dict[str, float]]) -> None:  # noqa: ANN001 (matplotlib Axes)
+    for system, row in systems.items():
+        ax.scatter(row["docs_per_s"], row["recall_at_10"], color="tab:red" if system == "default" else "tab:blue")
+        ax.annotate(system, (row["docs_per_s"], row["recall_at_10"]), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.set_xscale("log")
+    ax.set_xlabel("docs per CPU-second (log)")
+    ax.set_ylabel("LoCoMo recall@10 (non-adversarial)")
+    ax.set_title("Offline embedders on LoCoMo retrieval")
