@@ -2,51 +2,30 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from shared_core import MemoryEngine, TarlError
 from shared_core.index import Embedder
+from shared_core.index.embedders import CallableEmbedder
 
 
-class LlamaIndexEmbedder:
-    """A LlamaIndex ``BaseEmbedding`` seen through the core's ``Embedder`` protocol.
+def llamaindex_embedder(embed_model: BaseEmbedding) -> CallableEmbedder:
+    """A LlamaIndex ``BaseEmbedding`` as the core's ``Embedder`` (checked, L2-normalised rows).
 
     >>> from llama_index.core.embeddings import MockEmbedding
-    >>> LlamaIndexEmbedder(MockEmbedding(embed_dim=8))(["hello"]).shape
-    (1, 8)
+    >>> embedder = llamaindex_embedder(MockEmbedding(embed_dim=8))
+    >>> embedder.name, embedder(["hello"]).shape
+    ('MockEmbedding-unknown', (1, 8))
 
-    The name (which keys the Chroma collection, so two models never share a vector space) comes from
-    the model's class and ``model_name``. Rows are L2-normalised as the protocol requires.
+    The name, which keys the store's vector space, comes from the model's class and ``model_name``.
     """
-
-    def __init__(self, embed_model: BaseEmbedding) -> None:
-        if not isinstance(embed_model, BaseEmbedding):
-            raise TarlError("embed_model", embed_model, "must be a llama_index BaseEmbedding")
-        self.embed_model = embed_model
-        raw = f"{type(embed_model).__name__}-{embed_model.model_name}"
-        self.name = re.sub(r"[^A-Za-z0-9_-]+", "-", raw).strip("-")[:48] or "llamaindex"
-        self._dim: int | None = None
-
-    @property
-    def dim(self) -> int:
-        if self._dim is None:
-            self(["dimension probe"])
-        assert self._dim is not None
-        return self._dim
-
-    def __call__(self, texts: Sequence[str]) -> np.ndarray:
-        vectors = np.asarray(self.embed_model.get_text_embedding_batch(list(texts)), dtype=np.float32)
-        if vectors.ndim != 2 or vectors.shape[0] != len(texts) or not np.isfinite(vectors).all():
-            raise TarlError("embed_model", self.name, f"returned {vectors.shape} finite={np.isfinite(vectors).all()}")
-        self._dim = int(vectors.shape[1])
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return vectors / np.where(norms == 0, 1.0, norms)
+    if not isinstance(embed_model, BaseEmbedding):
+        raise TarlError("embed_model", embed_model, "must be a llama_index BaseEmbedding")
+    name = f"{type(embed_model).__name__}-{embed_model.model_name}"[:48]
+    return CallableEmbedder(embed_model.get_text_embedding_batch, name=name)
 
 
 def open_engine(
@@ -62,5 +41,5 @@ def open_engine(
         if not isinstance(engine, MemoryEngine):
             raise TarlError("engine", engine, "must be a shared_core MemoryEngine")
         return engine
-    embedder = LlamaIndexEmbedder(embed_model) if isinstance(embed_model, BaseEmbedding) else embed_model
+    embedder = llamaindex_embedder(embed_model) if isinstance(embed_model, BaseEmbedding) else embed_model
     return MemoryEngine.open(path, embedder=embedder, **options)

@@ -6,7 +6,7 @@ import pytest
 from llama_index.core.base.llms.types import ChatMessage
 from pydantic import ValidationError
 
-from llamaindex_tarl import LlamaIndexEmbedder, TarlMemory, TarlMemoryBlock, TarlRetriever, open_engine
+from llamaindex_tarl import llamaindex_embedder, TarlMemory, TarlMemoryBlock, TarlRetriever, open_engine
 from shared_core import MemoryEngine, TarlError
 
 NS = "user:err"
@@ -78,7 +78,7 @@ def test_construction_errors(engine):
     with pytest.raises(TarlError, match="tokenizer_fn"):
         TarlMemory.from_defaults(engine=engine, token_counter=len, tokenizer_fn=str.split)
     with pytest.raises(TarlError, match="embed_model"):
-        LlamaIndexEmbedder("not a model")
+        llamaindex_embedder("not a model")
     with pytest.raises(TarlError, match="top_k=0"):
         TarlRetriever(engine, NS, top_k=0)
     with pytest.raises(TarlError, match="namespace=''"):
