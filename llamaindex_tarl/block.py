@@ -85,7 +85,6 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
             raise TarlError("engine", engine, "must be a shared_core MemoryEngine")
         self._engine = engine
 
-
     @property
     def engine(self) -> MemoryEngine:
         return self._engine
