@@ -56,7 +56,7 @@ class MemoryEngine:
                  clock: Callable[[], datetime] = utcnow) -> None:
         self.store = store
         self.index = index
-        self.vectors = VectorCache(index.embedder.dim, index.load)
+        self.vectors = VectorCache(index.embedder.dim, self._load_vectors)
         self.policy: Policy = policy or RulePolicy()
         self.clock = clock
         self._seen = 0
@@ -156,7 +156,7 @@ class MemoryEngine:
         fetch = k if valid_at is None else 4 * k
         with self._lock:
             self._refresh()
-            scored = self.vectors.query(vector, namespace, fetch, (Ledger.ACCEPTED,))
+            scored = self.vectors.query(vector, namespace, fetch, (Ledger.ACCEPTED,), weigh=True)
         entries = {e.id: e for e in self.store.entries([i for i, _ in scored])}
         hits = [Hit(entries[i], s) for i, s in scored if i in entries and entries[i].ledger is Ledger.ACCEPTED]
         if valid_at is not None:
@@ -197,6 +197,18 @@ class MemoryEngine:
             ids = list(dict.fromkeys(m.entry_id for _, m in self.store.moves_since(min(self._seen, head))))
             self.vectors.update(self.store.entries(ids), {}, self.index.embed)
             self._seen = head
+
+    def _load_vectors(self, namespace: str) -> tuple[list[str], np.ndarray, list[Ledger]]:
+        """A namespace's open entries (from the ledger) with their vectors: stored ones from Chroma,
+        the rest (not yet written behind, or lost in a crash) embedded again."""
+        entries = [e for lg in (Ledger.ACCEPTED, Ledger.PENDING) for e in self.store.ledger(namespace, lg)]
+        ids, stored, _ = self.index.load(namespace)
+        vectors = dict(zip(ids, stored))
+        missing = [e for e in entries if e.id not in vectors]
+        if missing:
+            vectors.update(zip((e.id for e in missing), self.index.embed([e.text for e in missing])))
+        matrix = np.stack([vectors[e.id] for e in entries]) if entries else np.zeros((0, self.index.embedder.dim), np.float32)
+        return [e.id for e in entries], matrix, [e.ledger for e in entries]
 
     def _cache(self, transactions: Sequence[Transaction], vectors: dict[str, np.ndarray]) -> None:
         """Our own transactions, folded in while the write lock is still held (so ``_seen`` is exact)."""

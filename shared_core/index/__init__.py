@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .embedders import Embedder, HashingEmbedder, default_embedder
+from .embedders import CallableEmbedder, Embedder, HashingEmbedder, QueryIDF, default_embedder
 
 if TYPE_CHECKING:
     from .chroma import EntryIndex
 
-__all__ = ["Embedder", "EntryIndex", "HashingEmbedder", "default_embedder"]
+__all__ = ["CallableEmbedder", "Embedder", "EntryIndex", "HashingEmbedder", "QueryIDF", "default_embedder"]
 
 
 def __getattr__(name: str) -> Any:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..schema import Entry, Ledger
+from .embedders import QueryIDF
 
 Loader = Callable[[str], tuple[list[str], np.ndarray, list[Ledger]]]
 
@@ -25,6 +26,8 @@ class _Namespace:
         self.matrix = np.zeros((0, dim), dtype=np.float32)
         self.ledgers = np.zeros(0, dtype=np.int8)
         self.size = 0
+        self.idf = QueryIDF(dim)
+        """Document frequencies of the live rows: search weighs queries by them (see QueryIDF)."""
 
 
 _CODE = {Ledger.ACCEPTED: 1, Ledger.PENDING: 2}
@@ -59,6 +62,7 @@ class VectorCache:
                 space.size += 1
                 space.row[entry_id] = i
                 space.ids.append(entry_id)
+                space.idf.add(np.asarray(vector)[None])
             space.matrix[i] = vector
             space.ledgers[i] = _CODE[ledger]
 
@@ -72,8 +76,10 @@ class VectorCache:
         for ns, group in by_ns.items():
             space = self._spaces[ns]
             for e in group:
-                if e.ledger is Ledger.HISTORY and e.id in space.row:
-                    space.ledgers[space.row[e.id]] = 0
+                i = space.row.get(e.id)
+                if e.ledger is Ledger.HISTORY and i is not None and space.ledgers[i]:
+                    space.ledgers[i] = 0
+                    space.idf.remove(space.matrix[i][None])
             live = [e for e in group if e.ledger is not Ledger.HISTORY]
             missing = [e for e in live if e.id not in vectors and e.id not in space.row]
             fresh = dict(zip((e.id for e in missing), embed([e.text for e in missing]))) if missing else {}
@@ -85,11 +91,18 @@ class VectorCache:
             if known:
                 self._put(space, [e.id for e, _ in known], np.stack([r for _, r in known]), [e.ledger for e, _ in known])
 
-    def query(self, vector: np.ndarray, namespace: str, k: int, ledgers: Sequence[Ledger]) -> list[tuple[str, float]]:
+    def query(self, vector: np.ndarray, namespace: str, k: int, ledgers: Sequence[Ledger], *,
+              weigh: bool = False) -> list[tuple[str, float]]:
+        """Top-k (id, cosine). ``weigh``: IDF-weight the query by this namespace's own statistics, which
+        ranks retrieval far better with the hashing embedder; grounding leaves it off so that a restated
+        claim still scores 1.0 against its twin."""
         space = self._space(namespace)
         if k <= 0 or space.size == 0:
             return []
-        scores = space.matrix[: space.size] @ np.asarray(vector, dtype=np.float32)
+        query = np.asarray(vector, dtype=np.float32)
+        if weigh:
+            query = space.idf.weigh(query[None])[0].astype(np.float32)
+        scores = space.matrix[: space.size] @ query
         allowed = np.isin(space.ledgers[: space.size], [_CODE[lg] for lg in ledgers])
         scores = np.where(allowed, scores, -np.inf)
         n = int(allowed.sum())

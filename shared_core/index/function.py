@@ -36,7 +36,7 @@ class TarlEmbeddingFunction(EmbeddingFunction[Documents]):
 
     @staticmethod
     def build_from_config(config: dict[str, Any]) -> TarlEmbeddingFunction:
-        if config.get("embedder") == HashingEmbedder.name:
+        if str(config.get("embedder", "")).startswith(HashingEmbedder.name):
             return TarlEmbeddingFunction(HashingEmbedder(**config.get("params", {})))
         raise ValueError(
             f"embedder={config.get('embedder')!r}: a custom embedder cannot be rebuilt from its config; "

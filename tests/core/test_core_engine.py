@@ -109,3 +109,12 @@ def test_two_engines_on_one_store_see_each_others_writes(tmp_path):
         assert d.action is Action.NOOP                       # b grounded on a's write
         b.write(Claim(text="Ana lives in Oslo now", namespace="ana", slot="home"))
         assert [h.entry.text for h in a.search("Ana lives", "ana")] == ["Ana lives in Oslo now"]
+
+
+def test_search_right_after_a_batch_in_a_new_namespace(engine):
+    from shared_core.executor import Step
+
+    texts = ["Caroline went hiking in the mountains", "Melanie adopted a dog named Rex", "the weather is nice"]
+    engine.apply("n", [Step(Action.APPEND, Claim(text=t, namespace="n")) for t in texts])
+    hits = engine.search("who adopted a dog?", "n", k=1)      # before the Chroma write-behind caught up
+    assert [h.entry.text for h in hits] == ["Melanie adopted a dog named Rex"]
