@@ -1,0 +1,123 @@
+"""``trim``: keep a chat history inside a token budget without dropping load-bearing turns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol, TypeVar
+
+import numpy as np
+
+from shared_core.lre.budget import select
+from shared_core.lre.scorer import Scorer
+from shared_core.lre.tokens import TokenCounter, count_tokens
+from shared_core.lre.units import AsMessage, LREInputError, PinnedSpec, Unit, units_from_messages
+
+T = TypeVar("T")
+
+
+class UnitScorer(Protocol):
+    """Anything that scores the units of one history (a :class:`Scorer`, or a baseline)."""
+
+    def score_units(self, units: Sequence[Unit]) -> np.ndarray: ...
+
+
+class BudgetTooSmallError(LREInputError):
+    """The pinned units plus the recent window alone exceed the budget (with ``on_overflow="raise"``)."""
+
+
+def _check_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise LREInputError(f"{name} must be an int, got {value!r}")
+    if value < 0:
+        raise LREInputError(f"{name} must be >= 0, got {value!r}")
+    return int(value)
+
+
+def required_units(units: Sequence[Unit], keep_last: int) -> np.ndarray:
+    """Mask of units kept unconditionally: pinned ones and the last ``keep_last`` (orphans excluded)."""
+    keep = np.array([u.pinned and u.kind != "orphan" for u in units], dtype=bool)
+    live = [i for i, u in enumerate(units) if u.kind != "orphan"]
+    if keep_last:
+        keep[live[-keep_last:]] = True
+    return keep
+
+
+def trim(
+    messages: Sequence[T],
+    budget: int,
+    *,
+    keep_last: int = 5,
+    pinned: PinnedSpec = None,
+    token_counter: TokenCounter = count_tokens,
+    scorer: UnitScorer | None = None,
+    as_message: AsMessage | None = None,
+    on_overflow: Literal["keep", "raise"] = "keep",
+) -> list[T]:
+    """Return the messages to send: a subset of ``messages`` within ``budget`` tokens.
+
+    - The last ``keep_last`` units and every pinned unit (system messages and messages marked
+      ``"pinned": True`` by default; see :func:`units_from_messages` for ``pinned``) are always kept.
+    - Among older units, those maximising the summed scorer probability within the remaining budget
+      are kept (exact knapsack or greedy by density, see :mod:`shared_core.lre.budget`).
+    - An assistant message with tool calls and its tool results are kept or dropped together; tool
+      results with no preceding call (possible only at the very start) are always dropped, so the
+      output never starts on, nor contains, an orphan tool result.
+    - Output: the original objects (same identity), in their original order.
+
+    Budget too small: if the pinned units plus the recent window alone cost more than ``budget``,
+    ``on_overflow="keep"`` (default) returns exactly those units, which then exceed the budget (an
+    agent cannot continue coherently without its latest turns and instructions, and a caller can
+    detect the overflow by counting); ``on_overflow="raise"`` raises :class:`BudgetTooSmallError`
+    naming the budget and the minimum it needs. Otherwise the budget is never exceeded.
+
+    Speed: a cold trim featurises every unit (vectorised; ~10 ms for 1,000 chat messages on the
+    project's 2-core machine). In an agent loop pass one :class:`~shared_core.lre.stream.StreamingScorer`
+    per conversation as ``scorer``: units already seen are not featurised again (same result).
+
+    Tokens are counted per message with ``token_counter`` plus a small per-message overhead
+    (:data:`~shared_core.lre.tokens.MESSAGE_OVERHEAD`); the default counter needs no download.
+    Messages are mappings ``{"role", "content", "tool_calls"?, "tool_call_id"?, "pinned"?}`` or any
+    objects with ``as_message`` turning each into such a mapping.
+    """
+    budget = _check_int("budget", budget)
+    keep_last = _check_int("keep_last", keep_last)
+    if on_overflow not in ("keep", "raise"):
+        raise LREInputError(f"on_overflow must be 'keep' or 'raise', got {on_overflow!r}")
+    units = units_from_messages(messages, as_message=as_message, token_counter=token_counter, pinned=pinned)
+    kept = select_units(units, budget, keep_last=keep_last, scorer=scorer, on_overflow=on_overflow)
+    return [messages[i] for u, k in zip(units, kept) if k for i in range(u.start, u.stop)]
+
+
+def select_units(
+    units: Sequence[Unit],
+    budget: int,
+    *,
+    keep_last: int = 5,
+    scorer: UnitScorer | None = None,
+    on_overflow: Literal["keep", "raise"] = "keep",
+) -> np.ndarray:
+    """Mask of the units :func:`trim` keeps (exposed for adapters that already hold units)."""
+    n = len(units)
+    tokens = np.fromiter((u.tokens for u in units), dtype=np.int64, count=n)
+    live = np.fromiter((u.kind != "orphan" for u in units), dtype=bool, count=n)
+    if tokens[live].sum() <= budget:
+        return live
+    required = required_units(units, keep_last)
+    need = int(tokens[required].sum())
+    if need > budget:
+        if on_overflow == "raise":
+            raise BudgetTooSmallError(
+                f"budget={budget} is smaller than the pinned units plus the last {keep_last} units "
+                f"({need} tokens); raise the budget or lower keep_last"
+            )
+        return required
+    candidates = np.flatnonzero(live & ~required)
+    if len(candidates) == 0:
+        return required
+    # Causal features: scoring the prefix up to the last candidate gives the same scores as scoring all.
+    upto = int(candidates[-1]) + 1
+    p = (scorer or Scorer.default()).score_units(units[:upto])
+    chosen = select(tokens[candidates], p[candidates], budget - need)
+    kept = required.copy()
+    kept[candidates[chosen]] = True
+    return kept
