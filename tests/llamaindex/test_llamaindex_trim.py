@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from llama_index.core.base.llms.types import ChatMessage, ToolCallBlock
@@ -26,11 +27,14 @@ REPLIES = ["That sounds lovely; here are a few thoughts you might enjoy explorin
            "I'd suggest keeping it simple at first and seeing what you enjoy most before going deeper."]
 
 
-def conversation(turns: int = 200, seed: int = 0) -> list[ChatMessage]:
+def conversation(turns: int = 200, seed: int = 0, order_turn: int = 0) -> list[ChatMessage]:
     rng = random.Random(seed)
-    messages = [ChatMessage(role="user", content=f"Hi, my order {ORDER_ID} has not arrived yet and I need it soon."),
-                ChatMessage(role="assistant", content="Sorry to hear that. I will look into the delivery for you.")]
-    for _ in range(turns - 1):
+    messages: list[ChatMessage] = []
+    for t in range(turns):
+        if t == order_turn:
+            messages += [ChatMessage(role="user", content=f"Hi, my order {ORDER_ID} has not arrived and I need it soon."),
+                         ChatMessage(role="assistant", content="Sorry to hear that. I will look into the delivery.")]
+            continue
         messages.append(ChatMessage(role="user", content=f"{rng.choice(OPENERS)} {rng.choice(TOPICS)}, "
                                                          f"and {rng.choice(OPENERS).lower()} {rng.choice(TOPICS)}?"))
         messages.append(ChatMessage(role="assistant", content=" ".join(rng.sample(REPLIES, 2))))
@@ -41,8 +45,9 @@ def tokens(messages: list[ChatMessage]) -> int:
     return sum(count_tokens(text_of(m)) + MESSAGE_OVERHEAD for m in messages)
 
 
-def test_order_id_survives_200_turns_at_2048_tokens_fifo_loses_it():
-    history = conversation(200)
+@pytest.mark.parametrize("order_turn", [0, 120])
+def test_order_id_survives_200_turns_at_2048_tokens_fifo_loses_it(order_turn):
+    history = conversation(200, order_turn=order_turn)
     assert tokens(history) > 4 * 2048
     memory = TarlMemory.from_defaults(namespace="user:trim", token_limit=2048, chat_history=history)
     kept = memory.get()                               # set() writes no claims: this is history alone
