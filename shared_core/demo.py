@@ -49,9 +49,10 @@ def run(path: Path) -> MemoryEngine:
             claim = Claim(namespace=NS, observed_at=T0 + timedelta(days=30 * n, minutes=i), **fields)
             d = engine.write(claim)
             print(f"  {d.action.value:<15} {claim.text!r}\n  {'':<15} why: {d.rationale}")
-    print("\n== recall: 'where does Maya live?'")
-    for hit in engine.search("where does Maya live?", NS, k=2):
-        print(f"    {hit.score:.2f}  {hit.entry.text}")
+    for question in ("What is Maya allergic to?", "Where does order A-7731 ship?"):
+        print(f"\n== recall: {question!r} (Accepted only: hearsay and superseded facts never surface)")
+        for hit in engine.search(question, NS, k=2):
+            print(f"    {hit.score:.2f}  {hit.entry.text}")
     state = engine.state(NS)
     for name, rows in (("Accepted", state.accepted), ("Pending", state.pending), ("History", state.history)):
         print(f"\n== {name} ({len(rows)})")

@@ -8,17 +8,19 @@ index for ids and to the ledger for the entries, so a stale index can never surf
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
-from . import executor
+from . import beliefs, executor, pending
+from .beliefs import claims
 from .errors import TarlError, UnknownEntry
 from .executor import MemoryState, Step
 from .grounding import Grounding, ground
@@ -26,13 +28,14 @@ from .index import Embedder, default_embedder
 from .index.behind import IndexWriter
 from .index.cache import VectorCache
 from .ledgers import LedgerStore, SQLiteLedgerStore
-from .policy import Policy, RulePolicy
+from .policy import LearnedPolicy, Policy
 from .reliability import compare
 from .schema import Action, Claim, Decision, Entry, Ledger, Reason, Transaction, utcnow
 
 NEIGHBOURS = 8
 """Open entries fetched from the index as grounding candidates for each claim."""
 INDEXED_TX = "indexed_tx"
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,7 @@ class MemoryEngine:
         self.store = store
         self.index = index
         self.vectors = VectorCache(index.embedder.dim, self._load_vectors)
-        self.policy: Policy = policy or RulePolicy()
+        self.policy: Policy = policy or LearnedPolicy()
         self.clock = clock
         self._seen = 0
         self._lock = threading.RLock()          # the vector cache is shared by threads (async adapters)
@@ -96,14 +99,16 @@ class MemoryEngine:
             entries = [w.entry(i) for i, _ in neighbours]
             near = [(e, s) for e, (_, s) in zip(entries, neighbours) if e is not None and e.ledger is not Ledger.HISTORY]
             slot = w.by_slot(claim.namespace, claim.slot) if claim.slot else []
-            decision = self.decide(claim, ground(claim, near, slot))
-            step = Step(decision.action, claim, decision.target_id, decision=decision)
-            t = executor.execute(w, step, namespace=claim.namespace, tx=w.next_tx(), at=self.clock())
-            w.record(t)
-            self._cache([t], {e.id: vector for e in t.created})
-        self._sync([t], {e.id: vector for e in t.created})
-        created = t.created[0].id if t.created else None
-        return decision.model_copy(update={"tx": t.tx, "entry_id": created})
+            grounding = ground(claim, near, slot)
+            decision, steps = pending.resolve(claim, grounding, self.decide(claim, grounding))
+            done: list[Transaction] = []
+            for step in steps:     # one step, or noop + promote when the claim corroborates a Pending entry
+                done.append(executor.execute(w, step, namespace=claim.namespace, tx=w.next_tx(), at=self.clock()))
+                w.record(done[-1])
+            self._cache(done, {e.id: vector for t in done for e in t.created})
+        self._sync(done, {e.id: vector for t in done for e in t.created})
+        created = done[0].created[0].id if done[0].created else None
+        return decision.model_copy(update={"tx": done[-1].tx, "entry_id": created})
 
     def decide(self, claim: Claim, grounding: Grounding) -> Decision:
         """The policy's decision for ``claim`` given its grounding (no side effects)."""
@@ -137,6 +142,13 @@ class MemoryEngine:
         else:
             step = Step(Action.CLOSE, target_id=entry_id, reason=Reason.REJECTED, note=note or "rejected on verification")
         return self.apply(entry.namespace, [step])[0]
+
+    def sweep_pending(self, namespace: str, *, now: datetime | None = None,
+                      max_age: timedelta = pending.DEFAULT_MAX_AGE) -> list[Transaction]:
+        """Expire Pending entries left unverified longer than ``max_age`` (or past their validity) into
+        History, reason ``expired``; one logged transaction per entry."""
+        steps = pending.expiry_steps(self.pending(_check_namespace(namespace)), now or self.clock(), max_age)
+        return self.apply(namespace, steps) if steps else []
 
     def retract(self, entry_id: str, note: str | None = None) -> Transaction:
         entry = self._entry(entry_id)
@@ -285,6 +297,116 @@ class MemoryEngine:
 
     async def aretract(self, entry_id: str, note: str | None = None) -> Transaction:
         return await asyncio.to_thread(self.retract, entry_id, note)
+
+    # == beliefs (issue 8): hypotheses, exclusion groups, experiments, drift, explain ================
+    # Conveniences that only build executor steps. What follows from them (cascades, pruning,
+    # exhaustion, deductions, reopening) is computed by the executor inside the same transaction, so
+    # every instant replays with ``state(ns, as_of=tx)``. See ``shared_core.beliefs``.
+
+    def exclusion_group(self, question: str, namespace: str, *, closed_world: bool = True, **fields: Any) -> Entry:
+        """A question with competing answers (members join via ``hypothesis(..., group=id)``).
+        Closed-world: confirming one member exhausts the others, the last one standing is deduced; the
+        assumption is its own entry, so evidence against it refutes it and reopens the group."""
+        claim = claims.group(question, _check_namespace(namespace), **fields)
+
+        def body(run: Callable[[Step], Transaction]) -> Entry:
+            group = run(Step(Action.APPEND, claim)).created[0]
+            if closed_world:
+                run(Step(Action.APPEND, claims.closed_world(group)))
+            return group
+
+        return self._transact(namespace, body)
+
+    def hypothesis(self, text: str, namespace: str, *, prior: float = 0.5, depends_on: Sequence[str] = (),
+                   group: str | None = None, **fields: Any) -> Entry:
+        """An untested hypothesis (Pending) resting on ``depends_on``; ``group``: its exclusion group."""
+        claim = claims.hypothesis(text, _check_namespace(namespace), prior, depends_on, group, **fields)
+        return self._transact(namespace, lambda run: run(Step(Action.DEFER_VERIFY, claim)).created[0])
+
+    def start_experiment(self, hypothesis_id: str, text: str | None = None, **fields: Any) -> Entry:
+        """Mark a hypothesis in progress: an experiment entry (Pending) resting on it."""
+        claim = claims.experiment(self._entry(hypothesis_id), text, **fields)
+        return self._transact(claim.namespace, lambda run: run(Step(Action.DEFER_VERIFY, claim)).created[0])
+
+    def record_result(self, hypothesis_id: str, confirmed: bool, *, experiment_id: str | None = None,
+                      text: str | None = None, **fields: Any) -> Transaction:
+        """An experiment's outcome, kept as an Accepted result entry; in the same transaction it moves
+        the hypothesis, completes the experiment and settles what follows (pruning, exhaustion,
+        deduction). Retracting a confirming result makes the hypothesis untested again; a refutation
+        is final (History is final)."""
+        claim = claims.result(self._entry(hypothesis_id), confirmed, experiment_id, text, **fields)
+        return self._transact(claim.namespace, lambda run: run(Step(Action.APPEND, claim)))
+
+    def status(self, entry_id: str, *, as_of: int | None = None) -> beliefs.Status:
+        """Lifecycle status: untested, in_progress, confirmed, deduced, refuted, pruned, exhausted, ..."""
+        state, entry = self._belief_view(entry_id, as_of)
+        return beliefs.status(state, entry)
+
+    def frontier(self, namespace: str) -> list[Entry]:
+        """Untested hypotheses whose premises are all Accepted: what can usefully be tested now."""
+        state = self.state(namespace)
+        return beliefs.frontier(state, state.pending)
+
+    def next_to_test(self, namespace: str, *, seed: int | random.Random | None = None,
+                     greedy: bool = False) -> Entry | None:
+        """A frontier hypothesis sampled in proportion to its prior (``greedy``: the highest prior), or
+        None. ``seed``: an int for a reproducible draw, or a ``random.Random`` to draw a sequence from."""
+        if greedy:
+            return beliefs.best(self.frontier(namespace))
+        return beliefs.sample(self.frontier(namespace), seed if isinstance(seed, random.Random) else random.Random(seed))
+
+    def sweep(self, now: datetime | None = None, namespace: str | None = None) -> list[Transaction]:
+        """Drift: close every open entry whose ``valid_to`` or ``metadata["ttl_seconds"]`` ran out by
+        ``now`` into History (reason expired), dependents following as usual. Idempotent."""
+        now, done = now or self.clock(), []
+        for ns in [_check_namespace(namespace)] if namespace is not None else self.namespaces():
+            open_ = self.store.ledger(ns, Ledger.ACCEPTED) + self.store.ledger(ns, Ledger.PENDING)
+            candidates = [e.id for e in beliefs.expired(open_, now)]
+
+            def body(run: Callable[[Step], Transaction]) -> None:
+                for entry_id in candidates:                   # an earlier close may have cascaded it
+                    for e in beliefs.expired([self.store.entry(entry_id)], now):
+                        done.append(run(Step(Action.CLOSE, target_id=e.id, reason=Reason.EXPIRED,
+                                             note=f"expired: valid until {beliefs.expires_at(e)}")))
+
+            if candidates:
+                self._transact(ns, body)
+        return done
+
+    def valid_at(self, namespace: str, when: datetime, *, as_of: int | None = None) -> list[Entry]:
+        """Accepted entries valid at time ``when`` (validity and TTL), now or after transaction ``as_of``."""
+        return [e for e in self.state(namespace, as_of).accepted if beliefs.valid_at(e, when)]
+
+    def explain(self, entry_id: str, *, as_of: int | None = None) -> beliefs.Explanation:
+        """Why ``entry_id`` is where it is: its justification chain (premises with their statuses), the
+        experiments and results about it, its group's basis, and every transaction that moved it."""
+        state, entry = self._belief_view(entry_id, as_of)
+        txs = [tx for tx in self.store.touching(entry_id) if as_of is None or tx <= as_of]
+        rows = [t for tx in txs for t in self.store.log(entry.namespace, after=tx - 1, upto=tx)]
+        return beliefs.explain(state, entry, state.entries.values(), rows)
+
+    def _belief_view(self, entry_id: str, as_of: int | None) -> tuple[MemoryState, Entry]:
+        state = self.state(self._entry(entry_id).namespace, as_of)
+        found = state.entry(entry_id)
+        if found is None:
+            raise UnknownEntry("entry_id", entry_id, f"did not exist yet at transaction {as_of}")
+        return state, found
+
+    def _transact(self, namespace: str, body: Callable[..., _T]) -> _T:
+        """``body(run)`` under one write lock: each ``run(step)`` executes and records a transaction
+        later steps can read; all commit together or none does (locking and index upkeep as apply)."""
+        done: list[Transaction] = []
+        with self._lock, self.store.writer() as w:
+            def run(step: Step) -> Transaction:
+                done.append(executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock()))
+                w.record(done[-1])
+                return done[-1]
+
+            out = body(run)
+            self._refresh()
+            self._cache(done, {})
+        self._sync(done)
+        return out
 
 
 def _claim(value: Claim | dict[str, Any]) -> Claim:

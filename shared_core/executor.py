@@ -22,7 +22,11 @@ class StateView(Protocol):
 
     def entry(self, entry_id: str) -> Entry | None: ...
 
-    def dependents(self, entry_id: str) -> list[Entry]: ...
+    def dependents(self, entry_id: str, include_history: bool = False) -> list[Entry]:
+        """Entries listing ``entry_id`` in ``depends_on``: open ones, or all with ``include_history``
+        (truth maintenance reads closed ones too: refuted members of an exclusion group ground its
+        deductions)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -51,8 +55,13 @@ def execute(
     tx: int,
     at: datetime,
     make_id: Callable[[], str] = new_id,
+    cascade_to: Ledger = Ledger.PENDING,
 ) -> Transaction:
-    """Turn ``step`` into a transaction against ``view``; raises ``InvalidStep`` and changes nothing."""
+    """Turn ``step`` into a transaction against ``view``; raises ``InvalidStep`` and changes nothing.
+
+    Consequences (cascades, pruning, restoration, hypothesis results, exclusion groups: see
+    ``beliefs.propagate``) are part of the same transaction. ``cascade_to`` is where Accepted
+    dependents of an entry leaving Accepted go: Pending (re-verify, the default) or History."""
     action, claim = step.action, step.claim
     if action in _NEEDS_CLAIM and claim is None:
         raise InvalidStep("claim", None, f"{action.value} needs a claim")
@@ -60,7 +69,8 @@ def execute(
         raise InvalidStep("claim.namespace", claim.namespace, f"the transaction is for namespace {namespace!r}")
     target = _target(view, step, namespace)
     if claim is not None:
-        _check_premises(view, claim)
+        _check_premises(view, claim, replaces=target if action in (Action.REVISE, Action.DEFER_VERIFY) else None)
+        beliefs.check_claim(view, claim)
 
     created: list[Entry] = []
     moves: list[Move] = []
@@ -94,9 +104,10 @@ def execute(
         create(Ledger.PENDING, note=step.note)
     elif action is Action.PROMOTE:
         assert target is not None
-        move(target, Ledger.ACCEPTED, None, step.note)
+        ledger, reason, why = beliefs.confirmation(view, target)     # a hypothesis waits for its premises
+        move(target, ledger, reason, "; ".join(n for n in (step.note, why) if n) or None)
         contested = view.entry(target.target_id) if target.target_id else None
-        if contested is not None and contested.ledger is Ledger.ACCEPTED:
+        if ledger is Ledger.ACCEPTED and contested is not None and contested.ledger is Ledger.ACCEPTED:
             move(contested, Ledger.HISTORY, Reason.SUPERSEDED, f"superseded by verified {target.id}")
     elif action is Action.CLOSE:
         assert target is not None
@@ -106,7 +117,7 @@ def execute(
     else:  # pragma: no cover - Action is closed
         raise InvalidStep("action", action, "unknown action")
 
-    moves += beliefs.cascade(view, moves)
+    moves += beliefs.consequences(view, created, moves, tx=tx, cascade_to=cascade_to)
     return Transaction(
         tx=tx, namespace=namespace, action=action, at=at, target_id=target.id if target else None,
         claim=claim, decision=step.decision, created=tuple(created), moves=tuple(moves),
@@ -131,11 +142,23 @@ def _target(view: StateView, step: Step, namespace: str) -> Entry | None:
     return target
 
 
-def _check_premises(view: StateView, claim: Claim) -> None:
+def _check_premises(view: StateView, claim: Claim, replaces: Entry | None = None) -> None:
+    """Premises exist, are listed once, and the claim does not close a loop of justifications.
+
+    Entries are immutable and ids fresh, so the one way a new claim closes a loop is by resting
+    (transitively) on the entry it replaces: a revision (or a contested claim, once promoted) would
+    push its own premise out and cascade itself. Refused here, before anything is written."""
+    if len(set(claim.depends_on)) != len(claim.depends_on):
+        dup = next(p for p in claim.depends_on if claim.depends_on.count(p) > 1)
+        raise InvalidStep("depends_on", dup, "a premise is listed twice")
     for premise in claim.depends_on:
         found = view.entry(premise)
         if found is None or found.namespace != claim.namespace:
             raise UnknownEntry("depends_on", premise, f"no such entry in namespace {claim.namespace!r}")
+    path = beliefs.justification_loop(view, claim.depends_on, replaces.id if replaces is not None else None)
+    if path:
+        raise InvalidStep("depends_on", path[0],
+                          f"would make a dependency cycle: the claim rests on {' -> '.join(path)}, which it replaces")
 
 
 class MemoryState:
@@ -150,8 +173,9 @@ class MemoryState:
     def entry(self, entry_id: str) -> Entry | None:
         return self.entries.get(entry_id)
 
-    def dependents(self, entry_id: str) -> list[Entry]:
-        return [e for e in self.entries.values() if entry_id in e.depends_on and e.ledger is not Ledger.HISTORY]
+    def dependents(self, entry_id: str, include_history: bool = False) -> list[Entry]:
+        return [e for e in self.entries.values()
+                if entry_id in e.depends_on and (include_history or e.ledger is not Ledger.HISTORY)]
 
     def apply(self, transaction: Transaction) -> MemoryState:
         for entry in transaction.created:

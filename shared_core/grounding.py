@@ -1,48 +1,88 @@
 """Target grounding: which open entry, if any, a claim is about, and how the two texts differ.
 
-Pure functions over candidates the engine fetched (nearest neighbours from the index plus exact slot
-matches), so the same code serves real writes and counterfactual simulation.
+Pure functions over candidates the caller fetched (nearest neighbours from the index plus exact slot
+matches), so the same code serves real writes, the benchmark and counterfactual simulation. Only the
+cosine similarity comes from the embedder; every other feature is lexical, so the policy keeps working
+when the engine's embedder changes.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .schema import Claim, Entry
+import numpy as np
 
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@/:-]*")
+from .schema import Claim, Entry, Ledger
+
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@/:#-]*")
 _NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
-_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|n't|cannot|without|stopped|quit|no longer)\b", re.I)
+_IDENT = re.compile(r"\b(?=[A-Za-z0-9_#-]*\d)(?=[A-Za-z0-9_#-]*[A-Za-z])[A-Za-z0-9_#-]{3,}\b")
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nobody|nothing|cannot|without|stopped|quit|no longer|isn't|aren't|wasn't|"
+    r"weren't|don't|doesn't|didn't|won't|can't|hasn't|haven't|anymore)\b|n't\b",
+    re.I,
+)
+_UPDATE_CUE = re.compile(
+    r"\b(?:now|no longer|anymore|moved|relocated|switched|changed|updated?|new|instead|as of|since|"
+    r"currently|recently|became|got promoted|promoted|renamed|replaced|from now on|these days|latest|"
+    r"rescheduled|postponed|upgraded|downgraded|refreshed)\b",
+    re.I,
+)
+_ADDITIVE_CUE = re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides|plus|second|both)\b", re.I)
 STOP = frozenset(
     "a an the and or but of to in on at for with by from is are was were be been being am i my me we our you "
     "your he she his her they their it its this that these those as has have had do does did will would can "
     "could should may might must shall so than then there here what which who whom whose when where how also "
-    "just very really".split()
+    "just very really user user's".split()
 )
 
 MATCH_THRESHOLD = 0.35
 """Cosine similarity above which the nearest entry counts as the claim's target."""
+OVERLAP_THRESHOLD = 0.3
+"""...or content-word Jaccard above which it does (weak embedders miss lexical paraphrase)."""
 NEAR_DUPLICATE = 0.9
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "has_target", "similarity", "lexical_overlap", "containment", "novelty", "numbers_differ",
+    "entities_differ", "ids_differ", "ids_shared", "negation_differs", "same_slot", "slot_differs",
+    "near_duplicate", "exact_duplicate", "target_pending", "runner_up_gap", "update_cue", "additive_cue",
+    "claim_length", "is_question",
+)
+"""The grounding features every policy may read, in a fixed order (zeros when there is no target)."""
 
 
 def content_tokens(text: str) -> set[str]:
-    return {t.lower().strip(".:-/") for t in _TOKEN.findall(text)} - STOP - {""}
+    return {t.lower().strip(".:-/#") for t in _TOKEN.findall(text)} - STOP - {""}
 
 
 def numbers(text: str) -> set[str]:
     return set(_NUMBER.findall(text))
 
 
+def identifiers(text: str) -> set[str]:
+    """Mixed letter-digit tokens (order ids, ticket keys, flight numbers): the keys tool outputs refresh."""
+    return {m.lower() for m in _IDENT.findall(text)}
+
+
 def entities(text: str) -> set[str]:
     """Capitalised words that are not sentence-initial: names, places, products."""
     words = text.split()
-    return {w.strip(".,!?;:'\"()").lower() for i, w in enumerate(words) if i and w[:1].isupper()} - {""}
+    out = set()
+    for i, w in enumerate(words):
+        if i and w[:1].isupper() and not words[i - 1].endswith((".", ":", "!", "?")):
+            out.add(w.strip(".,!?;:'\"()").lower())
+    return out - STOP - {""}
 
 
 def negated(text: str) -> bool:
     return bool(_NEGATION.search(text))
+
+
+def normalised(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
 @dataclass(frozen=True)
@@ -53,32 +93,86 @@ class Grounding:
     candidates: tuple[tuple[Entry, float], ...] = ()
 
 
-def features(claim: Claim, entry: Entry, similarity: float) -> dict[str, float]:
+def claim_features(claim: Claim) -> dict[str, float]:
+    """Features of the claim alone (they matter with or without a target)."""
+    text = claim.text
+    return {
+        "update_cue": float(bool(_UPDATE_CUE.search(text))),
+        "additive_cue": float(bool(_ADDITIVE_CUE.search(text))),
+        "claim_length": math.log1p(len(content_tokens(text))),
+        "is_question": float(text.rstrip().endswith("?")),
+    }
+
+
+def features(claim: Claim, entry: Entry, similarity: float, runner_up: float = 0.0) -> dict[str, float]:
     a, b = content_tokens(claim.text), content_tokens(entry.text)
     overlap = len(a & b) / max(1, len(a | b))
     na, nb = numbers(claim.text), numbers(entry.text)
     ea, eb = entities(claim.text), entities(entry.text)
+    ia, ib = identifiers(claim.text), identifiers(entry.text)
+    exact = normalised(claim.text) == normalised(entry.text)
     return {
+        "has_target": 1.0,
         "similarity": similarity,
         "lexical_overlap": overlap,
+        "containment": len(a & b) / max(1, len(a)),
+        "novelty": len(a - b) / max(1, len(a)),
         "numbers_differ": float(bool(na and nb and na != nb)),
         "entities_differ": float(bool(ea and eb and ea != eb)),
+        "ids_differ": float(bool(ia and ib and not ia & ib)),
+        "ids_shared": float(bool(ia & ib)),
         "negation_differs": float(negated(claim.text) != negated(entry.text)),
         "same_slot": float(claim.slot is not None and claim.slot == entry.slot),
-        "near_duplicate": float(similarity >= NEAR_DUPLICATE or (overlap >= 0.85 and na == nb)),
+        "slot_differs": float(claim.slot is not None and entry.slot is not None and claim.slot != entry.slot),
+        "near_duplicate": float(exact or similarity >= NEAR_DUPLICATE or (overlap >= 0.85 and na == nb)),
+        "exact_duplicate": float(exact),
+        "target_pending": float(entry.ledger is Ledger.PENDING),
+        "runner_up_gap": similarity - runner_up,
+        **claim_features(claim),
     }
 
 
+def vector(grounding_features: dict[str, float]) -> list[float]:
+    return [float(grounding_features.get(name, 0.0)) for name in FEATURE_NAMES]
+
+
+SHARED_ID_SCORE = 0.6
+"""Match score of an entry that names the same identifier (order, ticket, flight) as the claim."""
+
+
+def _match_score(claim: Claim, entry: Entry, similarity: float) -> float:
+    a, b = content_tokens(claim.text), content_tokens(entry.text)
+    score = max(similarity, len(a & b) / max(1, len(a | b)) * MATCH_THRESHOLD / OVERLAP_THRESHOLD)
+    if identifiers(claim.text) & identifiers(entry.text):
+        score = max(score, SHARED_ID_SCORE + 0.1 * similarity)
+    return score
+
+
 def ground(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_matches: Sequence[Entry] = ()) -> Grounding:
-    """Pick the target: a same-slot entry wins (most similar among them), else the nearest neighbour
-    above ``MATCH_THRESHOLD``."""
+    """Pick the target: a same-slot open entry wins (best matching among them), else the best matching
+    neighbour whose cosine clears ``MATCH_THRESHOLD`` or whose word overlap clears ``OVERLAP_THRESHOLD``.
+    Accepted entries are preferred over Pending ones at equal score, since only they can be revised."""
     sims = {e.id: s for e, s in neighbours}
-    if slot_matches:
-        best = max(slot_matches, key=lambda e: sims.get(e.id, 0.0))
+    slot_open = [e for e in slot_matches if e.ledger is not Ledger.HISTORY]
+    pool = slot_open or [e for e, _ in neighbours]
+    scored = sorted(
+        ((_match_score(claim, e, sims.get(e.id, 0.0)), e.ledger is Ledger.ACCEPTED, e) for e in pool),
+        key=lambda t: (t[0], t[1]), reverse=True,
+    )
+    if scored and (slot_open or scored[0][0] >= MATCH_THRESHOLD):
+        best = scored[0][2]
+        runner = scored[1][0] if len(scored) > 1 else 0.0
         sim = sims.get(best.id, 0.0)
-        return Grounding(best, sim, features(claim, best, sim), tuple(neighbours))
-    if neighbours:
-        best, sim = max(neighbours, key=lambda p: p[1])
-        if sim >= MATCH_THRESHOLD:
-            return Grounding(best, sim, features(claim, best, sim), tuple(neighbours))
-    return Grounding(None, max((s for _, s in neighbours), default=0.0), {}, tuple(neighbours))
+        return Grounding(best, sim, features(claim, best, sim, runner), tuple(neighbours))
+    return Grounding(None, max((s for _, s in neighbours), default=0.0), claim_features(claim), tuple(neighbours))
+
+
+def rank(query: np.ndarray, entries: Sequence[Entry], vectors: np.ndarray, k: int) -> list[tuple[Entry, float]]:
+    """The ``k`` entries most cosine-similar to ``query`` (rows of ``vectors`` are L2-normalised): the
+    brute-force twin of the index query, for simulation over a ``MemoryState``."""
+    if not entries or k <= 0:
+        return []
+    sims = vectors @ query
+    top = np.argpartition(-sims, min(k, len(entries)) - 1)[:k] if len(entries) > k else np.arange(len(entries))
+    top = sorted(top, key=lambda i: -sims[i])
+    return [(entries[i], float(sims[i])) for i in top]

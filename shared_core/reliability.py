@@ -27,7 +27,9 @@ UNKNOWN_SOURCE_PRIOR = 0.5
 
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|probably|possibly|might|i think|i guess|i believe|not sure|unsure|i heard|"
-    r"rumou?r|apparently|supposedly|allegedly|someone said|could be|kind of|sort of)\b",
+    r"rumou?r|apparently|supposedly|allegedly|someone said|could be|kind of|sort of|not certain|i suppose|"
+    r"if i remember|iirc|i reckon|unconfirmed|likely|seems|seemed|might be|may be|considering|thinking about|"
+    r"planning to|hoping to|not 100%)\b",
     re.I,
 )
 HEDGE_FACTOR = 0.6
@@ -52,6 +54,12 @@ class Comparison:
     """The claim was observed after the target (recency favours it a little)."""
     outdates: bool
     """The claim's validity starts after the target's ends or starts: a newer state of the world."""
+    stale: bool = False
+    """The claim describes an earlier state than the target (a late-arriving older fact)."""
+
+    def vector(self) -> list[float]:
+        """The comparison as policy features, in ``FEATURE_NAMES`` order."""
+        return [self.new, self.old, self.margin, float(self.newer), float(self.outdates), float(self.stale)]
 
 
 RECENCY_BONUS = 0.05
@@ -66,5 +74,13 @@ def compare(claim: Claim, target: Entry, priors: Mapping[str, float] = SOURCE_PR
         and ((target.valid_to is not None and claim.valid_from >= target.valid_to)
              or (target.valid_from is not None and claim.valid_from > target.valid_from))
     )
-    margin = new - old + (RECENCY_BONUS if newer else -RECENCY_BONUS) + (VALIDITY_BONUS if outdates else 0.0)
-    return Comparison(new=new, old=old, margin=margin, newer=newer, outdates=outdates)
+    stale = bool(
+        (claim.valid_to is not None and target.valid_from is not None and claim.valid_to <= target.valid_from)
+        or (claim.valid_from is not None and target.valid_from is not None and claim.valid_from < target.valid_from)
+    )
+    margin = (new - old + (RECENCY_BONUS if newer else -RECENCY_BONUS) + (VALIDITY_BONUS if outdates else 0.0)
+              - (VALIDITY_BONUS if stale else 0.0))
+    return Comparison(new=new, old=old, margin=margin, newer=newer, outdates=outdates, stale=stale)
+
+
+FEATURE_NAMES: tuple[str, ...] = ("r_new", "r_old", "margin", "newer", "outdates", "stale")

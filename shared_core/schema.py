@@ -42,7 +42,9 @@ class Ledger(StrEnum):
 
 
 class Reason(StrEnum):
-    """Why a row is in History (or, for ``premise_retracted``, back in Pending)."""
+    """Why a row is in History; or why it is parked in Pending (``premise_retracted``, and for
+    hypotheses ``awaiting_premises`` / ``pruned`` / ``exhausted``, revocable); or, for ``deduced``, why it is in Accepted by
+    inference from a closed exclusion group rather than by evidence."""
 
     SUPERSEDED = "superseded"
     REJECTED = "rejected"
@@ -51,6 +53,14 @@ class Reason(StrEnum):
     PREMISE_RETRACTED = "premise_retracted"
     EXHAUSTED = "exhausted"
     REFUTED = "refuted"
+    PRUNED = "pruned"
+    """A hypothesis or experiment whose premise was refuted, exhausted or closed: it cannot hold now."""
+    DEDUCED = "deduced"
+    AWAITING_PREMISES = "awaiting_premises"
+    """A hypothesis confirmed (by a result or by hand) while a premise is not yet Accepted: it waits
+    in Pending and is restored to Accepted when its premises are."""
+    COMPLETED = "completed"
+    """An experiment whose result is in (the result is its own entry)."""
 
 
 class Action(StrEnum):

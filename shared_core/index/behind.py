@@ -13,11 +13,14 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..schema import Entry, Ledger
-from .chroma import EntryIndex
+
+if TYPE_CHECKING:
+    from .chroma import EntryIndex
 
 log = logging.getLogger(__name__)
 

@@ -10,6 +10,7 @@ other processes become visible too.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -19,11 +20,59 @@ from .embedders import QueryIDF
 Loader = Callable[[str], tuple[list[str], np.ndarray, list[Ledger]]]
 
 
+class _Rows:
+    """Append-only row storage with a fast mat-vec.
+
+    Hashing vectors are ~4% non-zero, so for them compacted rows live in a CSR matrix (a sparse
+    mat-vec over 10k rows costs a seventh of the dense one) and only the newest rows in a small dense
+    tail; dense embedders keep one growing dense buffer.
+    """
+
+    TAIL = 256
+    SPARSE_BELOW = 0.1
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self.sparse: bool | None = None
+        self.csr: Any = None
+        self.n_csr = 0
+        self.buf = np.zeros((64, dim), dtype=np.float32)
+        self.n_buf = 0
+
+    def __len__(self) -> int:
+        return self.n_csr + self.n_buf
+
+    def append(self, vectors: np.ndarray) -> None:
+        vectors = np.asarray(vectors, dtype=np.float32).reshape(-1, self.dim)
+        if self.sparse is None and len(vectors):
+            self.sparse = bool(np.count_nonzero(vectors) < self.SPARSE_BELOW * vectors.size)
+        while self.n_buf + len(vectors) > len(self.buf):
+            self.buf = np.resize(self.buf, (2 * len(self.buf), self.dim))
+        self.buf[self.n_buf:self.n_buf + len(vectors)] = vectors
+        self.n_buf += len(vectors)
+        if self.sparse and self.n_buf >= self.TAIL:
+            from scipy import sparse
+
+            block = sparse.csr_matrix(self.buf[: self.n_buf])
+            self.csr = block if self.csr is None else sparse.vstack([self.csr, block], format="csr")
+            self.n_csr += self.n_buf
+            self.n_buf = 0
+
+    def get(self, i: int) -> np.ndarray:
+        if i < self.n_csr:
+            return np.asarray(self.csr[i].toarray()[0], dtype=np.float32)
+        return self.buf[i - self.n_csr]
+
+    def dot(self, query: np.ndarray) -> np.ndarray:
+        tail = self.buf[: self.n_buf] @ query
+        return tail if self.csr is None else np.concatenate([self.csr @ query, tail])
+
+
 class _Namespace:
     def __init__(self, dim: int) -> None:
         self.ids: list[str] = []
         self.row: dict[str, int] = {}
-        self.matrix = np.zeros((0, dim), dtype=np.float32)
+        self.vectors = _Rows(dim)
         self.ledgers = np.zeros(0, dtype=np.int8)
         self.size = 0
         self.idf = QueryIDF(dim)
@@ -53,17 +102,15 @@ class VectorCache:
     def _put(self, space: _Namespace, ids: Sequence[str], vectors: np.ndarray, ledgers: Sequence[Ledger]) -> None:
         for entry_id, vector, ledger in zip(ids, vectors, ledgers):
             i = space.row.get(entry_id)
-            if i is None:
-                if space.size == len(space.matrix):
-                    grown = max(64, 2 * len(space.matrix))
-                    space.matrix = np.resize(space.matrix, (grown, self.dim))
-                    space.ledgers = np.resize(space.ledgers, grown)
+            if i is None:                             # entries are immutable: a known row keeps its vector
+                if space.size == len(space.ledgers):
+                    space.ledgers = np.resize(space.ledgers, max(64, 2 * len(space.ledgers)))
                 i = space.size
                 space.size += 1
                 space.row[entry_id] = i
                 space.ids.append(entry_id)
+                space.vectors.append(vector)
                 space.idf.add(np.asarray(vector)[None])
-            space.matrix[i] = vector
             space.ledgers[i] = _CODE[ledger]
 
     def update(self, entries: Sequence[Entry], vectors: dict[str, np.ndarray], embed: Callable[[list[str]], np.ndarray]) -> None:
@@ -79,7 +126,7 @@ class VectorCache:
                 i = space.row.get(e.id)
                 if e.ledger is Ledger.HISTORY and i is not None and space.ledgers[i]:
                     space.ledgers[i] = 0
-                    space.idf.remove(space.matrix[i][None])
+                    space.idf.remove(space.vectors.get(i)[None])
             live = [e for e in group if e.ledger is not Ledger.HISTORY]
             missing = [e for e in live if e.id not in vectors and e.id not in space.row]
             fresh = dict(zip((e.id for e in missing), embed([e.text for e in missing]))) if missing else {}
@@ -102,7 +149,7 @@ class VectorCache:
         query = np.asarray(vector, dtype=np.float32)
         if weigh:
             query = space.idf.weigh(query[None])[0].astype(np.float32)
-        scores = space.matrix[: space.size] @ query
+        scores = space.vectors.dot(query)
         allowed = np.isin(space.ledgers[: space.size], [_CODE[lg] for lg in ledgers])
         scores = np.where(allowed, scores, -np.inf)
         n = int(allowed.sum())

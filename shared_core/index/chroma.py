@@ -16,7 +16,6 @@ import numpy as np
 
 from ..schema import Entry, Ledger
 from .embedders import Embedder
-from .function import chroma_function
 
 
 def _settings() -> Any:
@@ -55,6 +54,8 @@ class EntryIndex:
     """Nearest-neighbour search over open entries, filtered by namespace and ledger."""
 
     def __init__(self, client: Any, embedder: Embedder, *, prefix: str = "tarl") -> None:
+        from .function import chroma_function
+
         self.client = client
         self.embedder = embedder
         self.collection = client.get_or_create_collection(

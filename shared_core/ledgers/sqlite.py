@@ -113,10 +113,9 @@ class _Writer:
     def entry(self, entry_id: str) -> Entry | None:
         return self._store._one(entry_id)
 
-    def dependents(self, entry_id: str) -> list[Entry]:
-        return self._store._select(
-            "id IN (SELECT entry_id FROM premises WHERE premise_id = ?) AND ledger != 'history'", (entry_id,)
-        )
+    def dependents(self, entry_id: str, include_history: bool = False) -> list[Entry]:
+        where = "id IN (SELECT entry_id FROM premises WHERE premise_id = ?)"
+        return self._store._select(where if include_history else where + " AND ledger != 'history'", (entry_id,))
 
     def by_slot(self, namespace: str, slot: str) -> list[Entry]:
         return self._store._select("namespace = ? AND slot = ? AND ledger != 'history'", (namespace, slot))
@@ -265,6 +264,12 @@ class SQLiteLedgerStore:
                 decision=Decision.model_validate_json(decision) if decision else None,
                 created=tuple(created), moves=moves,
             )
+
+    def touching(self, entry_id: str) -> list[int]:
+        """The transactions that created or moved ``entry_id``, oldest first (for ``explain``)."""
+        with self._lock:
+            rows = self._db.execute("SELECT DISTINCT tx FROM moves WHERE entry_id = ? ORDER BY tx", (entry_id,))
+            return [int(r[0]) for r in rows.fetchall()]
 
     def moves_since(self, tx: int) -> list[tuple[int, Move]]:
         with self._lock:

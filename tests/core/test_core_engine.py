@@ -118,3 +118,12 @@ def test_search_right_after_a_batch_in_a_new_namespace(engine):
     engine.apply("n", [Step(Action.APPEND, Claim(text=t, namespace="n")) for t in texts])
     hits = engine.search("who adopted a dog?", "n", k=1)      # before the Chroma write-behind caught up
     assert [h.entry.text for h in hits] == ["Melanie adopted a dog named Rex"]
+
+
+def test_importing_the_core_is_light():
+    import subprocess
+    import sys
+
+    code = "import shared_core, sys; print([m for m in ('torch', 'sklearn', 'chromadb', 'scipy') if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]"

@@ -1,0 +1,141 @@
+"""TARL-Mem episodes from outside the generator: HaluMem (read at run time, never shipped) and a small
+hand-written held-out set worded unlike the generator, used only as a sanity check."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from ..grounding import content_tokens
+from ..schema import Action, Claim
+from .episodes import EPOCH, Episode, GoldStep
+
+RESTATEMENT_JACCARD = 0.8
+
+
+def _when(stamp: str, fallback: datetime) -> datetime:
+    try:
+        return datetime.strptime(stamp, "%b %d, %Y, %H:%M:%S").replace(tzinfo=timezone.utc)
+    except (TypeError, ValueError):
+        return fallback
+
+
+def halumem(path: Path) -> list[Episode]:
+    """One episode per HaluMem user, memory points in session order.
+
+    Labels ([WD], HaluMem has no 5-way labels): an ``is_update`` point revises its first original memory
+    (seeded as an unscored append if memory does not hold it yet); an ``interference`` point is
+    reject_conflict against the point it was made to confuse when that point is in Accepted, else
+    defer_verify; a point whose content words overlap an open entry by Jaccard >= 0.8 is noop; other
+    points append. Sources are not in the data: secondary points are read as ``user``, interference as
+    ``assistant`` (generated distractors), which is an assumption this harness documents.
+    """
+    files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    episodes: list[Episode] = []
+    for file in files:
+        for line in file.read_text().splitlines():
+            if line.strip():
+                episodes.append(_halumem_user(json.loads(line)))
+    return episodes
+
+
+def _halumem_user(user: dict) -> Episode:
+    ns = "halumem_" + str(user.get("uuid", "user"))[:8]
+    steps: list[GoldStep] = []
+    texts: dict[str, int] = {}
+    open_steps: dict[int, set[str]] = {}
+    clock = EPOCH
+
+    def add(text: str, action: Action, target: int | None, kind: str, source: str, at: datetime, scored: bool = True) -> int:
+        claim = Claim(text=text, namespace=ns, source=source, confidence=0.9 if source == "user" else 0.7, observed_at=at)
+        steps.append(GoldStep(claim, action, target, kind, scored))
+        return len(steps) - 1
+
+    def restated(text: str) -> int | None:
+        a = content_tokens(text)
+        for i, b in open_steps.items():
+            if len(a & b) / max(1, len(a | b)) >= RESTATEMENT_JACCARD:
+                return i
+        return None
+
+    for session in user["sessions"]:
+        points = session["memory_points"]
+        by_index: dict[int, int] = {}
+        for p in sorted(points, key=lambda p: p["memory_source"] == "interference"):
+            clock = max(clock + timedelta(minutes=1), _when(p.get("timestamp", ""), clock))
+            text = p["memory_content"].strip()
+            if p["memory_source"] == "interference":
+                ref = by_index.get(p.get("source_memory_index", -1))
+                if ref is not None and ref in open_steps:
+                    add(text, Action.REJECT_CONFLICT, ref, "interference_conflict", "assistant", clock)
+                else:
+                    add(text, Action.DEFER_VERIFY, None, "interference_unverified", "assistant", clock)
+                continue
+            if p.get("is_update") == "True" and p.get("original_memories"):
+                original = p["original_memories"][0].strip()
+                old = texts.get(original)
+                if old is None or old not in open_steps:
+                    old = add(original, Action.APPEND, None, "seed", "user", clock - timedelta(days=30), scored=False)
+                    texts[original], open_steps[old] = old, content_tokens(original)
+                i = add(text, Action.REVISE, old, "update", "user", clock)
+                open_steps.pop(old, None)
+            elif (dup := restated(text)) is not None:
+                i = add(text, Action.NOOP, dup, "restate", "user", clock)
+            else:
+                i = add(text, Action.APPEND, None, "new_fact", "user", clock)
+            if steps[i].action is not Action.NOOP:
+                texts[text], open_steps[i] = i, content_tokens(text)
+            by_index[p.get("index", -1)] = i if steps[i].action is not Action.NOOP else steps[i].target or i
+    return Episode(name=ns, split="test", origin="halumem", steps=tuple(steps))
+
+
+# (seed facts as (text, source), new claim text, source, gold action, index of the seed it is about)
+HANDWRITTEN: list[tuple[list[tuple[str, str]], str, str, Action, int | None]] = [
+    ([("Priyanka's daughter attends Riverside Elementary", "user")],
+     "Priyanka's daughter changed schools this term and goes to Oakwood Academy", "user", Action.REVISE, 0),
+    ([("The staging server runs on port 8080", "tool")],
+     "config check: staging server port = 8080", "tool", Action.NOOP, 0),
+    ([("Dr. Hollis is Walter's cardiologist", "user")],
+     "Walter's cousin reckons his heart doctor is someone named Dr. Brandt", "third_party", Action.REJECT_CONFLICT, 0),
+    ([("Beatriz plays the cello", "user")],
+     "Beatriz picked up the ukulele too", "user", Action.APPEND, None),
+    ([("Tariq takes metformin every morning", "user")],
+     "Perhaps Tariq's doctor will swap the metformin for something else", "user", Action.DEFER_VERIFY, 0),
+    ([],
+     "Invoice INV-20931 was paid in full on 3 June", "tool", Action.APPEND, None),
+    ([("Invoice INV-20931 is unpaid", "tool")],
+     "Invoice INV-20931 was paid in full on 3 June", "tool", Action.REVISE, 0),
+    ([("Greta's favourite band is Radiohead", "user")],
+     "Greta's favourite band is Radiohead", "user", Action.NOOP, 0),
+    ([("Hamid drives to work", "user")],
+     "Hamid doesn't drive to work anymore, he cycles", "user", Action.REVISE, 0),
+    ([("The team standup is at 9:30", "user")],
+     "Some blog post says the team's standup happens at 11:00", "web", Action.REJECT_CONFLICT, 0),
+    ([],
+     "Apparently Ulrich has a twin brother, though nobody confirmed it", "third_party", Action.DEFER_VERIFY, None),
+    ([("Mirela's passport number ends in 4471", "user")],
+     "Mirela's passport was renewed; the new one ends in 9902", "user", Action.REVISE, 0),
+    ([("Kwame is learning Mandarin", "user")],
+     "Kwame is studying Arabic as well", "user", Action.APPEND, None),
+    ([("Build #5120 on main: failed", "tool")],
+     "Build #5120 on main: failed", "tool", Action.NOOP, 0),
+    ([("Yara's lease ends in August", "user")],
+     "I guess Yara might extend the lease until December, she hasn't decided", "user", Action.DEFER_VERIFY, 0),
+    ([],
+     "lol ok", "user", Action.NOOP, None),
+]
+
+
+def handwritten() -> list[Episode]:
+    """Each case: its seed facts as unscored appends, then the one scored claim."""
+    episodes = []
+    for n, (seeds, text, source, action, about) in enumerate(HANDWRITTEN):
+        ns = f"hand_{n:02d}"
+        steps = [GoldStep(Claim(text=t, namespace=ns, source=s, observed_at=EPOCH + timedelta(days=i)), Action.APPEND,
+                          None, "seed", scored=False) for i, (t, s) in enumerate(seeds)]
+        claim = Claim(text=text, namespace=ns, source=source, observed_at=EPOCH + timedelta(days=30),
+                      confidence=0.9 if source in ("user", "tool") else 0.7)
+        steps.append(GoldStep(claim, action, about, "handwritten"))
+        episodes.append(Episode(name=ns, split="test", origin="handwritten", steps=tuple(steps)))
+    return episodes

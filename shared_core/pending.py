@@ -1,0 +1,72 @@
+"""Pending resolution: how a deferred claim leaves Pending.
+
+Three ways, all as executor steps in the transaction log (so ``state(ns, as_of)`` replays them):
+- corroboration: a later claim that restates a Pending entry, unhedged and from another source, promotes
+  it (the corroborating claim itself is logged as noop against it; promotion supersedes the Accepted entry
+  the Pending one contested, if any);
+- verification: ``MemoryEngine.verify(entry_id, accept)`` promotes or rejects by hand;
+- expiry: ``expiry_steps`` closes Pending entries older than ``max_age`` (or whose validity has ended)
+  into History with reason ``expired``; ``MemoryEngine.sweep_pending`` applies them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from .errors import TarlError
+from .executor import Step
+from .grounding import Grounding, features
+from .reliability import hedged
+from .schema import Action, Claim, Decision, Entry, Ledger, Reason
+
+DEFAULT_MAX_AGE = timedelta(days=30)
+AGREEMENT_OVERLAP = 0.6
+"""Content-word Jaccard above which two texts with no differing numbers, ids, entities or negation
+say the same thing (cosine >= grounding.NEAR_DUPLICATE also counts)."""
+
+
+def agrees(claim: Claim, entry: Entry, similarity: float) -> bool:
+    f = features(claim, entry, similarity)
+    differs = f["numbers_differ"] or f["entities_differ"] or f["ids_differ"] or f["negation_differs"]
+    return bool((f["near_duplicate"] or f["lexical_overlap"] >= AGREEMENT_OVERLAP) and not differs)
+
+
+def corroborated(claim: Claim, grounding: Grounding) -> Entry | None:
+    """The Pending candidate this claim independently confirms, if any."""
+    if hedged(claim.text):
+        return None
+    for entry, similarity in sorted(grounding.candidates, key=lambda p: -p[1]):
+        if entry.ledger is Ledger.PENDING and entry.source != claim.source and agrees(claim, entry, similarity):
+            return entry
+    return None
+
+
+def resolve(claim: Claim, grounding: Grounding, decision: Decision) -> tuple[Decision, list[Step]]:
+    """The steps a write executes: the policy's decision, or — when the claim corroborates a Pending
+    entry — a noop for the claim followed by the promotion of that entry."""
+    entry = corroborated(claim, grounding)
+    if entry is None:
+        return decision, [Step(decision.action, claim, decision.target_id, decision=decision)]
+    note = f"corroborated by {claim.source}"
+    d = decision.model_copy(update={
+        "action": Action.NOOP, "target_id": entry.id,
+        "rationale": f"corroborates pending {entry.id} (from {entry.source}): promoted; policy said {decision.action.value}",
+    })
+    return d, [Step(Action.NOOP, claim, entry.id, decision=d, note=note), Step(Action.PROMOTE, target_id=entry.id, note=note)]
+
+
+def expiry_steps(pending: Iterable[Entry], now: datetime, max_age: timedelta = DEFAULT_MAX_AGE) -> list[Step]:
+    """Close into History (reason expired) every Pending entry observed more than ``max_age`` before
+    ``now`` or whose validity ended before ``now``."""
+    if not isinstance(max_age, timedelta) or max_age < timedelta(0):
+        raise TarlError("max_age", max_age, "must be a non-negative timedelta")
+    steps = []
+    for e in pending:
+        if e.ledger is not Ledger.PENDING:
+            continue
+        if e.observed_at <= now - max_age:
+            steps.append(Step(Action.CLOSE, target_id=e.id, reason=Reason.EXPIRED, note=f"unverified for over {max_age}"))
+        elif e.valid_to is not None and e.valid_to <= now:
+            steps.append(Step(Action.CLOSE, target_id=e.id, reason=Reason.EXPIRED, note="validity ended while pending"))
+    return steps

@@ -1,0 +1,69 @@
+"""The learned scorer in numpy: state features and a learned embedding per action -> one score per
+action. Weights come from a small JSON file (no pickle), so inference needs neither torch nor sklearn.
+
+score(a) = w3 . tanh(W2 [h ; e_a ; phi(a)] + b2) + b3, with h = tanh(W1 (x - mean) / std + b1);
+p = softmax(score / T) over feasible actions, T fitted on dev (temperature scaling).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .features import ACTION_CODES, FEATURE_NAMES
+
+WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+ARRAYS = ("mean", "std", "W1", "b1", "E", "W2", "b2", "w3", "b3")
+
+
+@dataclass
+class ScorerWeights:
+    actions: tuple[str, ...]
+    arrays: dict[str, np.ndarray]
+    temperature: float
+    meta: dict[str, Any]
+
+    @classmethod
+    def load(cls, path: str | Path) -> ScorerWeights:
+        raw = json.loads(Path(path).read_text())
+        if tuple(raw["feature_names"]) != FEATURE_NAMES:
+            raise ValueError(f"weights={path}: feature_names do not match this version's features; retrain")
+        arrays = {k: np.asarray(raw[k], dtype=np.float64) for k in ARRAYS}
+        return cls(tuple(raw["actions"]), arrays, float(raw["temperature"]), raw.get("meta", {}))
+
+    def save(self, path: str | Path) -> None:
+        record: dict[str, Any] = {"feature_names": list(FEATURE_NAMES), "actions": list(self.actions),
+                                  "temperature": self.temperature, "meta": self.meta}
+        record.update({k: np.round(np.asarray(v, dtype=np.float64), 6).tolist() for k, v in self.arrays.items()})
+        Path(path).write_text(json.dumps(record, separators=(",", ":")))
+
+
+class Scorer:
+    def __init__(self, weights: ScorerWeights) -> None:
+        self.weights = weights
+        self.actions = weights.actions
+        a = weights.arrays
+        self._mean, self._std = a["mean"], np.where(a["std"] > 1e-6, a["std"], 1.0)
+        self._W1, self._b1, self._W2, self._b2 = a["W1"], a["b1"], a["W2"], a["b2"]
+        self._w3, self._b3 = a["w3"], float(a["b3"].reshape(-1)[0])
+        codes = np.asarray([ACTION_CODES[x] for x in self.actions], dtype=np.float64)
+        self._action_part = np.concatenate([a["E"], codes], axis=1) @ self._W2[:, self._W1.shape[0]:].T + self._b2
+        self._h_part = self._W2[:, : self._W1.shape[0]]
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """Raw scores for a batch ``x`` of shape (n, features) -> (n, actions)."""
+        h = np.tanh(((x - self._mean) / self._std) @ self._W1.T + self._b1)
+        z = np.tanh((h @ self._h_part.T)[:, None, :] + self._action_part[None, :, :])
+        return z @ self._w3 + self._b3
+
+    def probabilities(self, x: np.ndarray, mask: np.ndarray | None = None, temperature: float | None = None) -> np.ndarray:
+        s = self.logits(np.atleast_2d(x)) / (temperature or self.weights.temperature)
+        if mask is not None:
+            s = np.where(np.atleast_2d(mask), s, -np.inf)
+        s = s - s.max(axis=1, keepdims=True)
+        e = np.exp(s)
+        return e / e.sum(axis=1, keepdims=True)

@@ -1,0 +1,63 @@
+"""``tarl train``: regenerate the project's own episodes, train the shipped policies, write weights."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..policy.model import WEIGHTS_DIR
+from .counterfactual import TAU
+from .train import Batch, TrainConfig, train
+
+VARIANTS = {"tarl": ("counterfactual", False), "label_only": ("label", False), "write_hold": ("label", True)}
+
+
+def decisions(episodes: int, seed: int) -> dict[str, list]:
+    """Scored decision examples of the train and dev splits of generated episodes (disjoint by person)."""
+    from tqdm import tqdm
+
+    from ..bench.episodes import generate
+    from ..bench.tarl_mem_examples import Vectors, examples
+    from ..index import default_embedder
+
+    eps = generate(episodes, seed)
+    vectors = Vectors(default_embedder())
+    return {split: [e for e in examples([ep for ep in eps if ep.split == split], vectors,
+                                        lambda xs: tqdm(xs, desc=f"episodes ({split})")) if e.scored]
+            for split in ("train", "dev")}
+
+
+def batch(ex: list, binary: bool, tau: float = TAU) -> Batch:
+    return Batch.of([e.x for e in ex], [e.mask for e in ex], [e.label for e in ex], [e.q for e in ex], binary, tau)
+
+
+def run(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="tarl train", description=__doc__)
+    p.add_argument("--variant", choices=[*VARIANTS, "all"], default="all")
+    p.add_argument("--episodes", type=int, default=3000, help="generated episodes (all splits)")
+    p.add_argument("--epochs", type=int, default=60)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--tau", type=float, default=TAU, help="temperature of the counterfactual target softmax(Q/tau)")
+    p.add_argument("--label-weight", type=float, default=3.0, help="weight of the label cross-entropy next to the counterfactual one")
+    p.add_argument("--out", type=Path, default=WEIGHTS_DIR, help="folder for <variant>.json")
+    args = p.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    data = decisions(args.episodes, args.seed)
+    for name in VARIANTS if args.variant == "all" else [args.variant]:
+        objective, binary = VARIANTS[name]
+        tr, dev = batch(data["train"], binary, args.tau), batch(data["dev"], binary, args.tau)
+        cfg = TrainConfig(objective=objective, binary=binary, epochs=args.epochs, seed=args.seed, tau=args.tau,
+                          label_weight=args.label_weight,
+                          meta={"data": f"generated episodes n={args.episodes} seed={args.seed} (project-made, no third-party data)",
+                                "train_decisions": len(tr.x), "dev_decisions": len(dev.x)})
+        weights, log = train(tr, dev, cfg)
+        weights.save(args.out / f"{name}.json")
+        print(json.dumps({"variant": name, "temperature": round(weights.temperature, 4),
+                          "best_dev_loss": round(log["best_dev_loss"], 4), "train": len(tr.x), "dev": len(dev.x),
+                          "weights": str(args.out / f"{name}.json")}))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(run(__import__("sys").argv[1:]))

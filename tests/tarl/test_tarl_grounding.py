@@ -1,0 +1,55 @@
+"""Grounding and reliability: the signals the policy reads behave as documented."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shared_core.grounding import FEATURE_NAMES, ground, vector
+from shared_core.reliability import compare, hedged, reliability
+from shared_core.schema import Claim, Entry, Ledger
+
+T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def entry(text: str, id: str = "e1", **kw) -> Entry:
+    return Entry.from_claim(Claim(text=text, namespace="n", **kw), id=id, ledger=kw.pop("ledger", Ledger.ACCEPTED), tx=1)
+
+
+def test_shared_identifier_grounds_a_refreshed_tool_output() -> None:
+    old = entry("Your order AE72521 is currently processing", source="tool")
+    other = entry("Your order BX11111 is currently processing", id="e2", source="tool")
+    g = ground(Claim(text="Shipment AE72521 is delayed", namespace="n", source="tool"), [(other, 0.5), (old, 0.3)])
+    assert g.target is not None and g.target.id == "e1" and g.features["ids_shared"] == 1.0
+
+
+def test_slot_match_wins_and_features_name_the_difference() -> None:
+    e = entry("Ana lives in Rome", slot="home")
+    g = ground(Claim(text="Ana does not live in Rome anymore, she lives in Oslo", namespace="n", slot="home"), [(e, 0.1)])
+    assert g.target == e and g.features["same_slot"] == 1.0 and g.features["negation_differs"] == 1.0
+    assert g.features["update_cue"] == 1.0 and len(vector(g.features)) == len(FEATURE_NAMES)
+
+
+def test_no_candidate_means_no_target() -> None:
+    g = ground(Claim(text="Ana likes tea", namespace="n"), [(entry("Build 4 failed on main"), 0.05)])
+    assert g.target is None and g.features.get("has_target", 0.0) == 0.0
+
+
+@given(st.sampled_from(["Ana lives in Oslo", "Ana works at Acme", "The order shipped"]),
+       st.sampled_from(["maybe ", "I think ", "apparently "]),
+       st.sampled_from(["user", "tool", "web"]))
+def test_hedging_lowers_reliability(text: str, hedge: str, source: str) -> None:
+    plain, soft = Claim(text=text, source=source), Claim(text=hedge + text, source=source)
+    assert hedged(soft.text) and not hedged(plain.text)
+    assert reliability(soft) < reliability(plain)
+
+
+def test_late_arriving_older_fact_is_stale_and_loses_margin() -> None:
+    current = entry("Gate B12", source="tool", valid_from=T0 + timedelta(hours=2), observed_at=T0 + timedelta(hours=2))
+    late = Claim(text="Gate A3", namespace="n", source="tool", valid_from=T0, observed_at=T0 + timedelta(hours=3))
+    fresh = Claim(text="Gate C7", namespace="n", source="tool", valid_from=T0 + timedelta(hours=4), observed_at=T0 + timedelta(hours=4))
+    stale, newer = compare(late, current), compare(fresh, current)
+    assert stale.stale and not newer.stale and newer.outdates
+    assert stale.margin < 0 < newer.margin

@@ -1,0 +1,72 @@
+"""The learned policy loads from the shipped weights and runs without torch; its probabilities are a
+distribution that never puts mass on an action the executor would refuse."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shared_core.policy.features import FEATURE_NAMES
+from shared_core.policy.learned import DEFAULT_WEIGHTS
+from shared_core.policy.model import Scorer, ScorerWeights
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_shipped_weights_load_and_decide_with_torch_blocked() -> None:
+    code = textwrap.dedent("""
+        import sys
+        sys.modules["torch"] = None          # any import of torch now raises ImportError
+        sys.modules["sklearn"] = None
+        from shared_core.grounding import ground
+        from shared_core.policy import LearnedPolicy
+        from shared_core.schema import Claim
+        d = LearnedPolicy().decide(Claim(text="I live in Lisbon"), ground(Claim(text="I live in Lisbon"), []), None)
+        assert abs(sum(d.probabilities.values()) - 1) < 1e-6, d
+        assert "torch" not in [m for m, v in sys.modules.items() if v is not None]
+        print(d.action.value)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() in {"append", "defer_verify", "noop"}
+
+
+def test_shipped_weights_are_small_json_with_calibrated_temperature() -> None:
+    assert DEFAULT_WEIGHTS.suffix == ".json" and DEFAULT_WEIGHTS.stat().st_size < 200_000
+    w = ScorerWeights.load(DEFAULT_WEIGHTS)
+    assert w.actions == ("append", "noop", "revise", "reject_conflict", "defer_verify")
+    assert 0.05 < w.temperature < 20 and w.meta["objective"] == "counterfactual"
+
+
+SCORER = Scorer(ScorerWeights.load(DEFAULT_WEIGHTS))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-3, 3), min_size=len(FEATURE_NAMES), max_size=len(FEATURE_NAMES)),
+       st.booleans())
+def test_probabilities_are_a_distribution_and_a_mask_removes_refused_actions(x: list[float], has_target: bool) -> None:
+    mask = np.array([True, True, has_target, has_target, True])
+    full = SCORER.probabilities(np.asarray(x))[0]
+    p = SCORER.probabilities(np.asarray(x), mask)[0]
+    assert np.isclose(full.sum(), 1.0) and np.isclose(p.sum(), 1.0) and (p >= 0).all()
+    assert has_target or (p[2] == 0 and p[3] == 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["Ana moved to Oslo", "maybe Ana moved to Oslo", "Order #AB123 is delivered", "ok thanks"]),
+       st.sampled_from(["user", "tool", "web", "third_party"]))
+def test_learned_policy_never_executes_a_refused_action(text: str, source: str) -> None:
+    from shared_core.grounding import ground
+    from shared_core.policy import LearnedPolicy
+    from shared_core.schema import Action, Claim
+
+    d = LearnedPolicy().decide(Claim(text=text, source=source), ground(Claim(text=text), []), None)
+    assert d.action not in (Action.REVISE, Action.REJECT_CONFLICT) and d.target_id is None
+    assert np.isclose(sum(d.probabilities.values()), 1.0)
