@@ -1,7 +1,7 @@
 """tarl-memory with LlamaIndex, offline: a chat engine and an agent that remember across sessions.
 
-    python examples/llamaindex_chat.py            # a fresh temporary store
-    python examples/llamaindex_chat.py --path ./store
+    python examples/llamaindex_chat.py                    # a fresh temporary store, transparent rule policy
+    python examples/llamaindex_chat.py --path ./store --policy learned
 
 The "LLM" is LlamaIndex's MockFunctionCallingLLM driven by a tiny script, so this runs without a network
 or an API key; swap in any real LLM (``OpenAI(...)``, ``Ollama(...)``) and nothing else changes.
@@ -20,6 +20,7 @@ from llama_index.core.chat_engine import SimpleChatEngine
 from llama_index.core.llms import MockFunctionCallingLLM
 
 from llamaindex_tarl import TarlMemory
+from shared_core.policy import LearnedPolicy, Policy, RulePolicy
 
 USER = "user:ana"
 
@@ -45,8 +46,8 @@ def scripted_llm() -> MockFunctionCallingLLM:
     return MockFunctionCallingLLM(response_generator=reply, is_chat_model=True)
 
 
-def chat_session(path: Path, session: str, lines: list[str]) -> None:
-    memory = TarlMemory.from_defaults(path, namespace=USER, session_id=session, token_limit=2048)
+def chat_session(path: Path, session: str, lines: list[str], policy: Policy) -> None:
+    memory = TarlMemory.from_defaults(path, namespace=USER, session_id=session, token_limit=2048, policy=policy)
     chat = SimpleChatEngine.from_defaults(llm=scripted_llm(), memory=memory, system_prompt="You help Ana.")
     print(f"\n== chat engine, session {session!r}")
     for line in lines:
@@ -69,12 +70,15 @@ async def agent_session(path: Path, question: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--path", type=Path, default=None, help="store folder (default: a temporary one)")
+    parser.add_argument("--policy", choices=["rules", "learned"], default="rules",
+                        help="rules: one-sentence explanations; learned: the engine's default")
     args = parser.parse_args(argv)
+    policy = RulePolicy() if args.policy == "rules" else LearnedPolicy()
     with tempfile.TemporaryDirectory(prefix="tarl-li-") as tmp:
         path = args.path or Path(tmp)
         chat_session(path, "monday", ["My order id is A-7731.", "I live in Lisbon.",
-                                      "Actually my order id is now A-7740.", "I think my order id is B-1234."])
-        chat_session(path, "tuesday", ["What is my order id?"])
+                                      "Actually my order id is now A-7740.", "I think my order id is B-1234."], policy)
+        chat_session(path, "tuesday", ["What is my order id?"], policy)
         asyncio.run(agent_session(path, "Where do I live?"))
     return 0
 

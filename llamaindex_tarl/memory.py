@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
 from shared_core import MemoryEngine, TarlError
 from shared_core.lre import MESSAGE_OVERHEAD, Unit, count_tokens, select_units
+from shared_core.policy import Policy
 
 from .block import TarlMemoryBlock
 from .engine import open_engine
@@ -92,9 +93,11 @@ class TarlMemory(BaseChatStoreMemory):
         chat_store: BaseChatStore | None = None,
         chat_history: Sequence[ChatMessage] | None = None,
         source: str = "user",
+        policy: Policy | None = None,
     ) -> TarlMemory:
         """One call for the common case: a store at ``path`` (None: in memory) or an open ``engine``;
-        ``session_id`` (default: a new one) keys the chat history, ``namespace`` the long-term memory.
+        ``session_id`` (default: a new one) keys the chat history, ``namespace`` the long-term memory;
+        ``policy`` (for a new store) picks the decision policy (None: the engine's default).
         Token counting: ``token_counter`` (text -> int) or a LlamaIndex-style ``tokenizer_fn`` (text ->
         tokens); the default is LRE's offline approximation, so nothing is downloaded."""
         if token_counter is not None and tokenizer_fn is not None:
@@ -108,7 +111,8 @@ class TarlMemory(BaseChatStoreMemory):
         check_fields(TarlMemoryBlock, block_fields)     # validate everything before opening a store:
         check_fields(cls, fields)                       # opening one at a path creates files
         history = _check_messages(chat_history) if chat_history is not None else []
-        memory = cls(TarlMemoryBlock(open_engine(engine, path, embed_model), **block_fields), **fields)
+        options = {"policy": policy} if policy is not None else {}
+        memory = cls(TarlMemoryBlock(open_engine(engine, path, embed_model, **options), **block_fields), **fields)
         if history:
             memory.set(history)
         return memory

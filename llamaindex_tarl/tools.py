@@ -15,7 +15,8 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, source: st
     """``[remember, recall]`` bound to one namespace.
 
     >>> from shared_core import MemoryEngine
-    >>> remember, recall = memory_tools(MemoryEngine.open(), "user:ana")
+    >>> from shared_core.policy import RulePolicy
+    >>> remember, recall = memory_tools(MemoryEngine.open(policy=RulePolicy()), "user:ana")
     >>> remember.call(fact="Ana prefers window seats").content
     'append: new information (reliability 0.54)'
     >>> recall.call(query="seat preference").content

@@ -41,7 +41,9 @@ def test_import_does_not_pull_torch_or_sklearn():
 
 def test_example_runs_offline(capsys, tmp_path):
     module = runpy.run_path(str(EXAMPLE))
-    assert module["main"](["--path", str(tmp_path / "store")]) == 0
+    assert module["main"](["--path", str(tmp_path / "learned"), "--policy", "learned"]) == 0
+    assert "recall says:" in capsys.readouterr().out
+    assert module["main"](["--path", str(tmp_path / "rules")]) == 0
     out = capsys.readouterr().out
     assert "revise" in out and "reject_conflict" in out
     assert "my memory says: - Actually my order id is now A-7740." in out
