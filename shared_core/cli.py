@@ -27,6 +27,8 @@ COMMANDS = {
     "demo": ("shared_core.demo", "run the scripted offline demo"),
     "inspect": ("shared_core.inspect", "print the ledgers of a store"),
     "replay": ("shared_core.inspect", "print a namespace as it was after a past transaction"),
+    "explain": ("shared_core.inspect", "why an entry is where it is"),
+    "sweep": ("shared_core.inspect", "expire entries past their validity or TTL"),
     "train": ("shared_core.training", "retrain the shipped policy weights (needs the train extra)"),
 }
 

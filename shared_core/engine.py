@@ -8,7 +8,6 @@ index for ids and to the ledger for the entries, so a stale index can never surf
 from __future__ import annotations
 
 import asyncio
-import random
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -19,8 +18,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from . import beliefs, executor, pending
-from .beliefs import claims
+from . import executor, pending
+from .beliefs.api import BeliefsAPI
 from .errors import TarlError, UnknownEntry
 from .executor import MemoryState, Step
 from .grounding import Grounding, ground
@@ -44,7 +43,7 @@ class Hit:
     score: float
 
 
-class MemoryEngine:
+class MemoryEngine(BeliefsAPI):
     """Long-term memory over three TARL ledgers.
 
     >>> engine = MemoryEngine.open()                       # in-memory SQLite + ephemeral Chroma
@@ -123,16 +122,7 @@ class MemoryEngine:
 
     def apply(self, namespace: str, steps: Sequence[Step]) -> list[Transaction]:
         """Execute explicit steps (lifecycle moves, Janus commits) atomically: all of them or none."""
-        done: list[Transaction] = []
-        with self._lock, self.store.writer() as w:
-            for step in steps:
-                t = executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock())
-                w.record(t)
-                done.append(t)
-            self._refresh()
-            self._cache(done, {})
-        self._sync(done)
-        return done
+        return self._transact(namespace, lambda run: [run(step) for step in steps])
 
     def verify(self, entry_id: str, accept: bool, note: str | None = None) -> Transaction:
         """Resolve a Pending entry by hand: accept promotes it, reject closes it into History."""
@@ -148,7 +138,11 @@ class MemoryEngine:
         """Expire Pending entries left unverified longer than ``max_age`` (or past their validity) into
         History, reason ``expired``; one logged transaction per entry."""
         steps = pending.expiry_steps(self.pending(_check_namespace(namespace)), now or self.clock(), max_age)
-        return self.apply(namespace, steps) if steps else []
+
+        def body(run: Callable[[Step], Transaction]) -> list[Transaction]:    # a close may prune a later target
+            return [run(s) for s in steps if (e := self.store.entry(s.target_id or "")) and e.ledger is Ledger.PENDING]
+
+        return self._transact(namespace, body) if steps else []
 
     def retract(self, entry_id: str, note: str | None = None) -> Transaction:
         entry = self._entry(entry_id)
@@ -297,100 +291,6 @@ class MemoryEngine:
 
     async def aretract(self, entry_id: str, note: str | None = None) -> Transaction:
         return await asyncio.to_thread(self.retract, entry_id, note)
-
-    # == beliefs (issue 8): hypotheses, exclusion groups, experiments, drift, explain ================
-    # Conveniences that only build executor steps. What follows from them (cascades, pruning,
-    # exhaustion, deductions, reopening) is computed by the executor inside the same transaction, so
-    # every instant replays with ``state(ns, as_of=tx)``. See ``shared_core.beliefs``.
-
-    def exclusion_group(self, question: str, namespace: str, *, closed_world: bool = True, **fields: Any) -> Entry:
-        """A question with competing answers (members join via ``hypothesis(..., group=id)``).
-        Closed-world: confirming one member exhausts the others, the last one standing is deduced; the
-        assumption is its own entry, so evidence against it refutes it and reopens the group."""
-        claim = claims.group(question, _check_namespace(namespace), **fields)
-
-        def body(run: Callable[[Step], Transaction]) -> Entry:
-            group = run(Step(Action.APPEND, claim)).created[0]
-            if closed_world:
-                run(Step(Action.APPEND, claims.closed_world(group)))
-            return group
-
-        return self._transact(namespace, body)
-
-    def hypothesis(self, text: str, namespace: str, *, prior: float = 0.5, depends_on: Sequence[str] = (),
-                   group: str | None = None, **fields: Any) -> Entry:
-        """An untested hypothesis (Pending) resting on ``depends_on``; ``group``: its exclusion group."""
-        claim = claims.hypothesis(text, _check_namespace(namespace), prior, depends_on, group, **fields)
-        return self._transact(namespace, lambda run: run(Step(Action.DEFER_VERIFY, claim)).created[0])
-
-    def start_experiment(self, hypothesis_id: str, text: str | None = None, **fields: Any) -> Entry:
-        """Mark a hypothesis in progress: an experiment entry (Pending) resting on it."""
-        claim = claims.experiment(self._entry(hypothesis_id), text, **fields)
-        return self._transact(claim.namespace, lambda run: run(Step(Action.DEFER_VERIFY, claim)).created[0])
-
-    def record_result(self, hypothesis_id: str, confirmed: bool, *, experiment_id: str | None = None,
-                      text: str | None = None, **fields: Any) -> Transaction:
-        """An experiment's outcome, kept as an Accepted result entry; in the same transaction it moves
-        the hypothesis, completes the experiment and settles what follows (pruning, exhaustion,
-        deduction). Retracting a confirming result makes the hypothesis untested again; a refutation
-        is final (History is final)."""
-        claim = claims.result(self._entry(hypothesis_id), confirmed, experiment_id, text, **fields)
-        return self._transact(claim.namespace, lambda run: run(Step(Action.APPEND, claim)))
-
-    def status(self, entry_id: str, *, as_of: int | None = None) -> beliefs.Status:
-        """Lifecycle status: untested, in_progress, confirmed, deduced, refuted, pruned, exhausted, ..."""
-        state, entry = self._belief_view(entry_id, as_of)
-        return beliefs.status(state, entry)
-
-    def frontier(self, namespace: str) -> list[Entry]:
-        """Untested hypotheses whose premises are all Accepted: what can usefully be tested now."""
-        state = self.state(namespace)
-        return beliefs.frontier(state, state.pending)
-
-    def next_to_test(self, namespace: str, *, seed: int | random.Random | None = None,
-                     greedy: bool = False) -> Entry | None:
-        """A frontier hypothesis sampled in proportion to its prior (``greedy``: the highest prior), or
-        None. ``seed``: an int for a reproducible draw, or a ``random.Random`` to draw a sequence from."""
-        if greedy:
-            return beliefs.best(self.frontier(namespace))
-        return beliefs.sample(self.frontier(namespace), seed if isinstance(seed, random.Random) else random.Random(seed))
-
-    def sweep(self, now: datetime | None = None, namespace: str | None = None) -> list[Transaction]:
-        """Drift: close every open entry whose ``valid_to`` or ``metadata["ttl_seconds"]`` ran out by
-        ``now`` into History (reason expired), dependents following as usual. Idempotent."""
-        now, done = now or self.clock(), []
-        for ns in [_check_namespace(namespace)] if namespace is not None else self.namespaces():
-            open_ = self.store.ledger(ns, Ledger.ACCEPTED) + self.store.ledger(ns, Ledger.PENDING)
-            candidates = [e.id for e in beliefs.expired(open_, now)]
-
-            def body(run: Callable[[Step], Transaction]) -> None:
-                for entry_id in candidates:                   # an earlier close may have cascaded it
-                    for e in beliefs.expired([self.store.entry(entry_id)], now):
-                        done.append(run(Step(Action.CLOSE, target_id=e.id, reason=Reason.EXPIRED,
-                                             note=f"expired: valid until {beliefs.expires_at(e)}")))
-
-            if candidates:
-                self._transact(ns, body)
-        return done
-
-    def valid_at(self, namespace: str, when: datetime, *, as_of: int | None = None) -> list[Entry]:
-        """Accepted entries valid at time ``when`` (validity and TTL), now or after transaction ``as_of``."""
-        return [e for e in self.state(namespace, as_of).accepted if beliefs.valid_at(e, when)]
-
-    def explain(self, entry_id: str, *, as_of: int | None = None) -> beliefs.Explanation:
-        """Why ``entry_id`` is where it is: its justification chain (premises with their statuses), the
-        experiments and results about it, its group's basis, and every transaction that moved it."""
-        state, entry = self._belief_view(entry_id, as_of)
-        txs = [tx for tx in self.store.touching(entry_id) if as_of is None or tx <= as_of]
-        rows = [t for tx in txs for t in self.store.log(entry.namespace, after=tx - 1, upto=tx)]
-        return beliefs.explain(state, entry, state.entries.values(), rows)
-
-    def _belief_view(self, entry_id: str, as_of: int | None) -> tuple[MemoryState, Entry]:
-        state = self.state(self._entry(entry_id).namespace, as_of)
-        found = state.entry(entry_id)
-        if found is None:
-            raise UnknownEntry("entry_id", entry_id, f"did not exist yet at transaction {as_of}")
-        return state, found
 
     def _transact(self, namespace: str, body: Callable[..., _T]) -> _T:
         """``body(run)`` under one write lock: each ``run(step)`` executes and records a transaction

@@ -3,6 +3,8 @@
     tarl inspect STORE [--namespace NS]          the three ledgers now (every namespace by default)
     tarl inspect STORE --log [--namespace NS]    the transaction log
     tarl replay STORE NS --as-of TX              the ledgers exactly as they were after transaction TX
+    tarl explain STORE ENTRY_ID [--as-of TX]     why an entry is where it is (justifications, transactions)
+    tarl sweep STORE [--namespace NS]            expire what ran past its validity or TTL (writes)
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ def main(command: str, argv: list[str]) -> int:
     if command == "replay":
         parser.add_argument("namespace")
         parser.add_argument("--as-of", type=int, required=True, help="transaction number")
+    elif command == "explain":
+        parser.add_argument("entry_id")
+        parser.add_argument("--as-of", type=int, default=None, help="transaction number")
+    elif command == "sweep":
+        parser.add_argument("--namespace", default=None)
     else:
         parser.add_argument("--namespace", default=None)
         parser.add_argument("--log", action="store_true", help="print the transaction log instead")
@@ -51,6 +58,11 @@ def main(command: str, argv: list[str]) -> int:
     with MemoryEngine.open(args.store) as engine:
         if command == "replay":
             print_state(engine.state(args.namespace, as_of=args.as_of))
+        elif command == "explain":
+            print("\n".join(engine.explain(args.entry_id, as_of=args.as_of).lines()))
+        elif command == "sweep":
+            for t in engine.sweep(namespace=args.namespace):
+                print_transaction(t)
         elif args.log:
             for t in engine.log(args.namespace):
                 print_transaction(t)

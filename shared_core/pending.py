@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from .beliefs.kinds import kind
 from .errors import TarlError
 from .executor import Step
 from .grounding import Grounding, features
@@ -33,11 +34,13 @@ def agrees(claim: Claim, entry: Entry, similarity: float) -> bool:
 
 
 def corroborated(claim: Claim, grounding: Grounding) -> Entry | None:
-    """The Pending candidate this claim independently confirms, if any."""
+    """The Pending candidate this claim independently confirms, if any. Hypotheses and experiments
+    are settled by experiment results, never by a restatement in chat."""
     if hedged(claim.text):
         return None
     for entry, similarity in sorted(grounding.candidates, key=lambda p: -p[1]):
-        if entry.ledger is Ledger.PENDING and entry.source != claim.source and agrees(claim, entry, similarity):
+        if (entry.ledger is Ledger.PENDING and kind(entry) is None and entry.source != claim.source
+                and agrees(claim, entry, similarity)):
             return entry
     return None
 
@@ -63,7 +66,7 @@ def expiry_steps(pending: Iterable[Entry], now: datetime, max_age: timedelta = D
         raise TarlError("max_age", max_age, "must be a non-negative timedelta")
     steps = []
     for e in pending:
-        if e.ledger is not Ledger.PENDING:
+        if e.ledger is not Ledger.PENDING or kind(e) is not None:   # hypotheses wait for experiments
             continue
         if e.observed_at <= now - max_age:
             steps.append(Step(Action.CLOSE, target_id=e.id, reason=Reason.EXPIRED, note=f"unverified for over {max_age}"))

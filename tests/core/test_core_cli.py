@@ -16,7 +16,12 @@ def test_demo_prints_decisions_and_ledgers(capsys, tmp_path):
     replay = capsys.readouterr().out
     assert "accepted (1)" in replay and "Maya lives in Lisbon" in replay
     assert main(["inspect", str(tmp_path / "store"), "--log"]) == 0
-    assert "reject_conflict" in capsys.readouterr().out
+    log = capsys.readouterr().out
+    assert "reject_conflict" in log
+    first_entry = log.splitlines()[1].split(":")[0].strip()
+    assert main(["explain", str(tmp_path / "store"), first_entry]) == 0
+    assert "Maya lives in Lisbon" in capsys.readouterr().out
+    assert main(["sweep", str(tmp_path / "store")]) == 0
 
 
 def test_bench_core_quick_writes_json(tmp_path, capsys):
