@@ -10,8 +10,7 @@ from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.llms import LLM
 
 from shared_core import MemoryEngine, TarlError
-from shared_core.janus import JanusConfig, JanusController, JanusDecision, Trigger
-from shared_core.janus.ledger import JanusLedger
+from shared_core.janus import JanusConfig, JanusController, JanusDecision, JanusLedger, Trigger
 
 from .block import _lines
 
