@@ -7,8 +7,8 @@ priorities. LRE needs to see the whole history and choose once. ``SimpleChatEngi
 engines and ``FunctionAgent`` all type memory as ``BaseMemory``, so this is a drop-in replacement for
 ``ChatMemoryBuffer`` (same chat-store layout: one key per session) with LRE instead of FIFO. State is
 external: the history lives in a LlamaIndex chat store under ``session_id`` and long-term memory in the
-``MemoryEngine`` under ``namespace``, so a copy of this object (a workflow ``Context`` round trip) sees
-the same state.
+``MemoryEngine`` under ``namespace``, so copies of this object share one state. A workflow ``Context``
+does not serialise memory: pass ``memory=`` on every ``agent.run``.
 """
 
 from __future__ import annotations
