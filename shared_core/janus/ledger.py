@@ -5,7 +5,7 @@ Reflections live as entries of one namespace (source ``reflection``). For each d
   (old -> History/superseded), new items ``append``, dropped items ``close`` as superseded;
 - rejected candidate: its new and changed items go to History with reason ``rejected`` and a note that
   Janus rejected them (``reject_conflict`` against the item a change would have replaced; a brand-new
-  item has no such target, see ``_reject_new``); items it would have dropped get a logged ``noop``;
+  item has no such target: it is parked and closed, see ``_reject_new``); items it would have dropped get a logged ``noop``;
   the current items stay Accepted;
 - every step carries a ``Decision`` whose rationale is ``JanusDecision.explain()`` and whose margin is
   the score difference, so ``engine.log`` says why.
@@ -23,7 +23,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from shared_core.errors import InvalidStep
 from shared_core.executor import MemoryState, Step
 from shared_core.janus.controller import JanusDecision, Memory, Verdict
 from shared_core.janus.errors import JanusError
@@ -33,9 +32,11 @@ SOURCE = "reflection"
 
 
 class LedgerEngine(Protocol):
-    """The two engine methods Janus needs (``MemoryEngine`` has them)."""
+    """The engine methods Janus needs (``MemoryEngine`` has them)."""
 
     def apply(self, namespace: str, steps: Sequence[Step]) -> list[Transaction]: ...
+
+    def transact(self, namespace: str, body: Callable[..., list[Transaction]]) -> list[Transaction]: ...
 
     def state(self, namespace: str, as_of: int | None = None) -> MemoryState: ...
 
@@ -120,23 +121,19 @@ class JanusLedger:
     def _reject_new(
         self, steps: list[Step], claims: list[Claim], note: str, why: Callable[[Action], Decision]
     ) -> list[Transaction]:
-        """Rejected brand-new items have no Accepted entry to conflict with. Preferred: a target-less
-        ``reject_conflict`` straight into History (executor support requested from the lead). Until the
-        executor accepts that, fall back to ``defer_verify`` then ``close(rejected)``: same end state and
-        log reasons, but in two engine transactions instead of one."""
-        untargeted = [Step(Action.REJECT_CONFLICT, c, None, note=note, decision=why(Action.REJECT_CONFLICT))
-                      for c in claims]
-        try:
-            return self.engine.apply(self.namespace, steps + untargeted)
-        except InvalidStep as exc:
-            if not claims or exc.field != "target_id":
-                raise
-        parking = [Step(Action.DEFER_VERIFY, c, note=note, decision=why(Action.DEFER_VERIFY)) for c in claims]
-        done = self.engine.apply(self.namespace, steps + parking)
-        parked = [e.id for t in done if t.action is Action.DEFER_VERIFY for e in t.created]
-        closes = [Step(Action.CLOSE, target_id=i, reason=Reason.REJECTED, note=note, decision=why(Action.CLOSE))
-                  for i in parked]
-        return done + self.engine.apply(self.namespace, closes)
+        """Rejected brand-new items have no Accepted entry to conflict with (``reject_conflict`` needs
+        one), so each is parked in Pending and closed as rejected -- inside the same engine transaction
+        as the rest of the decision, so it is all or nothing."""
+
+        def body(run: Callable[[Step], Transaction]) -> list[Transaction]:
+            done = [run(s) for s in steps]
+            for claim in claims:
+                parked = run(Step(Action.DEFER_VERIFY, claim, note=note, decision=why(Action.DEFER_VERIFY)))
+                done += [parked, run(Step(Action.CLOSE, target_id=parked.created[0].id, reason=Reason.REJECTED,
+                                          note=note, decision=why(Action.CLOSE)))]
+            return done
+
+        return self.engine.transact(self.namespace, body)
 
     def _ids_of(self, memory: Memory) -> _Ids:
         ids: _Ids = _Ids()

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from shared_core.janus import AlwaysTrigger, JanusConfig, JanusController, JanusError, Verdict
 from shared_core.janus.ledger import JanusLedger, memory_diff
 from shared_core.janus.simulator import hashing_embedder
-from shared_core.schema import Claim, Ledger, Reason
+from shared_core.executor import Step
+from shared_core.schema import Action, Claim, Ledger, Reason
 
 NS = "agent/reflections"
 EMBED = hashing_embedder(64)
@@ -87,7 +88,7 @@ def test_rejected_candidate_goes_to_history_with_reason(engine):
 def test_ledger_out_of_sync_is_refused_and_controller_unchanged(engine):
     g = controller(engine, [("use carry",), ("use swap",)], lambda memory, task: 1.0)
     g.step("t0")
-    engine.write(Claim(text="someone else's note", namespace=NS, source="reflection"))
+    engine.apply(NS, [Step(Action.APPEND, Claim(text="someone else's note", namespace=NS, source="reflection"))])
     with pytest.raises(JanusError, match="differ"):
         g.step("t1")
     assert g.memory == ("use carry",) and g.stats.steps == 1
