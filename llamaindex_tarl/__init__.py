@@ -1,1 +1,17 @@
-"""LlamaIndex adapter."""
+"""LlamaIndex adapter for tarl-memory: a memory block, an LRE-trimmed chat
+memory, a retriever, tools and Janus-gated agent reflections.
+
+Thin by design: every class translates LlamaIndex objects to ``shared_core.MemoryEngine`` calls and back.
+"""
+
+from .block import TarlMemoryBlock, user_statements
+from .engine import llamaindex_embedder, open_engine
+from .memory import TarlMemory, trim_history
+from .reflections import AgentReflections
+from .retriever import TarlRetriever
+from .tools import memory_tools
+
+__all__ = [
+    "AgentReflections", "TarlMemory", "TarlMemoryBlock", "TarlRetriever", "memory_tools",
+    "llamaindex_embedder", "open_engine", "trim_history", "user_statements",
+]

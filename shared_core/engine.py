@@ -122,7 +122,24 @@ class MemoryEngine(BeliefsAPI):
 
     def apply(self, namespace: str, steps: Sequence[Step]) -> list[Transaction]:
         """Execute explicit steps (lifecycle moves, Janus commits) atomically: all of them or none."""
-        return self._transact(namespace, lambda run: [run(step) for step in steps])
+        return self.transact(namespace, lambda run: [run(step) for step in steps])
+
+    def transact(self, namespace: str, body: Callable[..., _T]) -> _T:
+        """Run ``body(run)`` as one atomic unit: each ``run(step)`` executes and records a transaction that
+        later steps can read (e.g. close an entry a previous step created); all commit together or none
+        does. ``apply`` and every lifecycle convenience are built on this."""
+        done: list[Transaction] = []
+        with self._lock, self.store.writer() as w:
+            def run(step: Step) -> Transaction:
+                done.append(executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock()))
+                w.record(done[-1])
+                return done[-1]
+
+            out = body(run)
+            self._refresh()
+            self._cache(done, {})
+        self._sync(done)
+        return out
 
     def verify(self, entry_id: str, accept: bool, note: str | None = None) -> Transaction:
         """Resolve a Pending entry by hand: accept promotes it, reject closes it into History."""
@@ -142,7 +159,7 @@ class MemoryEngine(BeliefsAPI):
         def body(run: Callable[[Step], Transaction]) -> list[Transaction]:    # a close may prune a later target
             return [run(s) for s in steps if (e := self.store.entry(s.target_id or "")) and e.ledger is Ledger.PENDING]
 
-        return self._transact(namespace, body) if steps else []
+        return self.transact(namespace, body) if steps else []
 
     def retract(self, entry_id: str, note: str | None = None) -> Transaction:
         entry = self._entry(entry_id)
@@ -292,21 +309,6 @@ class MemoryEngine(BeliefsAPI):
     async def aretract(self, entry_id: str, note: str | None = None) -> Transaction:
         return await asyncio.to_thread(self.retract, entry_id, note)
 
-    def _transact(self, namespace: str, body: Callable[..., _T]) -> _T:
-        """``body(run)`` under one write lock: each ``run(step)`` executes and records a transaction
-        later steps can read; all commit together or none does (locking and index upkeep as apply)."""
-        done: list[Transaction] = []
-        with self._lock, self.store.writer() as w:
-            def run(step: Step) -> Transaction:
-                done.append(executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock()))
-                w.record(done[-1])
-                return done[-1]
-
-            out = body(run)
-            self._refresh()
-            self._cache(done, {})
-        self._sync(done)
-        return out
 
 
 def _claim(value: Claim | dict[str, Any]) -> Claim:

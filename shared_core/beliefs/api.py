@@ -27,7 +27,7 @@ _T = TypeVar("_T")
 
 
 class BeliefsAPI:
-    """Mixed into ``MemoryEngine``; relies on its store, clock, state reads and ``_transact``."""
+    """Mixed into ``MemoryEngine``; relies on its store, clock, state reads and ``transact``."""
 
     if TYPE_CHECKING:
         store: LedgerStore
@@ -36,7 +36,7 @@ class BeliefsAPI:
         def state(self, namespace: str, as_of: int | None = None) -> MemoryState: ...
         def namespaces(self) -> list[str]: ...
         def _entry(self, entry_id: str) -> Entry: ...
-        def _transact(self, namespace: str, body: Callable[..., _T]) -> _T: ...
+        def transact(self, namespace: str, body: Callable[..., _T]) -> _T: ...
 
 
     def exclusion_group(self, question: str, namespace: str, *, closed_world: bool = True, **fields: Any) -> Entry:
@@ -51,18 +51,18 @@ class BeliefsAPI:
                 run(Step(Action.APPEND, claims.closed_world(group)))
             return group
 
-        return self._transact(namespace, body)
+        return self.transact(namespace, body)
 
     def hypothesis(self, text: str, namespace: str, *, prior: float = 0.5, depends_on: Sequence[str] = (),
                    group: str | None = None, **fields: Any) -> Entry:
         """An untested hypothesis (Pending) resting on ``depends_on``; ``group``: its exclusion group."""
         claim = claims.hypothesis(text, _namespace(namespace), prior, depends_on, group, **fields)
-        return self._transact(namespace, lambda run: run(Step(Action.DEFER_VERIFY, claim)).created[0])
+        return self.transact(namespace, lambda run: run(Step(Action.DEFER_VERIFY, claim)).created[0])
 
     def start_experiment(self, hypothesis_id: str, text: str | None = None, **fields: Any) -> Entry:
         """Mark a hypothesis in progress: an experiment entry (Pending) resting on it."""
         claim = claims.experiment(self._entry(hypothesis_id), text, **fields)
-        return self._transact(claim.namespace, lambda run: run(Step(Action.DEFER_VERIFY, claim)).created[0])
+        return self.transact(claim.namespace, lambda run: run(Step(Action.DEFER_VERIFY, claim)).created[0])
 
     def record_result(self, hypothesis_id: str, confirmed: bool, *, experiment_id: str | None = None,
                       text: str | None = None, **fields: Any) -> Transaction:
@@ -71,7 +71,7 @@ class BeliefsAPI:
         deduction). Retracting a confirming result makes the hypothesis untested again; a refutation
         is final (History is final)."""
         claim = claims.result(self._entry(hypothesis_id), confirmed, experiment_id, text, **fields)
-        return self._transact(claim.namespace, lambda run: run(Step(Action.APPEND, claim)))
+        return self.transact(claim.namespace, lambda run: run(Step(Action.APPEND, claim)))
 
     def status(self, entry_id: str, *, as_of: int | None = None) -> Status:
         """Lifecycle status: untested, in_progress, confirmed, deduced, refuted, pruned, exhausted, ..."""
@@ -106,7 +106,7 @@ class BeliefsAPI:
                                              note=f"expired: valid until {expires_at(e)}")))
 
             if candidates:
-                self._transact(ns, body)
+                self.transact(ns, body)
         return done
 
     def valid_at(self, namespace: str, when: datetime, *, as_of: int | None = None) -> list[Entry]:

@@ -13,65 +13,21 @@ System ``default`` is the pipeline the index should run: stored vectors from ``d
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from shared_core.bench.locomo import Conversation, load_locomo
 from shared_core.bench.report import DATA_DIR, Report, bench_args
 from shared_core.index.embedders import Embedder, HashingEmbedder, QueryIDF, default_embedder
 
 K = 10
 SMALL_STORE = 150
-_ID = re.compile(r"D:?(\d+):0*(\d+)")
-
-
-@dataclass(frozen=True)
-class Question:
-    text: str
-    evidence: frozenset[int]  # row numbers of the relevant turns
-    category: int
-
-
-@dataclass(frozen=True)
-class Conversation:
-    sample_id: str
-    turns: list[str]
-    questions: list[Question]
-
-
-def turn_text(turn: dict) -> str:
-    """A turn as an agent would store it: what was said, plus the caption of a shared image."""
-    caption = turn.get("blip_caption")
-    return f"{turn['text']} [image: {caption}]" if caption else turn["text"]
-
-
-def load_locomo(path: Path) -> list[Conversation]:
-    conversations = []
-    for item in json.loads(Path(path).read_text()):
-        conv = item["conversation"]
-        sessions = sorted(
-            (int(m.group(1)), v) for k, v in conv.items() if (m := re.fullmatch(r"session_(\d+)", k)) and isinstance(v, list)
-        )
-        turns, row = [], {}
-        for _, session in sessions:
-            for turn in session:
-                if m := _ID.fullmatch(turn["dia_id"].strip()):
-                    row[(int(m.group(1)), int(m.group(2)))] = len(turns)
-                turns.append(turn_text(turn))
-        questions = []
-        for qa in item["qa"]:
-            ids = [m.groups() for e in qa.get("evidence", []) for part in re.split(r"[;,\s]+", e) if (m := _ID.fullmatch(part))]
-            evidence = frozenset(row[key] for a, b in ids if (key := (int(a), int(b))) in row)
-            if evidence:
-                questions.append(Question(qa["question"], evidence, int(qa["category"])))
-        conversations.append(Conversation(item["sample_id"], turns, questions))
-    return conversations
 
 
 Fit = Callable[[Sequence[str]], Embedder]
@@ -193,7 +149,7 @@ def throughput(fit: Fit, docs: Sequence[str], repeats: int) -> float:
 
 def first_turns(conv: Conversation, n: int) -> Conversation:
     """A young store: the first ``n`` turns, and the questions answerable from them alone."""
-    return Conversation(conv.sample_id, conv.turns[:n], [q for q in conv.questions if max(q.evidence) < n])
+    return conv.with_turns(n)
 
 
 def with_typos(conv: Conversation, rng: random.Random, rate: float = 0.3) -> Conversation:
@@ -206,8 +162,8 @@ def with_typos(conv: Conversation, rng: random.Random, rate: float = 0.3) -> Con
         i = rng.randrange(1, len(w) - 1)
         return rng.choice([w[:i] + w[i + 1 :], w[:i] + w[i + 1] + w[i] + w[i + 2 :], w[:i] + rng.choice("aeiou") + w[i + 1 :]])
 
-    questions = [Question(re.sub(r"[A-Za-z]+", typo, q.text), q.evidence, q.category) for q in conv.questions]
-    return Conversation(conv.sample_id, conv.turns, questions)
+    questions = tuple(replace(q, text=re.sub(r"[A-Za-z]+", typo, q.text)) for q in conv.questions)
+    return replace(conv, questions=questions)
 
 
 def _mean(per_conv: dict[str, list[tuple[float, float]]], conversations: list[Conversation], metric: int,
@@ -219,7 +175,7 @@ def _mean(per_conv: dict[str, list[tuple[float, float]]], conversations: list[Co
 def main(argv: list[str]) -> int:
     parser = bench_args("embedders", __doc__.splitlines()[0], DATA_DIR / "locomo" / "locomo_train6.json")
     args = parser.parse_args(argv)
-    conversations = load_locomo(args.data)
+    conversations = [replace(c, questions=tuple(q for q in c.questions if q.evidence)) for c in load_locomo(args.data)]
     if args.quick:
         conversations = [conversations[0], conversations[len(conversations) // 2]]
     half = (len(conversations) + 1) // 2

@@ -12,11 +12,8 @@
 
 from __future__ import annotations
 
-import json
 import random
-import re
 import time
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,21 +21,25 @@ from typing import Any
 
 import numpy as np
 
+from shared_core.bench import locomo
 from shared_core.bench.report import DATA_DIR, Report, bench_args
 from shared_core.lre import Scorer, StreamingScorer, Unit, lexicon, select_units, trim, units_from_messages
 from shared_core.lre.labels import answer_coverage_labels
+from shared_core.index import default_embedder
 from shared_core.lre.synthetic import agent_trace, generate_corpus
 
 BUDGETS = (512, 1024, 2048)
 SUPERVISED_FIT: dict[str, Any] = {"C": 0.3, "max_features": 1000, "min_df": 2}
-_DIA = re.compile(r"D:?(\d+):0*(\d+)")
 
 
 @dataclass
 class Conversation:
+    """A LoCoMo conversation as LRE sees it: neutral messages, an evidence flag per turn (= per unit:
+    LoCoMo has no tool calls), and the answers (placed after the last turn) for self-supervised labels."""
+
     id: str
     messages: list[dict[str, Any]]
-    evidence: np.ndarray  # bool per turn (= per unit: LoCoMo has no tool calls)
+    evidence: np.ndarray
     answers: list[tuple[int, str]]
 
     @property
@@ -46,29 +47,16 @@ class Conversation:
         return [m["content"] for m in self.messages]
 
 
-def load_locomo(path: Path) -> list[Conversation]:
-    """LoCoMo conversations as neutral messages (speaker A = user, B = assistant), evidence labels."""
+def load_conversations(path: Path) -> list[Conversation]:
     out = []
-    for item in json.loads(Path(path).read_text()):
-        conv = item["conversation"]
-        keys = sorted((k for k in conv if re.fullmatch(r"session_\d+", k)), key=lambda k: int(k.split("_")[1]))
-        turns = [t for k in keys for t in conv[k]]
-        messages = [{
-            "role": "user" if t["speaker"] == conv["speaker_a"] else "assistant",
-            "content": t["text"] + (f" [shares a photo: {t['blip_caption']}]" if t.get("blip_caption") else ""),
-        } for t in turns]
-        where = {(int(m[1]), int(m[2])): i for i, t in enumerate(turns) if (m := _DIA.fullmatch(t["dia_id"]))}
-        evidence = np.zeros(len(turns), dtype=bool)
-        answers = []
-        for q in item["qa"]:
-            for ev in q.get("evidence", []):
-                for tok in re.split(r"[;,\s]+", str(ev)):
-                    m = _DIA.fullmatch(tok.strip())
-                    if m and (int(m[1]), int(m[2])) in where:
-                        evidence[where[(int(m[1]), int(m[2]))]] = True
-            if "answer" in q:
-                answers.append((len(turns) + 1, str(q["answer"])))
-        out.append(Conversation(item["sample_id"], messages, evidence, answers))
+    for conv in locomo.load_locomo(path):
+        messages = [{"role": "user" if who == conv.speaker_a else "assistant", "content": text}
+                    for who, text in zip(conv.speakers, conv.turns)]
+        evidence = np.zeros(len(conv.turns), dtype=bool)
+        for q in conv.questions:
+            evidence[list(q.evidence)] = True
+        answers = [(len(conv.turns) + 1, q.answer) for q in conv.questions if q.answer is not None]
+        out.append(Conversation(conv.sample_id, messages, evidence, answers))
     return out
 
 
@@ -90,17 +78,6 @@ def roc_auc(scores: np.ndarray, labels: np.ndarray) -> float:
 
 
 # ---- baselines (query-blind, like LRE) --------------------------------------------------------
-def _hash_embed(texts: Sequence[str], dim: int = 512) -> np.ndarray:
-    """Signed hashing bag-of-words embedding (crc32, stable across runs), l2-normalised."""
-    out = np.zeros((len(texts), dim))
-    for i, t in enumerate(texts):
-        for w in lexicon.content_words(t):
-            h = zlib.crc32(w.encode())
-            out[i, h % dim] += 1.0 if (h >> 16) & 1 else -1.0
-    norm = np.linalg.norm(out, axis=1, keepdims=True)
-    return out / np.where(norm > 0, norm, 1.0)
-
-
 def tfidf_salience(texts: Sequence[str]) -> np.ndarray:
     """Σ tf·idf of a unit's content words, idf over the history's own units."""
     bags = [lexicon.content_words(t) for t in texts]
@@ -114,7 +91,7 @@ def tfidf_salience(texts: Sequence[str]) -> np.ndarray:
 
 def embedding_similarity(texts: Sequence[str]) -> np.ndarray:
     """Cosine between a unit's embedding and the centroid of the whole history (its context)."""
-    e = _hash_embed(texts)
+    e = default_embedder()(list(texts))
     c = e.mean(axis=0)
     return e @ (c / max(np.linalg.norm(c), 1e-12))
 
@@ -281,7 +258,7 @@ def main(argv: list[str]) -> int:
     p = bench_args("lre", "LRE history eviction: LoCoMo AUC, budgeted recall, agent traces, speed",
                    DATA_DIR / "locomo" / "locomo_train6.json")
     args = p.parse_args(argv)
-    convs = load_locomo(args.data)
+    convs = load_conversations(args.data)
     if args.quick:
         convs = convs[:3]
     report = Report("lre", str(args.data))

@@ -1,0 +1,174 @@
+"""``TarlMemoryBlock``: TARL long-term memory as a block of LlamaIndex's ``Memory``."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Annotated, Any
+
+from llama_index.core.base.llms.types import ChatMessage
+from llama_index.core.llms import LLM
+from llama_index.core.memory import BaseMemoryBlock
+from pydantic import AfterValidator, Field, PrivateAttr, ValidationError
+
+from shared_core import Claim, Decision, Hit, MemoryEngine, TarlError
+
+from .messages import query_of, role_of
+
+ClaimLike = str | dict[str, Any] | Claim
+Extractor = Callable[[list[ChatMessage]], Iterable[ClaimLike]]
+"""Turns messages into claims (texts, dicts of ``Claim`` fields, or ``Claim``s); may be async."""
+
+EXTRACT_PROMPT = (
+    "List the durable facts the user states about themselves or their world in the conversation below, "
+    "one short self-contained sentence per line, no numbering. Reply NONE if there are none.\n\n{transcript}"
+)
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*")
+
+
+def _check_extractor(value: Any) -> Any:
+    if value is not None and not (isinstance(value, LLM) or callable(value)):
+        raise ValueError(f"extractor={value!r} must be a llama_index LLM or a callable")
+    return value
+
+
+def user_statements(messages: Sequence[ChatMessage]) -> list[str]:
+    """The default extractor: each user message that is a statement (not a question) is one claim."""
+    texts = [(m.content or "").strip() for m in messages if role_of(m) == "user"]
+    return [t for t in texts if t and not t.endswith("?")]
+
+
+class TarlMemoryBlock(BaseMemoryBlock[str]):
+    """Long-term memory for ``llama_index.core.memory.Memory``: turns flushed out of the short-term
+    history become claims that TARL accepts, revises, rejects or defers; each ``get`` brings back the
+    Accepted memories relevant to the latest user message.
+
+    >>> import asyncio
+    >>> from llama_index.core.base.llms.types import ChatMessage
+    >>> from llama_index.core.memory import Memory
+    >>> from shared_core import MemoryEngine
+    >>> block = TarlMemoryBlock(MemoryEngine.open(), namespace="user:ana", priority=1)
+    >>> memory = Memory.from_defaults(session_id="s1", token_limit=24, token_flush_size=8,
+    ...                               chat_history_token_ratio=0.5, tokenizer_fn=str.split, memory_blocks=[block])
+    >>> for text in ["My order id is A-7731", "I live in Lisbon", "Thanks for the help"]:
+    ...     asyncio.run(memory.aput_messages([ChatMessage(role="user", content=text),
+    ...                                       ChatMessage(role="assistant", content="Noted.")]))
+    >>> [d.action.value for d in block.last_decisions]        # the first two turns were flushed
+    ['append', 'append']
+    >>> print(asyncio.run(memory.aget())[0].content)
+    <memory>
+    <tarl_memory>
+    - My order id is A-7731
+    - I live in Lisbon
+    </tarl_memory>
+    </memory>
+
+    Writes happen when ``Memory`` flushes (``_aput``), i.e. once the history outgrows its budget; call
+    ``aremember`` to write right away. With ``extractor=`` (an ``LLM`` or a callable) claims are extracted
+    from whole turns; otherwise every user statement is one claim with ``source``. ``atruncate`` drops the
+    least relevant memories first.
+    """
+
+    name: str = "tarl_memory"
+    description: str | None = "Long-term facts about the user, kept by TARL (Accepted ledger only)."
+    namespace: str = Field(default="default", pattern=r"\S")
+    top_k: int = Field(default=5, ge=1)
+    source: str = Field(default="user", pattern=r"\S")
+    extractor: Annotated[Any, AfterValidator(_check_extractor)] = Field(default=None, exclude=True)
+    _engine: MemoryEngine = PrivateAttr()
+    _decisions: list[Decision] = PrivateAttr(default_factory=list)
+
+    def __init__(self, engine: MemoryEngine, **data: Any) -> None:
+        super().__init__(**data)
+        if not isinstance(engine, MemoryEngine):
+            raise TarlError("engine", engine, "must be a shared_core MemoryEngine")
+        self._engine = engine
+
+    @property
+    def engine(self) -> MemoryEngine:
+        return self._engine
+
+    @property
+    def last_decisions(self) -> list[Decision]:
+        """What TARL did with the claims of the last write (one decision per claim)."""
+        return list(self._decisions)
+
+    # -- writes: messages -> claims -> engine -------------------------------------------------
+    def remember(self, messages: Sequence[ChatMessage]) -> list[Decision]:
+        if isinstance(self.extractor, LLM):
+            raw: Any = _lines(self.extractor.chat([_prompt(messages)]).message.content)
+        else:
+            raw = (self.extractor or user_statements)(list(messages))
+            if inspect.isawaitable(raw):
+                getattr(raw, "close", lambda: None)()          # never awaited: close it quietly
+                raise TarlError("extractor", self.extractor, "is async; use the async path (aput/aremember)")
+        self._decisions = self._engine.write_many(self._claims(raw))
+        return self.last_decisions
+
+    async def aremember(self, messages: Sequence[ChatMessage]) -> list[Decision]:
+        if isinstance(self.extractor, LLM):
+            raw: Any = _lines((await self.extractor.achat([_prompt(messages)])).message.content)
+        else:
+            raw = (self.extractor or user_statements)(list(messages))
+            if inspect.isawaitable(raw):
+                raw = await raw
+        self._decisions = await self._engine.awrite_many(self._claims(raw))
+        return self.last_decisions
+
+    def _claims(self, raw: Any) -> list[Claim]:
+        """Validate every extracted item before anything is written (one bad item writes nothing)."""
+        if isinstance(raw, (str, bytes, dict)) or not isinstance(raw, Iterable):
+            raise TarlError("extractor", raw, "must return a list of strings, dicts or Claims")
+        claims: list[Claim] = []
+        for i, item in enumerate(raw):
+            try:
+                if isinstance(item, str):
+                    claims.append(Claim(text=item, namespace=self.namespace, source=self.source))
+                elif isinstance(item, dict):
+                    claims.append(Claim(**{"namespace": self.namespace, "source": self.source, **item}))
+                elif isinstance(item, Claim):
+                    claims.append(item)
+                else:
+                    raise TarlError(f"extractor[{i}]", item, "must be a string, a dict of Claim fields or a Claim")
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                field = ".".join(str(p) for p in err["loc"]) or "claim"
+                raise TarlError(f"extractor[{i}].{field}", err.get("input"), err["msg"]) from None
+        return claims
+
+    # -- reads: engine -> text ----------------------------------------------------------------
+    def recall(self, query: str | None) -> str:
+        return render(self._engine.search(query, self.namespace, self.top_k)) if query else ""
+
+    async def arecall(self, query: str | None) -> str:
+        return render(await self._engine.asearch(query, self.namespace, self.top_k)) if query else ""
+
+    # -- BaseMemoryBlock ----------------------------------------------------------------------
+    async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
+        return await self.arecall(query_of(messages))
+
+    async def _aput(self, messages: list[ChatMessage]) -> None:
+        await self.aremember(messages)
+
+    async def atruncate(self, content: str, tokens_to_truncate: int) -> str | None:
+        """Drop memories from the least relevant end, about ``tokens_to_truncate`` words' worth."""
+        lines = content.splitlines()
+        while lines and tokens_to_truncate > 0:
+            tokens_to_truncate -= len(lines.pop().split())
+        return "\n".join(lines) or None
+
+
+def render(hits: Sequence[Hit]) -> str:
+    """Memories as the LLM sees them: one line each, most relevant first."""
+    return "\n".join(f"- {h.entry.text}" for h in hits)
+
+
+def _prompt(messages: Sequence[ChatMessage]) -> ChatMessage:
+    transcript = "\n".join(f"{role_of(m)}: {m.content}" for m in messages if m.content)
+    return ChatMessage(role="user", content=EXTRACT_PROMPT.format(transcript=transcript))
+
+
+def _lines(reply: str | None) -> list[str]:
+    lines = [_BULLET.sub("", line).strip() for line in (reply or "").splitlines()]
+    return [line for line in lines if line and line.upper() != "NONE"]

@@ -1,0 +1,240 @@
+"""``TarlMemory``: chat memory whose history is trimmed by LRE and which remembers across sessions.
+
+Why a ``BaseMemory`` subclass and not a pinned-turns block inside ``Memory``: ``Memory`` flushes its
+history strictly FIFO and offers no hook to choose what leaves, so a block could only re-insert turns
+*after* FIFO dropped them, out of order and ahead of the history, under ``Memory``'s inverted block
+priorities. LRE needs to see the whole history and choose once. ``SimpleChatEngine``, the context chat
+engines and ``FunctionAgent`` all type memory as ``BaseMemory``, so this is a drop-in replacement for
+``ChatMemoryBuffer`` (same chat-store layout: one key per session) with LRE instead of FIFO. State is
+external: the history lives in a LlamaIndex chat store under ``session_id`` and long-term memory in the
+``MemoryEngine`` under ``namespace``, so copies of this object share one state. A workflow ``Context``
+does not serialise memory: pass ``memory=`` on every ``agent.run``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from llama_index.core.base.embeddings.base import BaseEmbedding
+from llama_index.core.base.llms.types import ChatMessage
+from llama_index.core.memory.types import BaseChatStoreMemory
+from llama_index.core.storage.chat_store import BaseChatStore, SimpleChatStore
+from llama_index.core.tools import FunctionTool
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
+
+from shared_core import MemoryEngine, TarlError
+from shared_core.lre import MESSAGE_OVERHEAD, Unit, count_tokens, select_units
+from shared_core.policy import Policy
+
+from .block import TarlMemoryBlock
+from .engine import open_engine
+from .messages import ends_turn, last_turn, query_of, role_of, text_of, turns
+from .retriever import TarlRetriever
+from .tools import memory_tools
+
+MEMORY_HEADER = "Long-term memory about the user (most relevant first):"
+
+
+class TarlMemory(BaseChatStoreMemory):
+    """Chat memory for LlamaIndex chat engines and agents: LRE-trimmed history plus TARL long-term memory.
+
+    >>> from llama_index.core.chat_engine import SimpleChatEngine
+    >>> from llama_index.core.llms import MockLLM
+    >>> memory = TarlMemory.from_defaults(namespace="user:ana", session_id="monday", token_limit=2048)
+    >>> engine = SimpleChatEngine.from_defaults(llm=MockLLM(), memory=memory)
+    >>> _ = engine.chat("My order id is A-7731")
+    >>> tuesday = TarlMemory.from_defaults(engine=memory.engine, namespace="user:ana", session_id="tuesday")
+    >>> [m.content for m in tuesday.get(input="what is my order id?")]
+    ['Long-term memory about the user (most relevant first):\\n- My order id is A-7731']
+
+    Each finished turn (a user message up to the assistant answer that calls no tool) goes to TARL as
+    claims, through ``extractor`` when given (see ``TarlMemoryBlock``). ``get`` returns one system message
+    with the memories relevant to the latest user message (or ``input``), then the history: whole turns
+    chosen by LRE to fit ``token_limit`` minus the memories and the caller's ``initial_token_count``,
+    the last ``keep_last`` turns always included, in their original order. ``reset`` clears this
+    session's history only; long-term memory is changed through the engine (``retract``/``verify``).
+    """
+
+    token_limit: int = Field(default=3000, gt=0)
+    keep_last: int = Field(default=4, ge=0)
+    token_counter: Callable[[str], int] = Field(default=count_tokens, exclude=True)
+    scorer: Any = Field(default=None, exclude=True)
+    """An LRE ``Scorer`` (None: the shipped default weights)."""
+    _block: TarlMemoryBlock = PrivateAttr()
+
+    def __init__(self, block: TarlMemoryBlock, **data: Any) -> None:
+        super().__init__(**data)
+        if not isinstance(block, TarlMemoryBlock):
+            raise TarlError("block", block, "must be a TarlMemoryBlock")
+        self._block = block
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "TarlMemory"
+
+    @classmethod
+    def from_defaults(  # type: ignore[override]
+        cls,
+        path: str | Path | None = None,
+        *,
+        engine: MemoryEngine | None = None,
+        namespace: str = "default",
+        session_id: str | None = None,
+        token_limit: int = 3000,
+        keep_last: int = 4,
+        top_k: int = 5,
+        extractor: Any = None,
+        embed_model: BaseEmbedding | None = None,
+        token_counter: Callable[[str], int] | None = None,
+        tokenizer_fn: Callable[[str], Sequence[Any]] | None = None,
+        chat_store: BaseChatStore | None = None,
+        chat_history: Sequence[ChatMessage] | None = None,
+        source: str = "user",
+        policy: Policy | None = None,
+    ) -> TarlMemory:
+        """One call for the common case: a store at ``path`` (None: in memory) or an open ``engine``;
+        ``session_id`` (default: a new one) keys the chat history, ``namespace`` the long-term memory;
+        ``policy`` (for a new store) picks the decision policy (None: the engine's default).
+        Token counting: ``token_counter`` (text -> int) or a LlamaIndex-style ``tokenizer_fn`` (text ->
+        tokens); the default is LRE's offline approximation, so nothing is downloaded."""
+        if token_counter is not None and tokenizer_fn is not None:
+            raise TarlError("tokenizer_fn", tokenizer_fn, "pass token_counter or tokenizer_fn, not both")
+        if tokenizer_fn is not None:
+            fn = tokenizer_fn
+            token_counter = lambda text: len(fn(text))  # noqa: E731
+        block_fields = {"namespace": namespace, "top_k": top_k, "extractor": extractor, "source": source}
+        fields = {"token_limit": token_limit, "keep_last": keep_last, "token_counter": token_counter or count_tokens,
+                  "chat_store": chat_store or SimpleChatStore(), "chat_store_key": session_id or uuid.uuid4().hex}
+        check_fields(TarlMemoryBlock, block_fields)     # validate everything before opening a store:
+        check_fields(cls, fields)                       # opening one at a path creates files
+        history = _check_messages(chat_history) if chat_history is not None else []
+        options = {"policy": policy} if policy is not None else {}
+        memory = cls(TarlMemoryBlock(open_engine(engine, path, embed_model, **options), **block_fields), **fields)
+        if history:
+            memory.set(history)
+        return memory
+
+    # -- what the adapters and tests reach through ----------------------------------------------
+    @property
+    def engine(self) -> MemoryEngine:
+        return self._block.engine
+
+    @property
+    def block(self) -> TarlMemoryBlock:
+        return self._block
+
+    @property
+    def session_id(self) -> str:
+        return self.chat_store_key
+
+    @property
+    def namespace(self) -> str:
+        return self._block.namespace
+
+    @property
+    def tokenizer_fn(self) -> Callable[[str], Sequence[int]]:
+        """LlamaIndex engines size their prompt with ``len(memory.tokenizer_fn(text))``."""
+        return lambda text: range(self.token_counter(text))
+
+    def as_retriever(self, **kwargs: Any) -> TarlRetriever:
+        return TarlRetriever(self.engine, namespace=self.namespace, **kwargs)
+
+    def tools(self, **kwargs: Any) -> list[FunctionTool]:
+        return memory_tools(self.engine, namespace=self.namespace, **kwargs)
+
+    # -- BaseMemory -------------------------------------------------------------------------------
+    def get(self, input: str | None = None, initial_token_count: int = 0, **kwargs: Any) -> list[ChatMessage]:
+        history = self.get_all()
+        return self._compose(history, self._block.recall(query_of(history, input)), initial_token_count)
+
+    async def aget(self, input: str | None = None, initial_token_count: int = 0, **kwargs: Any) -> list[ChatMessage]:
+        history = await self.aget_all()
+        return self._compose(history, await self._block.arecall(query_of(history, input)), initial_token_count)
+
+    def put(self, message: ChatMessage) -> None:
+        """Store the message; when it closes a turn, hand the turn to TARL first (a failing extractor
+        then leaves the history untouched too)."""
+        _check_message(message)
+        if ends_turn(message):
+            self._block.remember(last_turn([*self.get_all(), message]))
+        super().put(message)
+
+    async def aput(self, message: ChatMessage) -> None:
+        _check_message(message)
+        if ends_turn(message):
+            await self._block.aremember(last_turn([*await self.aget_all(), message]))
+        await super().aput(message)
+
+    def put_messages(self, messages: list[ChatMessage]) -> None:
+        for m in _check_messages(messages):
+            self.put(m)
+
+    async def aput_messages(self, messages: list[ChatMessage]) -> None:
+        for m in _check_messages(messages):
+            await self.aput(m)
+
+    def set(self, messages: list[ChatMessage]) -> None:
+        """Replace this session's history (no claims are written: it is restored, not said anew)."""
+        super().set(_check_messages(messages))
+
+    async def aset(self, messages: list[ChatMessage]) -> None:
+        await super().aset(_check_messages(messages))
+
+    # -- composition (pure) -------------------------------------------------------------------------
+    def _compose(self, history: list[ChatMessage], memories: str, initial_token_count: int) -> list[ChatMessage]:
+        if not isinstance(initial_token_count, int) or initial_token_count < 0:
+            raise TarlError("initial_token_count", initial_token_count, "must be a non-negative integer")
+        if initial_token_count > self.token_limit:
+            raise TarlError("initial_token_count", initial_token_count, f"exceeds token_limit={self.token_limit}")
+        head = [ChatMessage(role="system", content=f"{MEMORY_HEADER}\n{memories}")] if memories else []
+        used = initial_token_count + sum(self.token_counter(text_of(m)) + MESSAGE_OVERHEAD for m in head)
+        kept = trim_history(history, max(self.token_limit - used, 0), keep_last=self.keep_last,
+                            token_counter=self.token_counter, scorer=self.scorer)
+        return head + kept
+
+
+def trim_history(
+    messages: Sequence[ChatMessage],
+    budget: int,
+    *,
+    keep_last: int = 4,
+    token_counter: Callable[[str], int] = count_tokens,
+    scorer: Any = None,
+) -> list[ChatMessage]:
+    """The whole turns LRE keeps within ``budget`` tokens, in order (system messages are always kept).
+
+    Tokens are counted as LRE counts them: ``token_counter`` on each message's text (tool calls
+    included) plus a fixed per-message overhead.
+    """
+    units = []
+    for start, stop in turns(messages):
+        group = messages[start:stop]
+        system = role_of(group[0]) == "system"
+        has_tools = any(role_of(m) == "tool" for m in group)
+        units.append(Unit(start, stop, role_of(group[0]), "\n".join(text_of(m) for m in group),
+                          sum(token_counter(text_of(m)) + MESSAGE_OVERHEAD for m in group),
+                          "system" if system else "tool_call" if has_tools else "turn", system))
+    kept = select_units(units, budget, keep_last=keep_last, scorer=scorer)
+    return [messages[i] for u, k in zip(units, kept) if k for i in range(u.start, u.stop)]
+
+
+def check_fields(model: type[BaseModel], values: dict[str, Any]) -> None:
+    """Validate ``values`` against ``model``'s own field definitions without constructing it."""
+    spec: dict[str, Any] = {k: (model.model_fields[k].annotation, model.model_fields[k]) for k in values}
+    create_model(f"{model.__name__}Options", __config__=ConfigDict(arbitrary_types_allowed=True),
+                 **spec).model_validate(values)
+
+
+def _check_message(message: Any, field: str = "message") -> ChatMessage:
+    if not isinstance(message, ChatMessage):
+        raise TarlError(field, message, "must be a llama_index ChatMessage")
+    return message
+
+
+def _check_messages(messages: Any) -> list[ChatMessage]:
+    if isinstance(messages, (str, bytes, ChatMessage)) or not isinstance(messages, Sequence):
+        raise TarlError("messages", messages, "must be a list of llama_index ChatMessages")
+    return [_check_message(m, f"messages[{i}]") for i, m in enumerate(messages)]

@@ -1,0 +1,98 @@
+"""Translation between LlamaIndex ``ChatMessage`` objects and what the core reads: plain text and turns.
+
+A *turn* is a user message and everything that answers it (assistant replies, tool calls, tool
+results) up to the next user message. Turns are the unit the LRE memory keeps or evicts, so a tool call
+never loses its result and a history never starts on an assistant or tool message.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
+
+_ROLE = {
+    MessageRole.SYSTEM: "system", MessageRole.DEVELOPER: "system", MessageRole.USER: "user",
+    MessageRole.ASSISTANT: "assistant", MessageRole.CHATBOT: "assistant", MessageRole.MODEL: "assistant",
+    MessageRole.TOOL: "tool", MessageRole.FUNCTION: "tool",
+}
+
+
+def role_of(message: ChatMessage) -> str:
+    """One of system / user / assistant / tool (LlamaIndex has synonyms for several of them)."""
+    return _ROLE[MessageRole(message.role)]
+
+
+def tool_calls_of(message: ChatMessage) -> list[str]:
+    """Tool calls rendered as ``name(arguments)``: from ``ToolCallBlock``s (current LlamaIndex) or from
+    ``additional_kwargs["tool_calls"]`` (OpenAI-style integrations)."""
+    calls = [f"{b.tool_name}({_args(b.tool_kwargs)})" for b in message.blocks if isinstance(b, ToolCallBlock)]
+    for raw in message.additional_kwargs.get("tool_calls") or ():
+        fn = _get(raw, "function") or raw
+        calls.append(f"{_get(fn, 'name') or ''}({_args(_get(fn, 'arguments') or '')})")
+    return calls
+
+
+def text_of(message: ChatMessage) -> str:
+    """Everything in the message that costs tokens and may carry a detail: text plus tool calls."""
+    parts = [message.content or "", *tool_calls_of(message)]
+    return "\n".join(p for p in parts if p)
+
+
+def ends_turn(message: ChatMessage) -> bool:
+    """An assistant message that calls no tool is the answer that closes a turn."""
+    return role_of(message) == "assistant" and not tool_calls_of(message)
+
+
+def last_turn(messages: Sequence[ChatMessage]) -> list[ChatMessage]:
+    """The messages after the previous closed turn, up to and including the last message."""
+    start = len(messages) - 1
+    while start > 0 and not ends_turn(messages[start - 1]):
+        start -= 1
+    return list(messages[max(start, 0):])
+
+
+def turns(messages: Sequence[ChatMessage]) -> list[tuple[int, int]]:
+    """``(start, stop)`` spans: each system message alone, then each user message with what follows it.
+
+    Assistant or tool messages before the first user message answer nothing that is still in the
+    history; they are left out (as ``ChatMemoryBuffer`` does), so a trimmed history can never start
+    with one of them.
+    """
+    spans: list[tuple[int, int]] = []
+    start: int | None = None
+    for i, m in enumerate(messages):
+        role = role_of(m)
+        if role in ("system", "user"):
+            if start is not None:
+                spans.append((start, i))
+            start = None
+            if role == "system":
+                spans.append((i, i + 1))
+            else:
+                start = i
+    if start is not None:
+        spans.append((start, len(messages)))
+    return spans
+
+
+def query_of(messages: Sequence[ChatMessage] | None, input: Any = None) -> str | None:
+    """What the conversation is asking about now: an explicit input, else the latest user message."""
+    if isinstance(input, ChatMessage):
+        input = input.content
+    if isinstance(input, str) and input.strip():
+        return input
+    for m in reversed(messages or ()):
+        if role_of(m) == "user" and (m.content or "").strip():
+            return m.content
+    return None
+
+
+def _get(obj: Any, key: str) -> Any:
+    return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
+
+
+def _args(args: Any) -> str:
+    return args if isinstance(args, str) else json.dumps(args, sort_keys=True, default=str)

@@ -1,0 +1,76 @@
+"""End to end: a FunctionAgent with TarlMemory and the remember/recall tools across two sessions."""
+
+from __future__ import annotations
+
+import pytest
+from llama_index.core.agent.workflow import FunctionAgent
+from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
+
+from llamaindex_tarl import TarlMemory
+from shared_core import MemoryEngine, Reason, TarlError
+from shared_core.policy import RulePolicy
+
+NS = "user:ana"
+
+
+def script(messages: list[ChatMessage], kwargs: dict) -> ChatMessage:
+    """A scripted model: 'Can you check my order' -> remember a wrong id; another question -> recall(question); then answer with
+    the tool's output; anything else -> 'Noted.'."""
+    last = max(i for i, m in enumerate(messages) if m.role == MessageRole.USER)
+    said = messages[last].content or ""
+    tools_done = [m for m in messages[last:] if m.role == MessageRole.TOOL]
+    if tools_done:
+        return ChatMessage(role="assistant", content="Done: " + (tools_done[-1].content or ""))
+    if kwargs.get("tools") and said.startswith("Can you check my order"):   # the model misremembers
+        call = ToolCallBlock(tool_call_id="c1", tool_name="remember", tool_kwargs={"fact": "Ana's order id is A-9999"})
+        return ChatMessage(role="assistant", blocks=[call])
+    if kwargs.get("tools") and said.endswith("?"):
+        call = ToolCallBlock(tool_call_id="c2", tool_name="recall", tool_kwargs={"query": said})
+        return ChatMessage(role="assistant", blocks=[call])
+    return ChatMessage(role="assistant", content="Noted.")
+
+
+def _agent(memory: TarlMemory, recorder) -> FunctionAgent:
+    recorder.script = script
+    return FunctionAgent(tools=memory.tools(), llm=recorder.llm, system_prompt="You help Ana.")
+
+
+async def test_function_agent_two_sessions(tmp_path, recorder):
+    engine = MemoryEngine.open(tmp_path, policy=RulePolicy())
+    monday = TarlMemory.from_defaults(engine=engine, namespace=NS, session_id="monday")
+    agent = _agent(monday, recorder)
+    await agent.run(user_msg="My order id is A-7731.", memory=monday)                  # remember
+    await agent.run(user_msg="Actually my order id is now A-7740.", memory=monday)     # revise
+    reply = await agent.run(user_msg="Can you check my order status?", memory=monday)
+    assert "reject_conflict" in str(reply.response.content)       # the agent's paraphrase cannot overwrite
+    assert "reject_conflict" in recorder.seen()                   # ... and the LLM was told so
+    history = {e.text: e.reason for e in engine.history(NS)}
+    assert history["My order id is A-7731."] is Reason.SUPERSEDED
+    assert history["Ana's order id is A-9999"] is Reason.REJECTED
+    assert [m.role.value for m in monday.get_all()][-4:] == ["user", "assistant", "tool", "assistant"]
+    engine.close()
+
+    engine = MemoryEngine.open(tmp_path, policy=RulePolicy())
+    tuesday = TarlMemory.from_defaults(engine=engine, namespace=NS, session_id="tuesday")
+    recorder.calls.clear()
+    reply = await _agent(tuesday, recorder).run(user_msg="What is my order id?", memory=tuesday)
+    first, last = recorder.calls[0], recorder.calls[-1]
+    assert "A-7740" in "\n".join(m.content or "" for m in first if m.role == MessageRole.SYSTEM)
+    tool_results = [m.content for m in last if m.role == MessageRole.TOOL]
+    assert tool_results and "A-7740" in tool_results[0]           # recall found the revised id
+    everything = "\n".join(recorder.seen(i) for i in range(len(recorder.calls)))
+    assert "A-7731" not in everything and "A-9999" not in everything
+    assert "A-7740" in str(reply.response.content)
+    assert [m.content for m in tuesday.get_all()][0] == "What is my order id?"
+    engine.close()
+
+
+def test_tools_sync_and_errors(recorder):
+    memory = TarlMemory.from_defaults(namespace=NS)
+    remember, recall = memory.tools(source="user")
+    assert remember.call(fact="Ana's cat is called Miso").content.startswith("append")
+    assert "Miso" in recall.call(query="cat name").content
+    with pytest.raises(TarlError, match="fact"):
+        remember.call(fact="   ")
+    assert [e.text for e in memory.engine.accepted(NS)] == ["Ana's cat is called Miso"]
+    memory.engine.close()
