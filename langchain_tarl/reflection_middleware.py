@@ -70,8 +70,7 @@ class JanusReflectionMiddleware(AgentMiddleware):
                  feedback_of: Callable[[list[BaseMessage]], Any] = transcript,
                  task_text: Callable[[Any], str] = str, inject: bool = True) -> None:
         super().__init__()
-        from shared_core.janus import JanusController
-        from shared_core.janus.ledger import JanusLedger
+        from shared_core.janus import JanusController, JanusLedger     # numpy only; loaded when built
 
         engine = memory.engine if memory is not None and not isinstance(memory, MemoryEngine) else memory
         self.ledger = JanusLedger(engine, namespaces.to_engine(namespace)) if engine is not None else None

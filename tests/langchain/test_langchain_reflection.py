@@ -3,18 +3,14 @@ are in the ledger with their reasons, and the deployed lessons reach the model's
 
 from __future__ import annotations
 
-import pytest
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_fakes import call, scripted
 from shared_core import Reason
+from shared_core.janus import JanusConfig, Verdict
 
-pytest.importorskip("shared_core.janus.ledger", reason="Janus (branch janus) is not merged into main yet")
-
-from shared_core.janus import JanusConfig, Verdict  # noqa: E402
-
-from langchain_tarl import JanusReflectionMiddleware  # noqa: E402
-from langchain_tarl.reflection_middleware import Lessons  # noqa: E402
+from langchain_tarl import JanusReflectionMiddleware
+from langchain_tarl.reflection_middleware import Lessons
 
 METRIC = "Answer distances in kilometres, converting from miles if needed."
 IMPERIAL = "Answer distances in miles."
