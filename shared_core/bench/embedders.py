@@ -221,6 +221,8 @@ def main(argv: list[str]) -> int:
 
 def _scatter(ax, systems: dict[str, dict[str, float]]) -> None:  # noqa: ANN001 (matplotlib Axes)
     for system, row in systems.items():
+        if "docs_per_s" not in row:          # engine_search measures the product path, not an embedder
+            continue
         ax.scatter(row["docs_per_s"], row["recall_at_10"], color="tab:red" if system == "default" else "tab:blue")
         ax.annotate(system, (row["docs_per_s"], row["recall_at_10"]), fontsize=7, xytext=(3, 3), textcoords="offset points")
     ax.set_xscale("log")
