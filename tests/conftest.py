@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
+import random
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,3 +29,34 @@ def disk_engine(tmp_path):
     eng = MemoryEngine.open(tmp_path / "store")
     yield eng
     eng.close()
+
+
+def locomo_like(seed: int) -> dict[str, Any]:
+    from shared_core.lre.synthetic import FILLER_USER, _fact
+
+    r = random.Random(seed)
+    conv: dict[str, Any] = {"speaker_a": "Ana", "speaker_b": "Ben"}
+    qa = []
+    for s in (1, 2):
+        turns = []
+        for k in range(1, 60):
+            speaker = "Ana" if k % 2 else "Ben"
+            if r.random() < 0.25:
+                f = _fact(r)
+                turns.append({"speaker": speaker, "dia_id": f"D{s}:{k}", "text": f.statement})
+                qa.append({"question": f.question, "answer": f.answer, "evidence": [f"D{s}:{k}"], "category": 4})
+            else:
+                turns.append({"speaker": speaker, "dia_id": f"D{s}:{k}", "text": r.choice(FILLER_USER)})
+        conv[f"session_{s}"] = turns
+        conv[f"session_{s}_date_time"] = "1:00 pm on 8 May, 2023"
+    qa.append({"question": "?", "adversarial_answer": "x", "evidence": ["D9:99"], "category": 5})
+    return {"sample_id": f"conv-{seed}", "conversation": conv, "qa": qa}
+
+
+
+@pytest.fixture
+def locomo_file(tmp_path: Path) -> Path:
+    """A small generated file in LoCoMo's format (benchmarks' tests never read ../shared/data)."""
+    data = tmp_path / "locomo.json"
+    data.write_text(json.dumps([locomo_like(s) for s in range(3)]))
+    return data
