@@ -15,33 +15,19 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Any
 
 from langchain.agents import create_agent
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from langchain_tarl import LRETrimMiddleware, TarlMemoryMiddleware, TarlStore
-
-
-class ScriptedModel(GenericFakeChatModel):
-    """Replays scripted replies and keeps every prompt it receives (to show what recall injected)."""
-
-    prompts: list[list[BaseMessage]] = []
-
-    def bind_tools(self, tools: Any, *, tool_choice: Any = None, **kwargs: Any) -> Any:
-        return self
-
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> Any:
-        self.prompts.append(list(messages))
-        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+from langchain_tarl.testing import ScriptedToolModel, call
 
 
 def remember(call_id: str, fact: str, source: str) -> AIMessage:
     """The model files the fact under a topic: the store key, so later facts on it are weighed against it."""
     args = {"fact": fact, "source": source, "topic": "home_city"}
-    return AIMessage("", tool_calls=[{"name": "remember", "args": args, "id": call_id, "type": "tool_call"}])
+    return call("remember", call_id, **args)
 
 
 @dataclass
@@ -62,7 +48,7 @@ CONVERSATION = [  # (thread, user says, scripted model replies)
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    model = ScriptedModel(disable_streaming=True,
+    model = ScriptedToolModel(disable_streaming=True,
                           messages=iter([reply for _, _, replies in CONVERSATION for reply in replies]))
     with TarlStore.open(argv[0] if argv else None) as store:
         memory = TarlMemoryMiddleware(namespace=lambda rt: ("memories", rt.context.user_id), k=3)

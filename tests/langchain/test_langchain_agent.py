@@ -12,7 +12,7 @@ import pytest
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from langchain_fakes import call, scripted
+from langchain_tarl.testing import call, scripted
 from shared_core import Reason, TarlError
 
 from langchain_tarl import ExtractedClaims, TarlMemoryMiddleware

@@ -7,7 +7,7 @@ import json
 import pytest
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from langchain_fakes import call, scripted
+from langchain_tarl.testing import call, scripted
 from shared_core import Action, Reason
 
 langmem = pytest.importorskip("langmem")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage
-from langchain_fakes import call, scripted
+from langchain_tarl.testing import call, scripted
 from shared_core import Reason
 from shared_core.janus import JanusConfig, Verdict
 

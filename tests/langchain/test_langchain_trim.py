@@ -11,7 +11,7 @@ from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.messages.utils import count_tokens_approximately, trim_messages
 from langgraph.checkpoint.memory import InMemorySaver
-from langchain_fakes import scripted
+from langchain_tarl.testing import scripted
 from shared_core import TarlError
 
 from langchain_tarl import LRETrimMiddleware

@@ -1,4 +1,8 @@
-"""A scripted tool-calling chat model: replays AIMessages and records every prompt it was sent."""
+"""Offline fakes for tests and examples: a scripted tool-calling chat model that records its prompts.
+
+LangChain's stock fakes refuse ``bind_tools`` (so ``create_agent`` with tools fails on them) and drop
+tool calls when streaming; this one does neither. Not imported by ``langchain_tarl`` itself.
+"""
 
 from __future__ import annotations
 
