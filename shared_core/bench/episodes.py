@@ -20,7 +20,8 @@ from datetime import datetime, timedelta, timezone
 
 from ..executor import MemoryState, Step, execute
 from ..schema import Action, Claim, Entry
-from .phrases import ATTRIBUTES, CHITCHAT, FIRST, LAST, TOOLS, Attribute, ToolKind
+from .phrases import (ATTRIBUTES, CHITCHAT, FIRST, GUESS_FRAMES, LAST, RELAY_FRAMES, RELAY_SUBJECTS, TOOLS, Attribute,
+                      ToolKind, third_person)
 
 EPOCH = datetime(2025, 1, 6, 9, 0, tzinfo=timezone.utc)
 SPLITS = ("train", "dev", "test")
@@ -104,8 +105,22 @@ class _Builder:
 
 
 def _fill(rng: random.Random, template: str, name: str, value: str) -> str:
-    subject = name if rng.random() < 0.8 else name.split()[0]
+    r = rng.random()
+    subject = name if r < 0.65 else name.split()[0] if r < 0.8 else rng.choice(RELAY_SUBJECTS)
     text = template.format(n=subject, v=value)
+    return text[0].upper() + text[1:]
+
+
+def _relayed(rng: random.Random, attr: Attribute, name: str, value: str, frames: tuple[str, ...]) -> str:
+    """A fact as an agent's memory tool writes it: about "the user" (or the person's name) in the third
+    person, or the user's own words quoted, inside one of ``frames``."""
+    first = _fill(rng, rng.choice(attr.state), name, value)
+    subject = rng.choice(RELAY_SUBJECTS) if rng.random() < 0.8 else name
+    third = third_person(first, subject)
+    frame = rng.choice(frames)
+    keep = frame.startswith("{t}") or third.startswith((name.split()[0], "User"))
+    inner = third if keep else third[:1].lower() + third[1:]
+    text = frame.format(t=inner, q=first)
     return text[0].upper() + text[1:]
 
 
@@ -186,8 +201,15 @@ def _introduce(b: _Builder, attr: Attribute) -> None:
         b.add(attr.key, _fill(rng, template, b.name, v), Action.DEFER_VERIFY, None, "unverified_new", source,
               confidence=round(rng.uniform(0.4, 0.85), 2))
         return
-    i = b.add(attr.key, _fill(rng, rng.choice(attr.state), b.name, v), Action.APPEND, None, "new_fact",
-              rng.choice(["user", "user", "user", "system"]))
+    if rng.random() < 0.1:    # the assistant's own guess about the user: hedged, held for verification
+        b.add(attr.key, _relayed(rng, attr, b.name, v, GUESS_FRAMES), Action.DEFER_VERIFY, None, "assistant_guess",
+              "assistant", confidence=round(rng.uniform(0.5, 0.9), 2))
+        return
+    if rng.random() < 0.3:    # an agent relays what the user told it: a new fact, stored like the user's own
+        text, kind, source = _relayed(rng, attr, b.name, v, RELAY_FRAMES), "relayed_fact", "assistant"
+    else:
+        text, kind, source = _fill(rng, rng.choice(attr.state), b.name, v), "new_fact", rng.choice(["user", "user", "user", "system"])
+    i = b.add(attr.key, text, Action.APPEND, None, kind, source)
     b.current[attr.key], b.values[attr.key] = [i], [v]
 
 
