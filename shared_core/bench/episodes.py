@@ -7,7 +7,11 @@ gold actions through the one executor, so gold is as executable as predictions a
 The generator (``generate``) writes realistic, varied episodes for one person each: personal facts with
 paraphrases, updates (with and without cue words), hedged plans, less reliable contradicting sources
 (relatives, web profiles, the assistant's guesses), multi-valued attributes, exact repeats, tool outputs
-whose ids get refreshed or arrive late, and chit-chat. Splits are disjoint by person (the entity).
+whose ids get refreshed or arrive late, and chit-chat. It also writes what agents write: an assistant's
+``remember`` call relaying a new user fact (third person "The user ...", "User's ...", or the user quoted)
+is appended like the user's own words, while the assistant's own hedged inference waits in Pending;
+reference ids stated without a slot ("my order id is ...") are revised by a later correction with an
+update cue. Splits are disjoint by person (the entity).
 """
 
 from __future__ import annotations
