@@ -37,7 +37,7 @@ PHATIC = frozenset(
     "hi hello hey hiya morning evening afternoon night good great thanks thank thx ty cheers ok okay k sure yes yep "
     "yeah yup no nope nah cool nice awesome perfect fine right alright haha ha lol hmm hm um uh oh wow sounds plan "
     "like go ahead let check sec second moment one bye goodbye later see soon talk worries problem fair enough lot "
-    "much that's thats it's now helps helpful useful brilliant lovely excellent wonderful amazing sorry oops indeed exactly totally agreed absolutely welcome please appreciate appreciated got it gotcha".split()
+    "much that's thats it's s t m d ll re ve now helps helpful useful brilliant lovely excellent wonderful amazing sorry oops indeed exactly totally agreed absolutely welcome please appreciate appreciated got it gotcha".split()
 )
 """Words of content-free turns (greetings, thanks, acknowledgements): a claim made only of these carries
 no fact, so it is the one kind of untargeted claim that may be dropped (noop) rather than stored."""
@@ -58,7 +58,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "has_target", "similarity", "lexical_overlap", "containment", "novelty", "numbers_differ",
     "entities_differ", "ids_differ", "ids_shared", "negation_differs", "same_slot", "slot_differs",
     "near_duplicate", "exact_duplicate", "target_pending", "runner_up_gap", "update_cue", "additive_cue",
-    "claim_length", "is_question", "content_free",
+    "claim_length", "is_question", "content_free", "value_replaced",
 )
 """The grounding features every policy may read, in a fixed order (zeros when there is no target)."""
 
@@ -84,6 +84,25 @@ def entities(text: str) -> set[str]:
         if i and w[:1].isupper() and not words[i - 1].endswith((".", ":", "!", "?")):
             out.add(w.strip(".,!?;:'\"()").lower())
     return out - STOP - {""}
+
+
+def _values(text: str) -> set[str]:
+    """The value-bearing tokens of a text: numbers, identifiers and names (possessive 's dropped)."""
+    return numbers(text) | identifiers(text) | {e.removesuffix("'s") for e in entities(text)}
+
+
+def _words(text: str) -> set[str]:
+    return {t.removesuffix("'s") for t in content_tokens(text)} | numbers(text)
+
+
+def value_replaced(claim: str, entry: str) -> bool:
+    """The claim names a value the entry never mentions AND the entry names one the claim never mentions
+    ("lives in Porto" vs "lives in Lisbon", "reassigned to Bruno" vs "assigned to Ana"). Mentions are
+    checked against all words of the other text, so a restatement that adds or drops a name or a
+    surname ("Confirming Martin's city is Lisbon") is not a replacement. A replacement is new
+    information, never a restatement."""
+    a, b = _values(claim) - _words(entry), _values(entry) - _words(claim)
+    return bool(a and b)
 
 
 def negated(text: str) -> bool:
@@ -144,6 +163,7 @@ def features(claim: Claim, entry: Entry, similarity: float, runner_up: float = 0
         "target_pending": float(entry.ledger is Ledger.PENDING),
         "runner_up_gap": similarity - runner_up,
         **claim_features(claim),
+        "value_replaced": float(value_replaced(claim.text, entry.text)),
     }
 
 

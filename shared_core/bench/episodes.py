@@ -154,8 +154,10 @@ def _person_events(b: _Builder, attr: Attribute) -> Iterator[Callable[[], None]]
         t = target()
         v = pick_value(b.values[key])
         templates = attr.update if rng.random() < 0.75 else attr.state
-        b.add(key, _fill(rng, rng.choice(templates), b.name, v), Action.REVISE, t, "update",
-              rng.choice(["user", "user", "user", "tool"] if attr.tool_ok else ["user"]))
+        text, source = _fill(rng, rng.choice(templates), b.name, v), rng.choice(["user", "user", "user", "tool"] if attr.tool_ok else ["user"])
+        if b.steps[t].claim.source == "assistant" and rng.random() < 0.5:   # the agent relays the user's update
+            text, source = third_person(_fill(rng, rng.choice(attr.update), b.name, v), rng.choice(RELAY_SUBJECTS)), "assistant"
+        b.add(key, text, Action.REVISE, t, "update", source)
         b.current[key] = [len(b.steps) - 1]
         b.values[key] = [v]
 
@@ -172,8 +174,10 @@ def _person_events(b: _Builder, attr: Attribute) -> Iterator[Callable[[], None]]
         v = pick_value(b.values[key])
         # often worded just like the accepted fact, one detail changed: overlap alone must not mean "restates"
         templates = attr.report if rng.random() < 0.6 else attr.state
+        # a source clearly less trusted than the one memory holds (an assistant relay is contested by hearsay)
+        sources = ["third_party", "web"] + ([] if b.steps[t].claim.source == "assistant" else ["assistant", "document"])
         b.add(key, _fill(rng, rng.choice(templates), b.name, v), Action.REJECT_CONFLICT, t, "unreliable_conflict",
-              rng.choice(["third_party", "web", "assistant", "document"]), confidence=round(rng.uniform(0.5, 0.95), 2))
+              rng.choice(sources), confidence=round(rng.uniform(0.5, 0.95), 2))
 
     def hedge() -> None:
         t = target()
@@ -198,7 +202,7 @@ def _value_of(b: _Builder, key: str, step: int) -> str:
 def _introduce(b: _Builder, attr: Attribute) -> None:
     rng = b.rng
     v = rng.choice(attr.values)
-    b.slotted[attr.key] = rng.random() < 0.5
+    b.slotted[attr.key] = not attr.multi and rng.random() < 0.5   # a slot names a single-valued key
     if rng.random() < 0.12:   # a hearsay or hedged first mention: unverified, no target
         options = [(t, "third_party") for t in attr.report] + [(t, "user") for t in attr.hedge]
         template, source = rng.choice(options)
@@ -212,7 +216,8 @@ def _introduce(b: _Builder, attr: Attribute) -> None:
     if rng.random() < 0.3:    # an agent relays what the user told it: a new fact, stored like the user's own
         text, kind, source = _relayed(rng, attr, b.name, v, RELAY_FRAMES), "relayed_fact", "assistant"
     else:
-        text, kind, source = _fill(rng, rng.choice(attr.state), b.name, v), "new_fact", rng.choice(["user", "user", "user", "system"])
+        sources = ["user", "user", "user", "system"] + (["tool"] if attr.tool_ok else [])
+        text, kind, source = _fill(rng, rng.choice(attr.state), b.name, v), "new_fact", rng.choice(sources)
     i = b.add(attr.key, text, Action.APPEND, None, kind, source)
     b.current[attr.key], b.values[attr.key] = [i], [v]
 

@@ -216,6 +216,7 @@ GUESS_FRAMES = ("Maybe {t}", "Possibly {t}", "I suspect {t}", "It seems {t}", "M
 """An assistant's own inference about the user, worded as one: hedged, so it waits for verification."""
 
 _IRREGULAR = {"have": "has", "go": "goes", "do": "does", "am": "is", "'m": "is"}
+_PAST = frozenset("got just left sold broke became bought took made was".split())
 
 
 def third_person(text: str, subject: str) -> str:
@@ -233,6 +234,8 @@ def third_person(text: str, subject: str) -> str:
         return f"{subject} is {word}{rest}"
     if head == "I've":
         return f"{subject} has {word}{rest}"
+    if word.endswith("ed") or word in _PAST:
+        return f"{subject} {word}{rest}".replace(" my ", " their ").replace(" me ", " them ")
     verb = _IRREGULAR.get(word) or (word + "es" if word.endswith(("s", "sh", "ch", "x")) else word + "s")
     return f"{subject} {verb}{rest}".replace(" my ", " their ").replace(" me ", " them ")
 

@@ -49,6 +49,17 @@ SCENARIOS: dict[str, tuple[list[Said], str, str, Action]] = {
                         Action.NOOP),
     "chitchat_greeting": ([], "Hey, good morning", "user", Action.NOOP),
     "hearsay_first_mention": ([], "My neighbour says I snore loudly.", "third_party", Action.DEFER_VERIFY),
+    "user_replaces_a_value_no_cue": ([("The user's manager is Priya.", "user")], "The user's manager is Daniel.",
+                                     "user", Action.REVISE),
+    "agent_relay_restated_by_user": ([("The user is vegetarian.", "assistant")], "The user is vegetarian.", "user",
+                                     Action.NOOP),
+}
+# (earlier slotted write, the claim under test on the same slot, expected): slot, sources and order as given
+SLOTTED: dict[str, tuple[tuple[str, str, str], tuple[str, str], Action]] = {
+    "same_slot_new_place_from_user_after_tool": (("Noor's office is in Leeds", "tool", "office"),
+                                                 ("Noor's office is in York", "user"), Action.REVISE),
+    "same_slot_restated": (("Tomasz's dentist is Dr. Wren", "user", "dentist"), ("Tomasz's dentist is Dr. Wren", "user"),
+                           Action.NOOP),
 }
 
 
@@ -75,6 +86,34 @@ def test_default_policy_is_learned() -> None:
 def test_day_one_scenario(case: str) -> None:
     seeds, text, source, expected = SCENARIOS[case]
     assert run(LearnedPolicy(), seeds, text, source) is expected
+
+
+@pytest.mark.parametrize("case", sorted(SLOTTED))
+def test_day_one_slotted(case: str) -> None:
+    (seed, seed_source, slot), (text, source), expected = SLOTTED[case]
+    engine = MemoryEngine.open()
+    try:
+        engine.write(Claim(text=seed, namespace="day1", source=seed_source, slot=slot, observed_at=T0))
+        d = engine.write(Claim(text=text, namespace="day1", source=source, slot=slot, observed_at=T0 + timedelta(days=3)))
+        assert d.action is expected
+    finally:
+        engine.close()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["Leeds", "York", "Priya", "Daniel", "4471", "9902", "ZX-4410", "QX-1142"]),
+       st.sampled_from(["Leeds", "York", "Priya", "Daniel", "4471", "9902", "ZX-4410", "QX-1142"]),
+       st.sampled_from(["user", "assistant", "tool", "third_party"]))
+def test_a_replaced_value_is_never_a_noop(old: str, new: str, source: str) -> None:
+    """A claim naming another place, name, number or id than its target says something new about it."""
+    from shared_core.schema import Entry, Ledger
+
+    entry = Entry.from_claim(Claim(text=f"The contact on file is {old}"), id="e1", ledger=Ledger.ACCEPTED, tx=1)
+    claim = Claim(text=f"The contact on file is {new}", source=source)
+    g = ground(claim, [(entry, 0.9)])
+    d = LearnedPolicy().decide(claim, g, None)
+    if old != new:
+        assert g.features["value_replaced"] == 1.0 and d.action is not Action.NOOP
 
 
 def test_rules_are_reported_not_required() -> None:
