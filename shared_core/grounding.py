@@ -28,10 +28,19 @@ _NEGATION = re.compile(
 _UPDATE_CUE = re.compile(
     r"\b(?:now|no longer|anymore|moved|relocated|switched|changed|updated?|new|instead|as of|since|"
     r"currently|recently|became|got promoted|promoted|renamed|replaced|from now on|these days|latest|"
-    r"rescheduled|postponed|upgraded|downgraded|refreshed)\b",
+    r"rescheduled|postponed|upgraded|downgraded|refreshed|actually|correction|corrected|scratch that|"
+    r"turns out|not anymore|reissued|went up|went down)\b",
     re.I,
 )
 _ADDITIVE_CUE = re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides|plus|second|both)\b", re.I)
+PHATIC = frozenset(
+    "hi hello hey hiya morning evening afternoon night good great thanks thank thx ty cheers ok okay k sure yes yep "
+    "yeah yup no nope nah cool nice awesome perfect fine right alright haha ha lol hmm hm um uh oh wow sounds plan "
+    "like go ahead let check sec second moment one bye goodbye later see soon talk worries problem fair enough lot "
+    "much that's thats it's s t m d ll re ve now helps helpful useful brilliant lovely excellent wonderful amazing sorry oops indeed exactly totally agreed absolutely welcome please appreciate appreciated got it gotcha".split()
+)
+"""Words of content-free turns (greetings, thanks, acknowledgements): a claim made only of these carries
+no fact, so it is the one kind of untargeted claim that may be dropped (noop) rather than stored."""
 STOP = frozenset(
     "a an the and or but of to in on at for with by from is are was were be been being am i my me we our you "
     "your he she his her they their it its this that these those as has have had do does did will would can "
@@ -49,7 +58,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "has_target", "similarity", "lexical_overlap", "containment", "novelty", "numbers_differ",
     "entities_differ", "ids_differ", "ids_shared", "negation_differs", "same_slot", "slot_differs",
     "near_duplicate", "exact_duplicate", "target_pending", "runner_up_gap", "update_cue", "additive_cue",
-    "claim_length", "is_question",
+    "claim_length", "is_question", "content_free", "value_replaced",
 )
 """The grounding features every policy may read, in a fixed order (zeros when there is no target)."""
 
@@ -77,6 +86,25 @@ def entities(text: str) -> set[str]:
     return out - STOP - {""}
 
 
+def _values(text: str) -> set[str]:
+    """The value-bearing tokens of a text: numbers, identifiers and names (possessive 's dropped)."""
+    return numbers(text) | identifiers(text) | {e.removesuffix("'s") for e in entities(text)}
+
+
+def _words(text: str) -> set[str]:
+    return {t.removesuffix("'s") for t in content_tokens(text)} | numbers(text)
+
+
+def value_replaced(claim: str, entry: str) -> bool:
+    """The claim names a value the entry never mentions AND the entry names one the claim never mentions
+    ("lives in Porto" vs "lives in Lisbon", "reassigned to Bruno" vs "assigned to Ana"). Mentions are
+    checked against all words of the other text, so a restatement that adds or drops a name or a
+    surname ("Confirming Martin's city is Lisbon") is not a replacement. A replacement is new
+    information, never a restatement."""
+    a, b = _values(claim) - _words(entry), _values(entry) - _words(claim)
+    return bool(a and b)
+
+
 def negated(text: str) -> bool:
     return bool(_NEGATION.search(text))
 
@@ -101,7 +129,13 @@ def claim_features(claim: Claim) -> dict[str, float]:
         "additive_cue": float(bool(_ADDITIVE_CUE.search(text))),
         "claim_length": math.log1p(len(content_tokens(text))),
         "is_question": float(text.rstrip().endswith("?")),
+        "content_free": float(content_free(text)),
     }
+
+
+def content_free(text: str) -> bool:
+    """A question or a turn made only of phatic words: nothing to remember (see ``PHATIC``)."""
+    return text.rstrip().endswith("?") or content_tokens(text) <= PHATIC
 
 
 def features(claim: Claim, entry: Entry, similarity: float, runner_up: float = 0.0) -> dict[str, float]:
@@ -129,6 +163,7 @@ def features(claim: Claim, entry: Entry, similarity: float, runner_up: float = 0
         "target_pending": float(entry.ledger is Ledger.PENDING),
         "runner_up_gap": similarity - runner_up,
         **claim_features(claim),
+        "value_replaced": float(value_replaced(claim.text, entry.text)),
     }
 
 
@@ -136,12 +171,26 @@ def vector(grounding_features: dict[str, float]) -> list[float]:
     return [float(grounding_features.get(name, 0.0)) for name in FEATURE_NAMES]
 
 
+_ATTRIBUTION = re.compile(
+    r"^\s*(?:according to [^,]{1,40},|(?:(?:my|a|an|the|his|her|their|our|some)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+"
+    r"(?:says|said|thinks|claims|claimed|mentioned|told me|reckons|believes|reports|heard)(?:\s+that)?|"
+    r"(?:remember|note|memory|fyi|fact about the user|user said|saving for later)\s*:?)\s*",
+    re.I,
+)
+
+
+def proposition(text: str) -> str:
+    """The claim without its attribution frame ("My cousin says ...", "According to X, ...", "Note: ..."):
+    hearsay and relayed notes wrap a proposition, and it is the proposition that must match memory."""
+    return _ATTRIBUTION.sub("", text, count=1) or text
+
+
 SHARED_ID_SCORE = 0.6
 """Match score of an entry that names the same identifier (order, ticket, flight) as the claim."""
 
 
 def _match_score(claim: Claim, entry: Entry, similarity: float) -> float:
-    a, b = content_tokens(claim.text), content_tokens(entry.text)
+    a, b = content_tokens(proposition(claim.text)), content_tokens(proposition(entry.text))
     score = max(similarity, len(a & b) / max(1, len(a | b)) * MATCH_THRESHOLD / OVERLAP_THRESHOLD)
     if identifiers(claim.text) & identifiers(entry.text):
         score = max(score, SHARED_ID_SCORE + 0.1 * similarity)

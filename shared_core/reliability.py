@@ -29,7 +29,7 @@ _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|probably|possibly|might|i think|i guess|i believe|not sure|unsure|i heard|"
     r"rumou?r|apparently|supposedly|allegedly|someone said|could be|kind of|sort of|not certain|i suppose|"
     r"if i remember|iirc|i reckon|unconfirmed|likely|seems|seemed|might be|may be|considering|thinking about|"
-    r"planning to|hoping to|not 100%)\b",
+    r"planning to|hoping to|not 100%|suspect|presumably|assume|appears|guessing|my guess|could)\b",
     re.I,
 )
 HEDGE_FACTOR = 0.6

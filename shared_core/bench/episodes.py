@@ -7,7 +7,11 @@ gold actions through the one executor, so gold is as executable as predictions a
 The generator (``generate``) writes realistic, varied episodes for one person each: personal facts with
 paraphrases, updates (with and without cue words), hedged plans, less reliable contradicting sources
 (relatives, web profiles, the assistant's guesses), multi-valued attributes, exact repeats, tool outputs
-whose ids get refreshed or arrive late, and chit-chat. Splits are disjoint by person (the entity).
+whose ids get refreshed or arrive late, and chit-chat. It also writes what agents write: an assistant's
+``remember`` call relaying a new user fact (third person "The user ...", "User's ...", or the user quoted)
+is appended like the user's own words, while the assistant's own hedged inference waits in Pending;
+reference ids stated without a slot ("my order id is ...") are revised by a later correction with an
+update cue. Splits are disjoint by person (the entity).
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from datetime import datetime, timedelta, timezone
 
 from ..executor import MemoryState, Step, execute
 from ..schema import Action, Claim, Entry
-from .phrases import ATTRIBUTES, CHITCHAT, FIRST, LAST, TOOLS, Attribute, ToolKind
+from .phrases import (ATTRIBUTES, CHITCHAT, FIRST, GUESS_FRAMES, LAST, RELAY_FRAMES, RELAY_SUBJECTS, TOOLS, Attribute,
+                      ToolKind, third_person)
 
 EPOCH = datetime(2025, 1, 6, 9, 0, tzinfo=timezone.utc)
 SPLITS = ("train", "dev", "test")
@@ -104,8 +109,22 @@ class _Builder:
 
 
 def _fill(rng: random.Random, template: str, name: str, value: str) -> str:
-    subject = name if rng.random() < 0.8 else name.split()[0]
+    r = rng.random()
+    subject = name if r < 0.65 else name.split()[0] if r < 0.8 else rng.choice(RELAY_SUBJECTS)
     text = template.format(n=subject, v=value)
+    return text[0].upper() + text[1:]
+
+
+def _relayed(rng: random.Random, attr: Attribute, name: str, value: str, frames: tuple[str, ...]) -> str:
+    """A fact as an agent's memory tool writes it: about "the user" (or the person's name) in the third
+    person, or the user's own words quoted, inside one of ``frames``."""
+    first = _fill(rng, rng.choice(attr.state), name, value)
+    subject = rng.choice(RELAY_SUBJECTS) if rng.random() < 0.8 else name
+    third = third_person(first, subject)
+    frame = rng.choice(frames)
+    keep = frame.startswith("{t}") or third.startswith((name.split()[0], "User"))
+    inner = third if keep else third[:1].lower() + third[1:]
+    text = frame.format(t=inner, q=first)
     return text[0].upper() + text[1:]
 
 
@@ -135,8 +154,10 @@ def _person_events(b: _Builder, attr: Attribute) -> Iterator[Callable[[], None]]
         t = target()
         v = pick_value(b.values[key])
         templates = attr.update if rng.random() < 0.75 else attr.state
-        b.add(key, _fill(rng, rng.choice(templates), b.name, v), Action.REVISE, t, "update",
-              rng.choice(["user", "user", "user", "tool"] if attr.tool_ok else ["user"]))
+        text, source = _fill(rng, rng.choice(templates), b.name, v), rng.choice(["user", "user", "user", "tool"] if attr.tool_ok else ["user"])
+        if b.steps[t].claim.source == "assistant" and rng.random() < 0.5:   # the agent relays the user's update
+            text, source = third_person(_fill(rng, rng.choice(attr.update), b.name, v), rng.choice(RELAY_SUBJECTS)), "assistant"
+        b.add(key, text, Action.REVISE, t, "update", source)
         b.current[key] = [len(b.steps) - 1]
         b.values[key] = [v]
 
@@ -153,8 +174,10 @@ def _person_events(b: _Builder, attr: Attribute) -> Iterator[Callable[[], None]]
         v = pick_value(b.values[key])
         # often worded just like the accepted fact, one detail changed: overlap alone must not mean "restates"
         templates = attr.report if rng.random() < 0.6 else attr.state
+        # a source clearly less trusted than the one memory holds (an assistant relay is contested by hearsay)
+        sources = ["third_party", "web"] + ([] if b.steps[t].claim.source == "assistant" else ["assistant", "document"])
         b.add(key, _fill(rng, rng.choice(templates), b.name, v), Action.REJECT_CONFLICT, t, "unreliable_conflict",
-              rng.choice(["third_party", "web", "assistant", "document"]), confidence=round(rng.uniform(0.5, 0.95), 2))
+              rng.choice(sources), confidence=round(rng.uniform(0.5, 0.95), 2))
 
     def hedge() -> None:
         t = target()
@@ -179,15 +202,23 @@ def _value_of(b: _Builder, key: str, step: int) -> str:
 def _introduce(b: _Builder, attr: Attribute) -> None:
     rng = b.rng
     v = rng.choice(attr.values)
-    b.slotted[attr.key] = rng.random() < 0.5
+    b.slotted[attr.key] = not attr.multi and rng.random() < 0.5   # a slot names a single-valued key
     if rng.random() < 0.12:   # a hearsay or hedged first mention: unverified, no target
         options = [(t, "third_party") for t in attr.report] + [(t, "user") for t in attr.hedge]
         template, source = rng.choice(options)
         b.add(attr.key, _fill(rng, template, b.name, v), Action.DEFER_VERIFY, None, "unverified_new", source,
               confidence=round(rng.uniform(0.4, 0.85), 2))
         return
-    i = b.add(attr.key, _fill(rng, rng.choice(attr.state), b.name, v), Action.APPEND, None, "new_fact",
-              rng.choice(["user", "user", "user", "system"]))
+    if rng.random() < 0.1:    # the assistant's own guess about the user: hedged, held for verification
+        b.add(attr.key, _relayed(rng, attr, b.name, v, GUESS_FRAMES), Action.DEFER_VERIFY, None, "assistant_guess",
+              "assistant", confidence=round(rng.uniform(0.5, 0.9), 2))
+        return
+    if rng.random() < 0.3:    # an agent relays what the user told it: a new fact, stored like the user's own
+        text, kind, source = _relayed(rng, attr, b.name, v, RELAY_FRAMES), "relayed_fact", "assistant"
+    else:
+        sources = ["user", "user", "user", "system"] + (["tool"] if attr.tool_ok else [])
+        text, kind, source = _fill(rng, rng.choice(attr.state), b.name, v), "new_fact", rng.choice(sources)
+    i = b.add(attr.key, text, Action.APPEND, None, kind, source)
     b.current[attr.key], b.values[attr.key] = [i], [v]
 
 

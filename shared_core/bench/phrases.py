@@ -138,6 +138,109 @@ ATTRIBUTES: list[Attribute] = [
 ]
 
 
+def _codes(n: int, seed: int) -> tuple[str, ...]:
+    """Reference codes in the shapes people paste (A-7731, BK20931, 4471-22): ids without a slot."""
+    r = random.Random(seed)
+    shapes = ("{L}-{d4}", "{L}{L}{d5}", "{d4}-{d2}", "{L}{d3}{L}", "#{d5}", "{L}{L}-{d3}")
+    out = []
+    for _ in range(n):
+        out.append(r.choice(shapes).format(L=r.choice("ABCDEFGHJKMNPRSTUVWXYZ"), d2=r.randint(10, 99),
+                                           d3=r.randint(100, 999), d4=r.randint(1000, 9999), d5=r.randint(10000, 99999)))
+    return tuple(dict.fromkeys(out))
+
+
+ATTRIBUTES += [
+    Attribute(
+        "order_ref", _codes(40, 11),
+        state=("My order id is {v}", "{n}'s order number is {v}", "Order reference: {v}", "The order I placed is {v}",
+               "I'm waiting on order {v}", "{n} placed order {v}"),
+        update=("Actually my order id is now {v}", "My order number changed to {v}", "The order was reissued as {v}",
+                "Correction: the order id is {v}", "{n}'s new order number is {v}", "Scratch that, the order is {v} now",
+                "They replaced the order, it's {v} now"),
+        hedge=("I think the order id might be {v}", "Not sure, maybe the order is {v}"),
+        report=("An old email mentions order {v} for {n}", "A forwarded receipt shows order {v}"),
+        echo=("Order {v} noted", "Tracking order {v} for you"), tool_ok=True,
+    ),
+    Attribute(
+        "member_id", _codes(40, 12),
+        state=("My membership number is {v}", "{n}'s loyalty card number is {v}", "member id: {v}",
+               "Customer number {v} belongs to {n}", "My account number is {v}"),
+        update=("I got a new membership number, {v}", "{n}'s member id was changed to {v}", "New loyalty number: {v}",
+                "My customer number is {v} now", "Actually the account number is {v}, they switched it"),
+        hedge=("My member number is probably {v}", "I believe the account number could be {v}"),
+        report=("A stale CRM record lists {n}'s member id as {v}",), echo=("Saved member id {v}",), tool_ok=True,
+    ),
+    Attribute(
+        "bookings", _codes(40, 13),
+        state=("I have a booking under reference {v}", "{n}'s reservation code is {v}", "booking: {v}"),
+        add=("I also have another booking, {v}", "There's a second reservation too: {v}",
+             "Another booking code for {n}: {v}", "Plus one more reservation, {v}"),
+        hedge=("There might be another booking, maybe {v}",), echo=("Booking {v} is on file",), multi=True,
+    ),
+    Attribute(
+        "drink", ("tea", "coffee", "green tea", "espresso", "oat milk lattes", "sparkling water", "hot chocolate",
+                  "rooibos", "cold brew"),
+        state=("I prefer {v}", "{n} prefers {v}", "{n} likes {v} best", "My usual drink is {v}", "{n} always orders {v}",
+               "I drink {v} in the morning"),
+        update=("Actually I prefer {v} now", "{n} switched to {v}", "These days I drink {v} instead",
+                "I changed my usual order to {v}", "{n} no longer drinks the old stuff, only {v} now"),
+        hedge=("I might prefer {v}, not sure", "{n} seems to like {v}"),
+        report=("The barista thinks {n} prefers {v}", "A cafe app lists {v} as {n}'s favourite"),
+        echo=("Noted, {v} it is",),
+    ),
+    Attribute(
+        "colour", ("blue", "green", "red", "purple", "yellow", "teal", "orange", "black"),
+        state=("My favourite colour is {v}", "{n}'s favourite colour is {v}", "{n} loves the colour {v}",
+               "favourite color: {v}", "I like {v} more than any other colour"),
+        update=("My favourite colour is {v} now", "{n}'s favourite colour changed to {v}",
+                "I've switched favourites, it's {v} now", "New favourite color: {v}"),
+        hedge=("Maybe {v} is my favourite colour", "{n} probably likes {v}"),
+        report=("A friend claims {n}'s favourite colour is {v}",), echo=("{v}, your favourite colour",),
+    ),
+    Attribute(
+        "hobbies", ("hiking", "chess", "pottery", "climbing", "baking", "photography", "cycling", "knitting"),
+        state=("I enjoy {v}", "{n}'s hobby is {v}", "{n} is into {v}", "hobby: {v}", "In my free time I do {v}"),
+        add=("I also enjoy {v}", "{n} took up {v} too", "Another hobby of {n}'s: {v}", "Besides that, {v} as well"),
+        hedge=("I might try {v}", "{n} may take up {v}"), echo=("Nice, {v}",), multi=True,
+    ),
+]
+
+RELAY_SUBJECTS = ("The user", "User", "the user", "The customer", "the person I'm helping")
+"""How an agent's memory tool names the person it relays facts about."""
+RELAY_FRAMES = ("{t}", "{t}", "Remember: {t}", "Note: {t}", "Memory: {t}", "FYI {t}", "Fact about the user: {t}",
+                "{t} (mentioned today)", "Saving for later: {t}", "User said: \"{q}\"", "The user told me \"{q}\"",
+                "Quote from the user: '{q}'")
+"""An agent's ``remember`` call relays what the user said: third person ({t}) or quoting them ({q})."""
+GUESS_FRAMES = ("Maybe {t}", "Possibly {t}", "I suspect {t}", "It seems {t}", "My guess is {t}", "Probably {t}",
+                "{t}, probably", "{t} (unconfirmed)", "It appears {t}, not confirmed", "Presumably {t}")
+"""An assistant's own inference about the user, worded as one: hedged, so it waits for verification."""
+
+_IRREGULAR = {"have": "has", "go": "goes", "do": "does", "am": "is", "'m": "is"}
+_PAST = frozenset("got just left sold broke became bought took made was".split())
+
+
+def third_person(text: str, subject: str) -> str:
+    """Rewrites a first-person statement about oneself into the agent's third person ("I live in X" ->
+    "The user lives in X"); leaves text without a first-person subject as it is."""
+    import re
+
+    m = re.match(r"(I'm|I am|I've|I|My|Our)\s+(\S+)(.*)", text)
+    if not m:
+        return text
+    head, word, rest = m.groups()
+    if head in ("My", "Our"):
+        return f"{subject}'s {word}{rest}"
+    if head in ("I'm", "I am"):
+        return f"{subject} is {word}{rest}"
+    if head == "I've":
+        return f"{subject} has {word}{rest}"
+    if word.endswith("ed") or word in _PAST:
+        return f"{subject} {word}{rest}".replace(" my ", " their ").replace(" me ", " them ")
+    verb = _IRREGULAR.get(word) or (word + "es" if word.endswith(("s", "sh", "ch", "x")) else word + "s")
+    return f"{subject} {verb}{rest}".replace(" my ", " their ").replace(" me ", " them ")
+
+
+
 @dataclass(frozen=True)
 class ToolKind:
     key: str
@@ -186,7 +289,9 @@ TOOLS: list[ToolKind] = [
 CHITCHAT = ("thanks!", "ok sounds good", "haha nice", "Sure, go ahead.", "Can you remind me later?", "cool",
             "What do you think?", "Good morning!", "let me check", "Perfect, thank you so much", "yep", "hmm",
             "nah that's fine", "great, cheers", "no worries", "one sec", "ha, fair enough", "Sounds like a plan!",
-            "Could you repeat that?", "ok", "awesome thanks a lot", "right")
+            "Could you repeat that?", "ok", "awesome thanks a lot", "right", "hi", "hello!", "hey there",
+            "good evening", "bye for now", "talk soon", "thank you", "got it", "alright, sounds good", "hiya",
+            "morning", "lol", "okay cool", "appreciate it", "see you later", "no problem", "wow nice")
 
 FIRST = ("Martin", "Aisha", "Noah", "Leila", "Tomas", "Yuki", "Grace", "Ravi", "Elena", "Kofi", "Sofia", "Mateo",
          "Ingrid", "Amir", "Chloe", "Dmitri", "Zara", "Felix", "Nora", "Jun", "Olga", "Pablo", "Maya", "Ethan",

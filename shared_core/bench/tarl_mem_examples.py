@@ -1,6 +1,8 @@
 """Turning episodes into decision examples: the gold state before each step, the claim's grounding
 over that state (brute-force cosine over open entries plus slot matches, the twin of the engine's
-index query), its reliability comparison, policy features, and counterfactual qualities Q(a)."""
+index query), its reliability comparison, policy features, and counterfactual qualities Q(a). An action
+the policy may not take here (``features.applicable``) gets Q = -inf like one the executor refuses, so
+the counterfactual target never teaches an action that inference would never execute."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import numpy as np
 from ..executor import MemoryState
 from ..grounding import Grounding, ground, rank
 from ..index import Embedder
-from ..policy.features import decision_features, feasible
+from ..policy.features import applicable, decision_features
 from ..reliability import Comparison, compare
 from ..schema import DECISION_ACTIONS, Claim
 from ..training.counterfactual import action_qualities
@@ -74,10 +76,12 @@ def examples(episodes: Sequence[Episode], vectors: Vectors,
         for i, s in enumerate(ep.steps):
             g, c = situate(s.claim, states[i], vectors)
             target = g.target.id if g.target is not None else None
+            mask = applicable(s.claim, g, ACTIONS)
+            q = action_qualities(states[i], s.claim, target, states[i + 1], i)
             out.append(Example(
                 episode=ep.name, origin=ep.origin, step=i, kind=s.kind, scored=s.scored, claim=s.claim, grounding=g,
-                comparison=c, x=decision_features(s.claim, g, c), mask=feasible(g, ACTIONS), label=ACTIONS.index(s.action.value),
-                q=action_qualities(states[i], s.claim, target, states[i + 1], i), before=states[i], gold_next=states[i + 1],
+                comparison=c, x=decision_features(s.claim, g, c), mask=mask, label=ACTIONS.index(s.action.value),
+                q=np.where(mask, q, -np.inf), before=states[i], gold_next=states[i + 1],
                 gold_target=entry_id(s.target) if s.target is not None else None,
             ))
     return out

@@ -40,3 +40,16 @@ def feasible(grounding: g.Grounding, actions: tuple[str, ...]) -> np.ndarray:
     """Actions the executor can apply: revise and reject_conflict need an Accepted target."""
     accepted = grounding.target is not None and grounding.target.ledger is Ledger.ACCEPTED
     return np.asarray([accepted or not ACTION_CODES[a][4] for a in actions], dtype=bool)
+
+
+def applicable(claim: Claim, grounding: g.Grounding, actions: tuple[str, ...]) -> np.ndarray:
+    """Feasible actions that also make sense. With no target a claim is about nothing in memory, so it
+    cannot restate anything: dropping it (noop) needs a reason, and the only one left is that it carries
+    no fact (a question or a phatic turn, ``grounding.content_free``). A contentful new claim is therefore
+    stored (append) or held for verification (defer_verify), never silently lost. With a target, a
+    claim that replaces one of its values (``grounding.value_replaced``: another place, name, number or
+    id) says something new about it, so it is not a restatement either."""
+    ok = feasible(grounding, actions)
+    if grounding.target is None and not g.content_free(claim.text) or grounding.features.get("value_replaced"):
+        ok &= np.asarray([a != Action.NOOP.value for a in actions], dtype=bool)
+    return ok

@@ -1,0 +1,138 @@
+"""Day-one scenarios: the obvious cases a LangChain or LlamaIndex user hits in their first hour, asserted
+on the engine's default policy (the shipped learned weights).
+
+Held out by construction: hand-written here, never read by the episode generator or ``tarl train``, and
+worded unlike the generator's phrase banks (other attributes, other names, other frames). Only cases
+with one defensible answer are listed; genuinely ambiguous ones (an assistant relaying a correction that
+contradicts the user, a paraphrase the embedder cannot link) are deliberately left out. The rule policy
+is not required to pass: ``test_rules_are_reported_not_required`` only records its score.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shared_core import Claim, MemoryEngine
+from shared_core.grounding import content_free, ground
+from shared_core.policy import LearnedPolicy, RulePolicy
+from shared_core.schema import Action
+
+T0 = datetime(2026, 3, 2, 10, 0, tzinfo=timezone.utc)
+Said = tuple[str, str]
+
+# (earlier writes, the claim under test, its source, the expected action)
+SCENARIOS: dict[str, tuple[list[Said], str, str, Action]] = {
+    "exact_restatement": ([("My dentist appointment is on March 3rd.", "user")],
+                          "My dentist appointment is on March 3rd.", "user", Action.NOOP),
+    "restatement_case_and_punctuation": ([("My dentist is Dr. Okoye", "user")], "my dentist is dr okoye!", "user",
+                                         Action.NOOP),
+    "third_party_contradiction": ([("I was born in Accra.", "user")], "My cousin says I was born in Kumasi.",
+                                  "third_party", Action.REJECT_CONFLICT),
+    "user_update_with_cue": ([("My dentist appointment is on March 3rd.", "user")],
+                             "My dentist appointment was changed to March 10th.", "user", Action.REVISE),
+    "user_corrects_an_id": ([("My ticket number is ZX-4410.", "user")],
+                            "Actually the ticket number is ZX-4452 now.", "user", Action.REVISE),
+    "user_new_fact": ([], "I have two kids, both in primary school.", "user", Action.APPEND),
+    "user_additive_fact": ([("I play the cello.", "user")], "I also play the piano.", "user", Action.APPEND),
+    "agent_relays_fact_empty_memory": ([], "The user's daughter is called Ama.", "assistant", Action.APPEND),
+    "agent_relays_preference": ([], "User prefers aisle seats on long flights.", "assistant", Action.APPEND),
+    "agent_relays_fact_next_to_others": ([("I work night shifts at the hospital.", "user")],
+                                         "The user is training for a marathon in October.", "assistant", Action.APPEND),
+    "agent_hedged_guess": ([], "The user might enjoy jazz concerts.", "assistant", Action.DEFER_VERIFY),
+    "agent_speculation": ([], "Perhaps the user is left-handed.", "assistant", Action.DEFER_VERIFY),
+    "chitchat_thanks": ([("I work night shifts at the hospital.", "user")], "Thanks, that helps a lot!", "user",
+                        Action.NOOP),
+    "chitchat_greeting": ([], "Hey, good morning", "user", Action.NOOP),
+    "hearsay_first_mention": ([], "My neighbour says I snore loudly.", "third_party", Action.DEFER_VERIFY),
+    "user_replaces_a_value_no_cue": ([("The user's manager is Priya.", "user")], "The user's manager is Daniel.",
+                                     "user", Action.REVISE),
+    "agent_relay_restated_by_user": ([("The user is vegetarian.", "assistant")], "The user is vegetarian.", "user",
+                                     Action.NOOP),
+}
+# (earlier slotted write, the claim under test on the same slot, expected): slot, sources and order as given
+SLOTTED: dict[str, tuple[tuple[str, str, str], tuple[str, str], Action]] = {
+    "same_slot_new_place_from_user_after_tool": (("Noor's office is in Leeds", "tool", "office"),
+                                                 ("Noor's office is in York", "user"), Action.REVISE),
+    "same_slot_restated": (("Tomasz's dentist is Dr. Wren", "user", "dentist"), ("Tomasz's dentist is Dr. Wren", "user"),
+                           Action.NOOP),
+}
+
+
+def run(policy: LearnedPolicy | RulePolicy, seeds: list[Said], text: str, source: str) -> Action:
+    engine = MemoryEngine.open(policy=policy)
+    try:
+        for i, (t, s) in enumerate(seeds):
+            engine.write(Claim(text=t, namespace="day1", source=s, observed_at=T0 + timedelta(days=i)))
+        claim = Claim(text=text, namespace="day1", source=source, observed_at=T0 + timedelta(days=30))
+        return engine.write(claim).action
+    finally:
+        engine.close()
+
+
+def test_default_policy_is_learned() -> None:
+    engine = MemoryEngine.open()
+    try:
+        assert isinstance(engine.policy, LearnedPolicy)
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize("case", sorted(SCENARIOS))
+def test_day_one_scenario(case: str) -> None:
+    seeds, text, source, expected = SCENARIOS[case]
+    assert run(LearnedPolicy(), seeds, text, source) is expected
+
+
+@pytest.mark.parametrize("case", sorted(SLOTTED))
+def test_day_one_slotted(case: str) -> None:
+    (seed, seed_source, slot), (text, source), expected = SLOTTED[case]
+    engine = MemoryEngine.open()
+    try:
+        engine.write(Claim(text=seed, namespace="day1", source=seed_source, slot=slot, observed_at=T0))
+        d = engine.write(Claim(text=text, namespace="day1", source=source, slot=slot, observed_at=T0 + timedelta(days=3)))
+        assert d.action is expected
+    finally:
+        engine.close()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["Leeds", "York", "Priya", "Daniel", "4471", "9902", "ZX-4410", "QX-1142"]),
+       st.sampled_from(["Leeds", "York", "Priya", "Daniel", "4471", "9902", "ZX-4410", "QX-1142"]),
+       st.sampled_from(["user", "assistant", "tool", "third_party"]))
+def test_a_replaced_value_is_never_a_noop(old: str, new: str, source: str) -> None:
+    """A claim naming another place, name, number or id than its target says something new about it."""
+    from shared_core.schema import Entry, Ledger
+
+    entry = Entry.from_claim(Claim(text=f"The contact on file is {old}"), id="e1", ledger=Ledger.ACCEPTED, tx=1)
+    claim = Claim(text=f"The contact on file is {new}", source=source)
+    g = ground(claim, [(entry, 0.9)])
+    d = LearnedPolicy().decide(claim, g, None)
+    if old != new:
+        assert g.features["value_replaced"] == 1.0 and d.action is not Action.NOOP
+
+
+def test_rules_are_reported_not_required() -> None:
+    """The rule baseline's score on the same set, so a regression of the learned policy below it shows."""
+    rules = sum(run(RulePolicy(), *SCENARIOS[c][:3]) is SCENARIOS[c][3] for c in SCENARIOS)
+    learned = sum(run(LearnedPolicy(), *SCENARIOS[c][:3]) is SCENARIOS[c][3] for c in SCENARIOS)
+    assert learned >= rules
+
+
+_WORD = st.sampled_from(["invoice", "garden", "Lagos", "violin", "4417", "Q-19", "sister", "allergic", "moved",
+                         "prefers", "user", "the", "maybe", "thanks", "ok", "blue", "runs", "every", "Friday"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_WORD, min_size=1, max_size=8), st.sampled_from(["user", "assistant", "third_party", "tool", "web"]))
+def test_untargeted_contentful_claim_is_never_dropped(words: list[str], source: str) -> None:
+    """With nothing in memory to restate, noop is only for content-free turns (``features.applicable``)."""
+    claim = Claim(text=" ".join(words), source=source)
+    d = LearnedPolicy().decide(claim, ground(claim, []), None)
+    if not content_free(claim.text):
+        assert d.action is not Action.NOOP
+    assert np.isclose(sum(d.probabilities.values()), 1.0)
