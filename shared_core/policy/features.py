@@ -48,8 +48,13 @@ def applicable(claim: Claim, grounding: g.Grounding, actions: tuple[str, ...]) -
     no fact (a question or a phatic turn, ``grounding.content_free``). A contentful new claim is therefore
     stored (append) or held for verification (defer_verify), never silently lost. With a target, a
     claim that replaces one of its values (``grounding.value_replaced``: another place, name, number or
-    id) says something new about it, so it is not a restatement either."""
+    id) says something new about it, so it is not a restatement either. A slot is a single-valued key
+    (the key of a key-value view such as a LangGraph store): a claim on the slot of an open target cannot
+    be appended beside it, since the key would then hold two answers; it revises, is rejected, waits, or
+    restates."""
     ok = feasible(grounding, actions)
     if grounding.target is None and not g.content_free(claim.text) or grounding.features.get("value_replaced"):
         ok &= np.asarray([a != Action.NOOP.value for a in actions], dtype=bool)
+    if grounding.target is not None and grounding.features.get("same_slot"):
+        ok &= np.asarray([a != Action.APPEND.value for a in actions], dtype=bool)
     return ok

@@ -60,6 +60,8 @@ SLOTTED: dict[str, tuple[tuple[str, str, str], tuple[str, str], Action]] = {
                                                  ("Noor's office is in York", "user"), Action.REVISE),
     "same_slot_restated": (("Tomasz's dentist is Dr. Wren", "user", "dentist"), ("Tomasz's dentist is Dr. Wren", "user"),
                            Action.NOOP),
+    "same_slot_negated_by_the_web": (("Ines is allergic to shellfish", "user", "allergy"),
+                                     ("Ines is not allergic to shellfish", "web"), Action.REJECT_CONFLICT),
 }
 
 
@@ -136,3 +138,16 @@ def test_untargeted_contentful_claim_is_never_dropped(words: list[str], source: 
     if not content_free(claim.text):
         assert d.action is not Action.NOOP
     assert np.isclose(sum(d.probabilities.values()), 1.0)
+
+
+def test_a_slot_never_holds_two_accepted_answers() -> None:
+    """A slot is a single-valued key: whatever the policy prefers, a claim on the slot of an open
+    entry is never appended beside it."""
+    engine = MemoryEngine.open(policy=LearnedPolicy())
+    try:
+        for text, source in [("Omar drives a red Fiat", "user"), ("Omar drives a blue Volvo", "web"),
+                             ("Omar does not drive a red Fiat", "third_party"), ("Omar drives a green bike", "user")]:
+            engine.write(Claim(text=text, namespace="day1", source=source, slot="car"))
+        assert len(engine.by_slot("day1", "car")) == 1
+    finally:
+        engine.close()
