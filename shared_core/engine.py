@@ -92,20 +92,18 @@ class MemoryEngine(BeliefsAPI):
         ``vector``: the claim's embedding when the caller already has it (skips the embedder)."""
         claim = _claim(claim)
         vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
-        with self._lock, self.store.writer() as w:
-            self._refresh()
+
+        def body(run: Callable[[Step], Transaction]) -> tuple[Decision, list[Transaction]]:
             neighbours = self.vectors.query(vector, claim.namespace, NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))
-            entries = [w.entry(i) for i, _ in neighbours]
-            near = [(e, s) for e, (_, s) in zip(entries, neighbours) if e is not None and e.ledger is not Ledger.HISTORY]
-            slot = w.by_slot(claim.namespace, claim.slot) if claim.slot else []
+            found = {e.id: e for e in self.store.entries([i for i, _ in neighbours])}
+            near = [(found[i], s) for i, s in neighbours if i in found and found[i].ledger is not Ledger.HISTORY]
+            slot = [e for e in self.store.slot(claim.namespace, claim.slot) if e.ledger is not Ledger.HISTORY] \
+                if claim.slot else []
             grounding = ground(claim, near, slot)
             decision, steps = pending.resolve(claim, grounding, self.decide(claim, grounding))
-            done: list[Transaction] = []
-            for step in steps:     # one step, or noop + promote when the claim corroborates a Pending entry
-                done.append(executor.execute(w, step, namespace=claim.namespace, tx=w.next_tx(), at=self.clock()))
-                w.record(done[-1])
-            self._cache(done, {e.id: vector for t in done for e in t.created})
-        self._sync(done, {e.id: vector for t in done for e in t.created})
+            return decision, [run(step) for step in steps]   # one step, or noop + promote (corroboration)
+
+        decision, done = self.transact(claim.namespace, body, vector=vector)
         created = done[0].created[0].id if done[0].created else None
         return decision.model_copy(update={"tx": done[-1].tx, "entry_id": created})
 
@@ -124,21 +122,25 @@ class MemoryEngine(BeliefsAPI):
         """Execute explicit steps (lifecycle moves, Janus commits) atomically: all of them or none."""
         return self.transact(namespace, lambda run: [run(step) for step in steps])
 
-    def transact(self, namespace: str, body: Callable[..., _T]) -> _T:
+    def transact(self, namespace: str, body: Callable[..., _T], *, vector: np.ndarray | None = None) -> _T:
         """Run ``body(run)`` as one atomic unit: each ``run(step)`` executes and records a transaction that
         later steps can read (e.g. close an entry a previous step created); all commit together or none
-        does. ``apply`` and every lifecycle convenience are built on this."""
+        does. ``write``, ``apply`` and every lifecycle convenience are built on this. ``vector``: the
+        embedding of the claim the created entries carry, when the caller has it (else they are embedded)."""
         done: list[Transaction] = []
         with self._lock, self.store.writer() as w:
+            self._refresh()
+
             def run(step: Step) -> Transaction:
                 done.append(executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock()))
                 w.record(done[-1])
                 return done[-1]
 
             out = body(run)
-            self._refresh()
-            self._cache(done, {})
-        self._sync(done)
+            vectors = {e.id: vector for t in done for e in t.created} if vector is not None else {}
+            touched = self._cache(done, vectors)
+        if done:                                    # Chroma only hears of what committed
+            self.writer.submit(touched, vectors, done[-1].tx)
         return out
 
     def verify(self, entry_id: str, accept: bool, note: str | None = None) -> Transaction:
@@ -233,19 +235,15 @@ class MemoryEngine(BeliefsAPI):
         matrix = np.stack([vectors[e.id] for e in entries]) if entries else np.zeros((0, self.index.embedder.dim), np.float32)
         return [e.id for e in entries], matrix, [e.ledger for e in entries]
 
-    def _cache(self, transactions: Sequence[Transaction], vectors: dict[str, np.ndarray]) -> None:
-        """Our own transactions, folded in while the write lock is still held (so ``_seen`` is exact)."""
-        ids = list(dict.fromkeys(m.entry_id for t in transactions for m in t.moves))
-        self.vectors.update(self.store.entries(ids), vectors, self.index.embed)
-        if transactions:
-            self._seen = max(self._seen, max(t.tx for t in transactions))
-
-    def _sync(self, transactions: Sequence[Transaction], vectors: dict[str, np.ndarray] | None = None) -> None:
-        """Hand what the transactions touched to the write-behind Chroma writer."""
+    def _cache(self, transactions: Sequence[Transaction], vectors: dict[str, np.ndarray]) -> list[Entry]:
+        """Fold our own transactions into the vector cache under the write lock (so ``_seen`` is exact);
+        returns the touched entries, read once for the cache and the Chroma writer."""
         if not transactions:
-            return
-        ids = list(dict.fromkeys(m.entry_id for t in transactions for m in t.moves))
-        self.writer.submit(self.store.entries(ids), vectors or {}, max(t.tx for t in transactions))
+            return []
+        touched = self.store.entries(list(dict.fromkeys(m.entry_id for t in transactions for m in t.moves)))
+        self.vectors.update(touched, vectors, self.index.embed)
+        self._seen = max(self._seen, transactions[-1].tx)
+        return touched
 
     def flush(self) -> None:
         """Wait until the Chroma index has every committed change (reads never need this)."""
