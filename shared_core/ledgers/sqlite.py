@@ -69,6 +69,38 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 CREATE INDEX IF NOT EXISTS moves_by_entry ON moves(entry_id, tx);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TRIGGER IF NOT EXISTS entries_never_replaced BEFORE INSERT ON entries
+    WHEN EXISTS (SELECT 1 FROM entries WHERE id = NEW.id)
+    BEGIN SELECT RAISE(ABORT, 'entries are never replaced: an entry id is written once'); END;
+CREATE TRIGGER IF NOT EXISTS entries_content_immutable BEFORE UPDATE ON entries
+    WHEN NEW.id IS NOT OLD.id OR NEW.namespace IS NOT OLD.namespace OR NEW.text IS NOT OLD.text
+      OR NEW.source IS NOT OLD.source OR NEW.confidence IS NOT OLD.confidence OR NEW.observed_at IS NOT OLD.observed_at
+      OR NEW.valid_from IS NOT OLD.valid_from OR NEW.valid_to IS NOT OLD.valid_to OR NEW.slot IS NOT OLD.slot
+      OR NEW.metadata IS NOT OLD.metadata OR NEW.depends_on IS NOT OLD.depends_on OR NEW.target_id IS NOT OLD.target_id
+      OR NEW.created_tx IS NOT OLD.created_tx
+    BEGIN SELECT RAISE(ABORT, 'entry content is immutable; only a logged move changes its ledger'); END;
+CREATE TRIGGER IF NOT EXISTS entries_move_only_by_the_log BEFORE UPDATE OF ledger, reason, note, closed_tx ON entries
+    WHEN NOT EXISTS (
+        SELECT 1 FROM (SELECT tx, to_ledger, reason, note FROM moves WHERE entry_id = NEW.id
+                       ORDER BY tx DESC, seq DESC LIMIT 1) AS m
+        WHERE m.to_ledger = NEW.ledger AND m.reason IS NEW.reason AND m.note IS NEW.note
+          AND NEW.closed_tx IS (CASE WHEN NEW.ledger = 'history' THEN m.tx END))
+    BEGIN SELECT RAISE(ABORT, 'an entry''s ledger is its latest logged move; record a move instead'); END;
+CREATE TRIGGER IF NOT EXISTS transactions_never_replaced BEFORE INSERT ON transactions
+    WHEN EXISTS (SELECT 1 FROM transactions WHERE tx = NEW.tx)
+    BEGIN SELECT RAISE(ABORT, 'the transaction log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS moves_never_replaced BEFORE INSERT ON moves
+    WHEN EXISTS (SELECT 1 FROM moves WHERE tx = NEW.tx AND seq = NEW.seq)
+    BEGIN SELECT RAISE(ABORT, 'the transaction log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS moves_history_is_final BEFORE INSERT ON moves WHEN NEW.from_ledger = 'history'
+    BEGIN SELECT RAISE(ABORT, 'History is final: nothing moves out of it'); END;
+CREATE TRIGGER IF NOT EXISTS premises_never_replaced BEFORE INSERT ON premises
+    WHEN EXISTS (SELECT 1 FROM premises WHERE entry_id = NEW.entry_id AND premise_id = NEW.premise_id)
+    BEGIN SELECT RAISE(ABORT, 'premises are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS premises_never_deleted BEFORE DELETE ON premises
+    BEGIN SELECT RAISE(ABORT, 'premises are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS premises_immutable BEFORE UPDATE ON premises
+    BEGIN SELECT RAISE(ABORT, 'premises are immutable'); END;
 CREATE TRIGGER IF NOT EXISTS entries_never_deleted BEFORE DELETE ON entries
     BEGIN SELECT RAISE(ABORT, 'entries are never deleted; close them into history'); END;
 CREATE TRIGGER IF NOT EXISTS transactions_append_only BEFORE DELETE ON transactions
@@ -180,10 +212,11 @@ class SQLiteLedgerStore:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield _Writer(self)
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:             # a failed COMMIT (disk full, I/O) leaves it open
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
     # -- reads --------------------------------------------------------------------------------
     def _select(self, where: str, params: tuple[Any, ...] = (), order: str = "created_tx, id") -> list[Entry]:

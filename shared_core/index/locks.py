@@ -1,0 +1,79 @@
+"""Locks that keep the derived index honest when several engines or processes share one store.
+
+Two kinds, both released by the operating system when a process dies (``flock``), so a SIGKILL never
+leaves a store locked:
+
+- the **owner lock** of an embedded Chroma directory: Chroma's embedded client keeps its HNSW segments
+  in process memory and is not made for several processes (a second writer process gets "Error finding
+  id" / "Nothing found on disk" internal errors). One process owns ``chroma/``; another process gets a
+  clear error pointing to server mode. Engines of the same process share the ownership (and Chroma's
+  own per-path system), so they work together.
+- the **index-writer lock**: one catch-up of the index (read the ledger's current state, write Chroma,
+  move the watermark) at a time per store, across threads and processes. Without it a slow writer can
+  upsert an entry as Accepted after a faster one removed it as closed.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..errors import IndexUnavailable
+
+_guard = threading.Lock()
+_owned: dict[str, tuple[int, int]] = {}          # realpath -> (fd, engines of this process holding it)
+_writers: dict[str, threading.Lock] = {}
+
+
+def own(path: Path) -> str:
+    """Take (or share, within this process) ownership of the embedded index at ``path``; returns the key
+    to pass to ``release``. Raises ``IndexUnavailable`` when another process owns it."""
+    key = os.path.realpath(path)
+    with _guard:
+        if key in _owned:
+            fd, n = _owned[key]
+            _owned[key] = (fd, n + 1)
+            return key
+        Path(key).mkdir(parents=True, exist_ok=True)
+        fd = os.open(os.path.join(key, ".tarl-owner.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise IndexUnavailable(
+                "path", str(path),
+                "this embedded Chroma index is open in another process, and embedded Chroma serves one "
+                "process; to share a store between processes run a Chroma server (`chroma run --path DIR`) "
+                "and open every engine with MemoryEngine.open(path, chroma_url='http://HOST:PORT')",
+            ) from None
+        _owned[key] = (fd, 1)
+        return key
+
+
+def release(key: str) -> None:
+    with _guard:
+        fd, n = _owned[key]
+        if n > 1:
+            _owned[key] = (fd, n - 1)
+            return
+        del _owned[key]
+        os.close(fd)                              # closing the descriptor drops the flock
+
+
+@contextmanager
+def index_writer(path: Path) -> Iterator[None]:
+    """Serialise index catch-ups for the store at ``path`` across the threads and processes sharing it."""
+    key = os.path.realpath(path)
+    with _guard:
+        lock = _writers.setdefault(key, threading.Lock())
+    with lock:
+        fd = os.open(os.path.join(key, ".tarl-index-writer.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
