@@ -38,8 +38,8 @@ def own(path: Path) -> str:
             fd, n = _owned[key]
             _owned[key] = (fd, n + 1)
             return key
-        Path(key).mkdir(parents=True, exist_ok=True)
-        fd = os.open(os.path.join(key, ".tarl-owner.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        Path(key).parent.mkdir(parents=True, exist_ok=True)     # beside the index: survives moving it aside
+        fd = os.open(f"{os.path.dirname(key)}/.{os.path.basename(key)}.owner.lock", os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
