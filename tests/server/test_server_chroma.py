@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import shutil
-import socket
+import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -14,36 +12,7 @@ import pytest
 from shared_core.engine import MemoryEngine
 from shared_core.schema import Claim, Ledger
 
-CHROMA = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def chroma_url(tmp_path_factory):
-    if not Path(CHROMA).exists():
-        pytest.skip("the chroma CLI is not installed")
-    port = _free_port()
-    data = tmp_path_factory.mktemp("chroma-server")
-    proc = subprocess.Popen([CHROMA, "run", "--path", str(data), "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("chroma server did not start within 60 s")
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(timeout=30)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.enable_socket
@@ -57,3 +26,72 @@ def test_engine_on_a_chroma_server_survives_reopen(tmp_path, chroma_url):
         hits = eng.search("where does Ana live", "ana")
         assert [h.entry.text for h in hits] == ["Ana lives in Oslo now"]
         assert all(h.entry.ledger is Ledger.ACCEPTED for h in hits)
+
+
+def indexed(engine) -> dict[str, Ledger]:
+    got = engine.index.collection.get(include=["metadatas"])
+    return {i: Ledger(m["ledger"]) for i, m in zip(got["ids"], got["metadatas"])}
+
+
+def open_states(engine) -> dict[str, Ledger]:
+    return {e.id: e.ledger for ns in engine.namespaces() for lg in (Ledger.ACCEPTED, Ledger.PENDING)
+            for e in engine.store.ledger(ns, lg)}
+
+
+@pytest.mark.enable_socket
+def test_two_stores_on_one_server_keep_their_own_rows(tmp_path, chroma_url):
+    with MemoryEngine.open(tmp_path / "a", chroma_url=chroma_url) as a:
+        a.write(Claim(text="Ana lives in Rome", namespace="u"))
+        a.flush()
+        with MemoryEngine.open(tmp_path / "b", chroma_url=chroma_url) as b:    # opening b must not touch a's rows
+            b.write(Claim(text="Ben lives in Oslo", namespace="u"))
+            b.flush()
+            assert [h.entry.text for h in b.search("lives in", "u")] == ["Ben lives in Oslo"]
+        assert indexed(a) == open_states(a) and len(indexed(a)) == 1
+        assert [h.entry.text for h in a.search("lives in", "u")] == ["Ana lives in Rome"]
+
+
+@pytest.mark.enable_socket
+def test_a_missing_ledger_never_wipes_the_index_on_a_server(tmp_path, chroma_url):
+    with MemoryEngine.open(tmp_path, chroma_url=chroma_url) as eng:
+        eng.write(Claim(text="Ana lives in Rome", namespace="u"))
+        eng.flush()
+        name, rows = eng.index.collection.name, indexed(eng)
+    (tmp_path / "ledger.db").rename(tmp_path / "ledger.bak")
+    for suffix in ("-wal", "-shm"):
+        (tmp_path / f"ledger.db{suffix}").unlink(missing_ok=True)
+    with MemoryEngine.open(tmp_path, chroma_url=chroma_url) as fresh:      # a new, empty store: its own collection
+        assert fresh.index.collection.name != name and fresh.accepted("u") == []
+        assert indexed(fresh) == {}
+        assert fresh.index.client.get_collection(name).count() == len(rows) == 1
+
+
+WRITER = """
+import sys
+from shared_core.engine import MemoryEngine
+from shared_core.schema import Claim
+path, url, me = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with MemoryEngine.open(path, chroma_url=url) as engine:
+    for i in range(40):
+        engine.write(Claim(text=f"writer {me} says item {i % 5} is at place {i}", namespace="u", slot=f"item{i % 5}"))
+        engine.search(f"where is item {i % 5}", "u")
+print("done", flush=True)
+"""
+
+
+@pytest.mark.enable_socket
+def test_four_processes_on_sqlite_and_a_chroma_server_leave_index_and_ledger_equal(tmp_path, chroma_url):
+    """Closed entries never stay marked accepted: each catch-up writes the ledger's latest state under
+    the store's index-writer lock, so a slow writer cannot undo a faster one's removal."""
+    with MemoryEngine.open(tmp_path, chroma_url=chroma_url):
+        pass                                                           # create the store once
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), chroma_url, str(k)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) for k in range(4)]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, [o[1].decode()[-2000:] for o in outs]
+    with MemoryEngine.open(tmp_path, chroma_url=chroma_url) as eng:
+        assert eng.store.head() == 160
+        for item in range(5):                                           # one Accepted per single-valued slot
+            assert len(eng.by_slot("u", f"item{item}")) <= 1
+        assert indexed(eng) == open_states(eng)
