@@ -58,9 +58,7 @@ class MemoryEngine(BeliefsAPI):
     """
 
     def __init__(self, store: LedgerStore, index: Any, *, policy: Policy | None = None,
-                 clock: Callable[[], datetime] = utcnow, root: Path | None = None) -> None:
-        """Prefer ``open``. ``root``: the store's directory, whose lock files serialise index catch-ups
-        between processes (None: a private store, serialised within this engine)."""
+                 clock: Callable[[], datetime] = utcnow) -> None:
         self.store = store
         self.index = index
         self.vectors = VectorCache(index.embedder.dim, self._load_vectors)
@@ -68,8 +66,7 @@ class MemoryEngine(BeliefsAPI):
         self.clock = clock
         self._seen = 0
         self._lock = threading.RLock()          # the vector cache is shared by threads (async adapters)
-        own_lock = threading.Lock()
-        self.writer = IndexWriter(index, store, (lambda: locks.index_writer(root)) if root else (lambda: own_lock))
+        self.writer = IndexWriter(index, store, store.upkeep_lock)
         self._closers: list[Callable[[], None]] = []
         try:
             self.reconcile()
@@ -117,7 +114,7 @@ class MemoryEngine(BeliefsAPI):
             if reindex and chroma_url:
                 index.drop()
                 index = chroma.EntryIndex(client, embedder, store_id=store_id, where=where)
-            engine = cls(store, index, policy=policy, clock=clock, root=root)
+            engine = cls(store, index, policy=policy, clock=clock)
         except BaseException as exc:
             if owned is not None:
                 locks.release(owned)

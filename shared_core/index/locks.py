@@ -1,16 +1,10 @@
-"""Locks that keep the derived index honest when several engines or processes share one store.
+"""The owner lock of an embedded Chroma directory.
 
-Two kinds, both released by the operating system when a process dies (``flock``), so a SIGKILL never
-leaves a store locked:
-
-- the **owner lock** of an embedded Chroma directory: Chroma's embedded client keeps its HNSW segments
-  in process memory and is not made for several processes (a second writer process gets "Error finding
-  id" / "Nothing found on disk" internal errors). One process owns ``chroma/``; another process gets a
-  clear error pointing to server mode. Engines of the same process share the ownership (and Chroma's
-  own per-path system), so they work together.
-- the **index-writer lock**: one catch-up of the index (read the ledger's current state, write Chroma,
-  move the watermark) at a time per store, across threads and processes. Without it a slow writer can
-  upsert an entry as Accepted after a faster one removed it as closed.
+Chroma's embedded client keeps its HNSW segments in process memory and is not made for several
+processes (a second writer process gets "Error finding id" / "Nothing found on disk" internal errors).
+So one process owns ``chroma/``; another gets a clear error pointing to server mode. Engines of the
+same process share the ownership (and Chroma's own per-path system), so they work together. An
+``flock``: the operating system drops it when the process dies, so a SIGKILL never leaves it held.
 """
 
 from __future__ import annotations
@@ -18,15 +12,12 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import IndexUnavailable
 
 _guard = threading.Lock()
 _owned: dict[str, tuple[int, int]] = {}          # realpath -> (fd, engines of this process holding it)
-_writers: dict[str, threading.Lock] = {}
 
 
 def own(path: Path) -> str:
@@ -62,18 +53,3 @@ def release(key: str) -> None:
             return
         del _owned[key]
         os.close(fd)                              # closing the descriptor drops the flock
-
-
-@contextmanager
-def index_writer(path: Path) -> Iterator[None]:
-    """Serialise index catch-ups for the store at ``path`` across the threads and processes sharing it."""
-    key = os.path.realpath(path)
-    with _guard:
-        lock = _writers.setdefault(key, threading.Lock())
-    with lock:
-        fd = os.open(os.path.join(key, ".tarl-index-writer.lock"), os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)

@@ -64,4 +64,10 @@ class LedgerStore(Protocol):
 
     def set_meta(self, key: str, value: str) -> None: ...
 
+    def upkeep_lock(self) -> AbstractContextManager[None]:
+        """Serialises upkeep of derived state (an index catch-up: read the ledger's current state, write
+        the index, move the watermark) across every thread and process sharing this store; without it a
+        slow catch-up can undo a newer one (an entry re-marked Accepted after it was closed)."""
+        ...
+
     def close(self) -> None: ...
