@@ -28,7 +28,7 @@ from .index import Embedder, default_embedder
 from .index import locks
 from .index.behind import INDEXED_TX, IndexWriter
 from .index.cache import VectorCache
-from .ledgers import LedgerStore, SQLiteLedgerStore
+from .ledgers import LedgerStore, PostgresLedgerStore, SQLiteLedgerStore
 from .policy import LearnedPolicy, Policy
 from .reliability import compare
 from .schema import Action, Claim, Decision, Entry, Ledger, Reason, Transaction, utcnow
@@ -77,7 +77,8 @@ class MemoryEngine(BeliefsAPI):
     @classmethod
     def open(cls, path: str | Path | None = None, *, embedder: Embedder | None = None, policy: Policy | None = None,
              chroma_url: str | None = None, clock: Callable[[], datetime] = utcnow, reindex: bool = False) -> MemoryEngine:
-        """``path`` None: private in-memory store and index; else ``path/ledger.db`` and ``path/chroma``.
+        """``path`` None: private in-memory store and index; a directory: ``path/ledger.db`` and
+        ``path/chroma``; a ``postgresql://`` URL: a PostgreSQL ledger (needs ``chroma_url``).
         ``chroma_url`` uses a Chroma server for the index instead of the embedded one (needed when several
         processes share a store: embedded Chroma serves one process). ``reindex``: rebuild the index from
         the ledger (what ``tarl reindex PATH`` does); a damaged embedded ``chroma/`` is moved aside, never
@@ -88,16 +89,18 @@ class MemoryEngine(BeliefsAPI):
         from .index import chroma
 
         embedder = embedder or default_embedder()
-        root = Path(path) if path is not None else None
+        url = str(path) if str(path).startswith(("postgresql://", "postgres://")) else None
+        if url is not None and not chroma_url:
+            raise TarlError("chroma_url", chroma_url, "a PostgreSQL ledger is shared, so its index must be too: "
+                            "pass the URL of a Chroma server (`chroma run`)")
+        root = Path(path) if path is not None and url is None else None
         if root is not None and (root / "chroma").exists() and not (root / "ledger.db").exists():
             raise IndexUnavailable("path", str(root / "ledger.db"), "is missing beside an existing index (chroma/): "
                                    "the ledger is the source of truth and an index is never wiped to match a missing "
                                    "one; restore ledger.db, or move chroma/ away to start an empty store")
-        store = SQLiteLedgerStore(root / "ledger.db" if root is not None else ":memory:")
-        store_id = store.get_meta(STORE_ID)
-        if store_id is None:
-            store_id = uuid.uuid4().hex[:12]
-            store.set_meta(STORE_ID, store_id)
+        store: LedgerStore = PostgresLedgerStore(url) if url else \
+            SQLiteLedgerStore(root / "ledger.db" if root is not None else ":memory:")
+        store_id = store.setdefault_meta(STORE_ID, uuid.uuid4().hex[:12])
         where = chroma_url or str(root / "chroma" if root is not None else "memory")
         owned: str | None = None
         try:
@@ -126,7 +129,7 @@ class MemoryEngine(BeliefsAPI):
                                    f"the ledger is intact: rebuild the index from it with {fix}") from exc
         if owned is not None:
             engine._closers.append(lambda: locks.release(owned))
-        if root is None:
+        if path is None:
             engine._closers.append(index.drop)             # a private store leaves no collection behind
         engine._closers.append(index.close)
         return engine

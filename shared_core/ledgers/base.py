@@ -64,6 +64,8 @@ class LedgerStore(Protocol):
 
     def set_meta(self, key: str, value: str) -> None: ...
 
+    def setdefault_meta(self, key: str, value: str) -> str: ...
+
     def upkeep_lock(self) -> AbstractContextManager[None]:
         """Serialises upkeep of derived state (an index catch-up: read the ledger's current state, write
         the index, move the watermark) across every thread and process sharing this store; without it a

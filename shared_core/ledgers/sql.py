@@ -200,7 +200,7 @@ class SQLLedgerStore:
         return int(self._rows("SELECT COALESCE(MAX(tx), 0) FROM transactions")[0][0])
 
     def count(self, namespace: str | None = None, ledger: Ledger | None = None) -> int:
-        where, params = ["1"], []
+        where, params = ["1 = 1"], []
         if namespace is not None:
             where.append("namespace = ?")
             params.append(namespace)
@@ -212,6 +212,14 @@ class SQLLedgerStore:
     def get_meta(self, key: str) -> str | None:
         rows = self._rows("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0][0] if rows else None
+
+    def setdefault_meta(self, key: str, value: str) -> str:
+        """The value of ``key``, set to ``value`` first if absent (atomic: two processes creating one
+        store agree on its identity)."""
+        self._rows("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", (key, value), fetch=False)
+        found = self.get_meta(key)
+        assert found is not None
+        return found
 
     def set_meta(self, key: str, value: str) -> None:
         self._rows("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
