@@ -90,6 +90,11 @@ def tfidf_salience(texts: Sequence[str]) -> np.ndarray:
     return np.array([sum(np.log((1 + n) / (1 + df[w])) + 1 for w in b) for b in bags])
 
 
+def turn_length(texts: Sequence[str]) -> np.ndarray:
+    """Characters per unit: long turns tend to carry facts (the bar any learned scorer must clear)."""
+    return np.array([len(t) for t in texts], dtype=np.float64)
+
+
 def embedding_similarity(texts: Sequence[str]) -> np.ndarray:
     """Cosine between a unit's embedding and the centroid of the whole history (its context)."""
     e = default_embedder()(list(texts))
@@ -140,6 +145,7 @@ def _scorers(convs: list[Conversation], k: int, seed: int) -> dict[str, Any]:
         "recency": FixedScores(lambda t: np.arange(len(t), dtype=np.float64)),
         "random": FixedScores(lambda t: rng.random(len(t))),
         "tfidf_salience": FixedScores(tfidf_salience),
+        "length": FixedScores(turn_length),
         "embedding_similarity": FixedScores(embedding_similarity),
     }
 
@@ -174,6 +180,7 @@ def _agent(convs: list[Conversation], n_traces: int, seed: int) -> dict[str, flo
         "recency": FixedScores(lambda t: np.arange(len(t), dtype=np.float64)),
         "random": FixedScores(lambda t: np.random.default_rng(seed).random(len(t))),
         "tfidf_salience": FixedScores(tfidf_salience),
+        "length": FixedScores(turn_length),
         "embedding_similarity": FixedScores(embedding_similarity),
     }
     out: dict[str, float] = {}
@@ -273,8 +280,8 @@ def main(argv: list[str]) -> int:
     res = _locomo(report, convs, args.seed)
     agent = _agent(convs, 8 if args.quick else 50, args.seed)
     speed = _speed(convs, 5 if args.quick else 30)
-    order = ["lre_supervised", "lre_self_supervised", "lre_default", "recency", "random", "tfidf_salience",
-             "embedding_similarity", "fifo"]
+    order = ["lre_default", "lre_supervised", "lre_self_supervised", "recency", "random", "tfidf_salience",
+             "length", "embedding_similarity", "fifo"]
     for name in order:
         metrics = {m: float(np.nanmean(v)) for m, v in res[name].items()}
         report.add(name, **metrics, identifiers_kept_2048=agent[name])
