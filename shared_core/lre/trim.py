@@ -97,6 +97,9 @@ def select_units(
     on_overflow: Literal["keep", "raise"] = "keep",
 ) -> np.ndarray:
     """Mask of the units :func:`trim` keeps (exposed for adapters that already hold units)."""
+    observe = getattr(scorer, "observe", None)
+    if observe is not None:  # a recorder (learning from own logs) sees every history, scored or not
+        observe(units)
     n = len(units)
     tokens = np.fromiter((u.tokens for u in units), dtype=np.int64, count=n)
     live = np.fromiter((u.kind != "orphan" for u in units), dtype=bool, count=n)
