@@ -55,7 +55,8 @@ def fit_correction(base: Scorer, histories: Sequence[tuple[Sequence[str], Sequen
     off = np.concatenate(offs)
     sw = np.where(y > 0, len(y) / (2 * pos), len(y) / (2 * (len(y) - pos)))
     penalty = np.full(X.shape[1], l2)
-    penalty[-1] = 1.0  # the intercept shift is nearly free
+    # The intercept is penalised too: the shipped one carries a budget prior (fit.BUDGET_PRIOR) that
+    # balanced refitting would otherwise undo.
     delta = np.zeros(X.shape[1])
     for _ in range(iters):
         p = 1.0 / (1.0 + np.exp(-np.clip(off + X @ delta, -50, 50)))
