@@ -228,9 +228,9 @@ def _speed(convs: list[Conversation], reps: int) -> dict[str, float]:
     lc = [cls[m["role"]](m["content"]) for m in msgs]
     stream = StreamingScorer(scorer)
 
-    def incremental() -> None:  # the agent-loop case: 999 messages already scored, one appended
+    def incremental() -> None:  # the agent-loop case: the previous call trimmed 999 messages, one appended
         stream.reset()
-        stream.score_units(units_from_messages(msgs[:999])[:-5])
+        trim(msgs[:999], 2048, scorer=stream)
 
     def trim_incremental() -> None:
         trim(msgs, 2048, scorer=stream)

@@ -83,7 +83,11 @@ def trim(
     keep_last = _check_int("keep_last", keep_last)
     if on_overflow not in ("keep", "raise"):
         raise LREInputError(f"on_overflow must be 'keep' or 'raise', got {on_overflow!r}")
-    units = units_from_messages(messages, as_message=as_message, token_counter=token_counter, pinned=pinned)
+    cached = getattr(scorer, "units", None) if pinned is None else None
+    if cached is not None:  # a StreamingScorer: unit grouping cached by message identity
+        units = cached(messages, as_message=as_message, token_counter=token_counter)
+    else:
+        units = units_from_messages(messages, as_message=as_message, token_counter=token_counter, pinned=pinned)
     kept = select_units(units, budget, keep_last=keep_last, scorer=scorer, on_overflow=on_overflow)
     return [messages[i] for u, k in zip(units, kept) if k for i in range(u.start, u.stop)]
 
