@@ -17,6 +17,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared_core.lre.synthetic import tool_exchange
+
 Message = dict[str, Any]
 
 SERVICES = ["checkout", "search", "ledger", "notifier", "ingest", "auth-proxy", "billing-api", "catalog"]
@@ -47,9 +49,7 @@ def _pod(r: random.Random, svc: str) -> str:
 
 
 def _tool(r: random.Random, name: str, args: dict[str, Any], result: str, say: str = "") -> list[Message]:
-    cid = f"toolu_{uuid.UUID(int=r.getrandbits(128)).hex[:20]}"
-    return [{"role": "assistant", "content": say, "tool_calls": [{"id": cid, "name": name, "args": args}]},
-            {"role": "tool", "content": result, "tool_call_id": cid}]
+    return tool_exchange(f"toolu_{uuid.UUID(int=r.getrandbits(128)).hex[:20]}", name, args, result, say)
 
 
 def _noise(r: random.Random) -> list[Message]:
