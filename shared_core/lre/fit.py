@@ -180,15 +180,21 @@ BUDGET_PRIOR = -4.0
 """Added to the shipped scorer's intercept. Balanced class weights centre the probabilities on 0.5,
 which makes the knapsack (maximise the summed probability per token) favour short units; a lower
 prior makes the probability grow like exp(logit), so the budget goes to the units ranked clearly
-higher. The ranking (AUC) does not change. Chosen on the LoCoMo development conversations (share of
-evidence kept at 512-2,048 tokens: -2, -4, -6, -8 tried; -4 best)."""
+higher. Chosen on the LoCoMo development conversations (share of evidence kept at 512-2,048 tokens:
+-2, -4, -6, -8 tried; -4 best). It applies to conversation turns only: tool-call units keep the
+training prior, because on agent traces the same shift cost identifier retention (the ranking within
+turns, and within tool calls, does not change)."""
 
 
 def with_budget_prior(scorer: Scorer, shift: float) -> Scorer:
-    """The same ranking with ``shift`` added to the intercept (see :data:`BUDGET_PRIOR`)."""
+    """``shift`` added to the logit of every unit except tool calls (see :data:`BUDGET_PRIOR`)."""
     d = scorer.to_dict(digits=8)
-    d["intercept"] = scorer.intercept + shift
-    d["meta"] = {**scorer.meta, "budget_prior": shift}
+    j = FEATURE_NAMES.index("is_tool_call")
+    coef = list(d["coef"])
+    coef[j] = float(scorer.coef[j] - shift * scorer.scale[j])  # raw weight -shift on the 0/1 feature ...
+    d["coef"] = coef
+    d["intercept"] = scorer.intercept + shift - shift * float(scorer.mean[j])  # ... in standardised form
+    d["meta"] = {**scorer.meta, "budget_prior": shift, "budget_prior_applies_to": "turns (not tool calls)"}
     return Scorer.from_dict(d)
 
 
