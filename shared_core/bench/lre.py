@@ -300,8 +300,8 @@ def main(argv: list[str]) -> int:
         f"{len(convs)} LoCoMo conversations, leave-one-conversation-out for lre_supervised / lre_self_supervised "
         "(self-supervised: answer-coverage labels from the QA answers, never the evidence); lre_default = the "
         "shipped weights, trained on generated data only. fifo ranks like recency (same macro_auc).",
-        f"identifiers_kept_2048: {8 if args.quick else 50} generated agent traces (unseen seeds); lre_supervised "
-        "there is fit on all LoCoMo conversations, lre_self_supervised on generated logs via fit_from_logs.",
+        f"identifiers_kept_2048: {8 if args.quick else 50} agent traces per generator; lre_supervised there is fit "
+        "on all LoCoMo conversations, lre_self_supervised on generated logs via fit_from_logs.",
         f"speed (medians, interleaved runs): trim of 1,000 messages to 2,048 tokens, ours {speed['trim_ms_1000']:.2f} ms "
         f"wall / {speed['trim_cpu_ms_1000']:.2f} ms CPU vs langchain_core trim_messages {speed['trim_messages_ms_1000']:.2f} "
         f"/ {speed['trim_messages_cpu_ms_1000']:.2f} ms (ratio {speed['trim_ratio']:.2f} wall, {speed['trim_ratio_cpu']:.2f} CPU); with a StreamingScorer that "
