@@ -66,16 +66,18 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("email", r"e-?mail", False),
     ("address", r"address|street|postcode|zip code|ships? to|deliver(?:ed|y)? to", False),
     ("doctor", r"doctor|dentist|gp|cardiologist|physician|therapist|dr\.?", False),
+    ("health", r"(?:mental|physical) health|health status|condition|diagnos\w+|symptoms?", False),
     ("appointment", r"appointment|meeting|standup|stand-up|call at|scheduled|rescheduled|check-?in|check-?out|"
                     r"flight|departs|boarding|reservation|booking", False),
-    ("deadline", r"deadline|due|expires?|ends?|lease|renewal", False),
-    ("price", r"price|costs?|salary|rent|budget|balance|fee|\$|€|£|usd|eur|gbp", False),
+    ("deadline", r"deadline|due (?:on|by|date|in)|expires?|ends? (?:on|in)|lease|renewal", False),
+    ("price", r"price|costs?|salary|income|rent|budget|balance|fee|\$|€|£|usd|eur|gbp", False),
     ("status", r"status|shipped|delivered|paid|unpaid|pending|failed|passed|open|closed|resolved|cancell?ed|"
                r"refunded|in transit|approved|merged|green|red|blocked|done", False),
     ("location", r"stored|located|location|kept|bin|warehouse|shelf|drawer|room|desk|parked|are with|is with", False),
     ("config", r"port|host|url|endpoint|version|config|region|timeout|limit", False),
     ("car", r"car|vehicle", False),
     ("name", r"name is|called|named|goes by", False),
+    ("preference", r"preferences?|prefers?|preferred", True),
 )
 _FAMILY_RES = tuple((name, re.compile(rf"(?<![\w-])(?:{cue})(?![\w-])", re.I), many) for name, cue, many in FAMILIES)
 MANY = frozenset(name for name, _, many in FAMILIES if many)
@@ -93,7 +95,7 @@ _ID_NOUN = re.compile(
 _ID_ATTRIBUTE = re.compile(r"\b([a-z]+)\s+(?:number|id|code|reference|ref|no\.?)\s+(?:is|was|=|:|is now|now is)\b", re.I)
 _BARE_ID = re.compile(r"(?<![\w-])#?((?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9][a-z0-9_-]{2,})\b", re.I)
 _SNAKE_KEY = re.compile(r"\b([a-z][a-z0-9]*_[a-z0-9_]+)\b")
-_POSSESSIVE = re.compile(r"\b([A-Z][a-z]+|[Uu]ser|team|company|project)'s\s+(\w+)")
+_POSSESSIVE = re.compile(r"\b((?:[A-Z][a-z]+\s+){0,2}[A-Z][a-z]+|[Uu]ser|team|company|project)'s\s+(\w+)")
 _DETERMINER_NP = re.compile(r"\b(?:the|my|our|your|this|that)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.I)
 _VERBISH = frozenset(
     "is are was were be been has have had will would can does do did ships shipped runs run lives moved got "
@@ -128,7 +130,8 @@ _COMMON_INITIAL = FILLER | STOP | frozenset(
 @dataclass(frozen=True)
 class Slot:
     subject: str | None
-    """``user``, ``order#1000``, ``priyanka.daughter``, ``keys``; None when only a pronoun names it."""
+    """``user``, ``order#1000``, ``priyanka.daughter``, ``the keys`` (a thing named by a noun phrase);
+    None when only a pronoun names it."""
     attribute: str
     """An attribute family, or ``frame:<words>`` when no family matched."""
     many: bool
@@ -161,7 +164,7 @@ def _words(text: str) -> list[str]:
 
 def _subject(text: str) -> tuple[str | None, str]:
     """(subject, the text with the subject's words removed)."""
-    if m := _SNAKE_KEY.search(text):
+    if (m := _SNAKE_KEY.search(text)) and m.start() <= 2:      # a key leading the text: "bob_city: Paris"
         return m.group(1).lower(), text.replace(m.group(0), " ")
     candidates: list[tuple[int, str, str]] = []      # (position, subject, matched text)
     for m in _ID_NOUN.finditer(text):
@@ -189,11 +192,15 @@ def _subject(text: str) -> tuple[str | None, str]:
     if _PRONOUN.match(text.strip()):
         return None, text
     tokens = text.split()
-    first = tokens[0].strip(".,!?;:'\"") if tokens else ""
-    verb = tokens[1].lower() if len(tokens) > 1 else ""
-    if (first[:1].isupper() and first.lower() not in _COMMON_INITIAL and family(first) is None
+    name = []
+    for t in tokens[:3]:
+        if not t[:1].isupper() or (not name and t.strip(".,!?;:'\"").lower() in _COMMON_INITIAL):
+            break
+        name.append(t.strip(".,!?;:'\""))
+    verb = tokens[len(name)].lower() if 0 < len(name) < len(tokens) else ""
+    if (name and family(" ".join(name)) is None
             and (verb in _VERBISH or verb.endswith(("s", "ed")) or verb in ("doesn't", "isn't", "hasn't", "didn't"))):
-        return first.lower(), text[len(first):]
+        return " ".join(name).lower(), " ".join(tokens[len(name):])
     if m := _DETERMINER_NP.search(text):
         words = [w for w in m.group(1).lower().split() if w not in _VERBISH and w not in STOP]
         cut = []
@@ -203,7 +210,7 @@ def _subject(text: str) -> tuple[str | None, str]:
             cut.append(w)
         plain = [w for w in cut if family(w) is None] or cut
         if plain:
-            return " ".join(plain[-1:]), text.replace(m.group(0), " " + " ".join(w for w in cut if w not in plain[-1:]), 1)
+            return "the " + " ".join(plain[-1:]), text.replace(m.group(0), " " + " ".join(w for w in cut if w not in plain[-1:]), 1)
     return None, text
 
 
@@ -224,6 +231,7 @@ def infer(text: str) -> Slot:
     """The slot a free-text claim is about (pure; cached by text)."""
     prop = proposition(text)
     subject, rest = _subject(prop)
+    rest = rest.replace("_", " ")
     fam = family(rest) or family(prop)
     if (ida := _ID_ATTRIBUTE.search(prop)) and (subject in (None, "user") or subject in _words(ida.group(0))):
         subject = "user" if _FIRST_PERSON.search(prop) or _USER.search(prop) else None
@@ -253,6 +261,7 @@ def _capitalised(word: str, text: str) -> bool:
     return bool(re.search(rf"\b{re.escape(word.capitalize())}\b", text)) and not text.lower().startswith(word)
 
 
+@lru_cache(maxsize=65536)
 def parse(slot: str, many: bool | None = None) -> Slot:
     """An explicit slot (``user.city``, ``order:1001``, ``office``) read like an inferred one."""
     parts = re.split(r"[.:/]", slot.strip().lower())
@@ -263,6 +272,7 @@ def parse(slot: str, many: bool | None = None) -> Slot:
                 bool(many if many is not None else (fam and fam[1])), frozenset())
 
 
+@lru_cache(maxsize=65536)
 def of(text: str, slot: str | None = None, many: bool | None = None) -> Slot:
     """The claim's slot: inferred from its words; an explicit ``slot`` fixes subject and attribute."""
     guess = infer(text)
@@ -277,7 +287,13 @@ def of(text: str, slot: str | None = None, many: bool | None = None) -> Slot:
 
 
 def same_subject(a: Slot, b: Slot) -> bool:
-    return a.subject is None or b.subject is None or a.subject == b.subject
+    """Equal subjects, or an open one, or one person's name contained in the other's ("Martin" and
+    "Martin Mark"); ids, relations and keys must match exactly."""
+    if a.subject is None or b.subject is None or a.subject == b.subject:
+        return True
+    wa, wb = a.subject.split(), b.subject.split()
+    plain = not any(c in a.subject + b.subject for c in "#._") and min(len(wa), len(wb)) >= 1
+    return plain and max(len(wa), len(wb)) > 1 and (set(wa) <= set(wb) or set(wb) <= set(wa))
 
 
 def same_attribute(a: Slot, b: Slot) -> bool:
@@ -290,17 +306,19 @@ def same_attribute(a: Slot, b: Slot) -> bool:
 
 
 def identity(a: Slot, b: Slot) -> bool:
-    """Evidence that two claims are about one thing: the same subject and the same attribute. A specific
-    subject named by both (an id, a name, a thing) with no recognisable attribute on either side also
-    counts: "Build #5120 on main: failed" and "Build #5120: passed" are about one build."""
+    """Evidence that two claims are about one thing: the same subject and the same attribute. An id or
+    a thing named by both with no recognisable attribute on either side also counts ("Build #5120 on
+    main: failed" and "Build #5120: passed" are about one build); a person does not: two sentences about
+    Martin are not about one attribute of his."""
     if a.explicit is not None and b.explicit is not None:
         return a.explicit == b.explicit
     if not same_subject(a, b):
         return False
     if same_attribute(a, b):
         return True
-    specific = a.subject is not None and a.subject == b.subject and a.subject != "user"
-    return specific and (not a.known or not b.known)
+    thing = a.subject is not None and a.subject == b.subject and (any(c.isdigit() or c in "#_" for c in a.subject)
+                                                                  or a.subject.startswith("the "))
+    return thing and (not a.known or not b.known)
 
 
 def differs(a: Slot, b: Slot) -> bool:

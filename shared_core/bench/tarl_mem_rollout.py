@@ -3,7 +3,8 @@
 Per the labelling contract's metrics, the system sees only its own past decisions: each step's
 candidates come from the state its earlier decisions built, ``decision.decide`` (the function
 ``MemoryEngine.write`` calls) chooses, and its steps (a decision, or noop + promote on corroboration) run
-through the real executor. Each scored step is compared with the gold action and the gold state.
+through the real executor. Each scored step is compared with the gold action and the gold state. Teacher-forced twins
+(``*_tf``: the decision made on the gold state before the step) are reported beside them.
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ class Step:
     new_accepted: bool
     old_accepted: bool | None
     ms: float
+    tf_pred: str
+    tf_state_ok: bool
+    tf_state_ok_ah: bool
+    """Teacher-forced: the same claim decided on the gold state before it (one long episode, such as a
+    HaluMem user, never recovers its exact rollout state after one error; this view still compares)."""
 
 
 def _apply(state: MemoryState, steps: Sequence, i: int) -> MemoryState:
@@ -75,13 +81,17 @@ def rollout(name: str, policy: Policy, episodes: Sequence[Episode], vectors: Vec
             d, created = outcome.decision, entry_id(i)
             tid = entry_id(s.target) if s.target is not None else None
             new, old = state.entry(created), state.entry(tid) if tid else None
+            forced = decide(s.claim, *candidates(s.claim, gold[i], vectors), policy, contract=name in CONTRACT)
+            tf_state = _apply(gold[i], forced.steps, i)
             out.append(Step(
                 kind=s.kind, gold=s.action.value, pred=d.action.value, confidence=m.confidence(d),
                 state_ok=m.same_state(state, gold[i + 1]), state_ok_ah=same_ah(state, gold[i + 1]),
                 polluted=m.polluted(state, created, s.action) if s.action in m.HOLD else None,
                 conflict_kept=m.conflict_kept(state, created, s.action, tid),
                 new_accepted=new is not None and new.ledger is Ledger.ACCEPTED,
-                old_accepted=(old is not None and old.ledger is Ledger.ACCEPTED) if tid else None, ms=ms))
+                old_accepted=(old is not None and old.ledger is Ledger.ACCEPTED) if tid else None, ms=ms,
+                tf_pred=forced.decision.action.value, tf_state_ok=m.same_state(tf_state, gold[i + 1]),
+                tf_state_ok_ah=same_ah(tf_state, gold[i + 1])))
     return out
 
 
@@ -98,6 +108,9 @@ def metrics(steps: Sequence[Step]) -> dict[str, float]:
             "conflict_preservation": _mean([s.conflict_kept for s in steps]),
             "ece": m.ece([s.confidence for s in steps], correct), "accuracy": _mean(correct),
             "decision_ms_p50": float(np.median([s.ms for s in steps])) if steps else float("nan"),
+            "macro_f1_tf": m.macro_f1(gold, [s.tf_pred for s in steps]),
+            "next_state_acc_tf": _mean([s.tf_state_ok for s in steps]),
+            "next_state_acc_AH_tf": _mean([s.tf_state_ok_ah for s in steps]),
             "decisions": float(len(steps))}
 
 
