@@ -102,6 +102,8 @@ def main(argv: list[str]) -> int:
     p = bench_args("tarl-mem", __doc__ or "", DATA_DIR / "halumem")
     p.add_argument("--episodes", type=int, default=1500, help="generated episodes (all splits; test split scored)")
     p.add_argument("--corpus", type=Path, default=CORPUS, help="hand-written corpus folder with its frozen split")
+    p.add_argument("--part", choices=("test", "dev"), default="test",
+                   help="hand-written split part to score (dev: for choosing; report test)")
     p.add_argument("--weights", type=Path, default=WEIGHTS_DIR, help="folder with tarl.json, label_only.json, write_hold.json")
     p.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated subset of systems to run")
     args = p.parse_args(argv)
@@ -111,7 +113,7 @@ def main(argv: list[str]) -> int:
     sets: dict[str, list[Episode]] = {"generated": [e for e in generated if e.split == "test"]}
     notes = []
     try:
-        sets.update(corpus_sets(args.corpus))
+        sets.update(corpus_sets(args.corpus, args.part))
     except (FileNotFoundError, ValueError) as exc:
         notes.append(f"hand-written corpus skipped: {exc}")
     halu_path = Path(args.data) if args.data else None
@@ -127,7 +129,7 @@ def main(argv: list[str]) -> int:
     tables = {ds: Report("tarl-mem", ds) for ds in DATASETS if ds in sets}
     report = Report("tarl-mem", "; ".join(f"{ds}: {len(eps)} episodes" for ds, eps in sets.items()) +
                     f" (generated n={n}, seed={args.seed}; hand-written: test split of {args.corpus}); "
-                    f"table: {head}")
+                    f"part: {args.part}; table: {head}")
     for name, pol in pols.items():
         for ds, eps in sets.items():
             steps = rollout(name, pol, eps, vectors)

@@ -1,8 +1,9 @@
 """The frozen dev/test split of the hand-written corpus.
 
 Why frozen: every decision change is fitted and chosen on dev and reported on test; a split drawn again
-after the corpus grew would leak test episodes into choices. The split is drawn once, by episode,
-stratified by domain (60% dev), and written to ``split.json`` with a hash of the corpus files; the
+after the corpus grew would leak test episodes into choices. The split is drawn once, by episode: an
+episode is dev when a stable hash of its id falls in the lowest 60% (so an episode's side never depends
+on which other episodes exist), and written to ``split.json`` with a hash of the corpus files; the
 loader refuses a split whose hash does not match the corpus it is asked to split.
 
 ``python -m shared_core.bench.corpus.split [FOLDER]`` freezes it (refuses to overwrite an existing one
@@ -30,16 +31,14 @@ def corpus_hash(folder: Path = HERE) -> str:
     return h.hexdigest()
 
 
+def is_dev(episode_id: str, seed: int = 0) -> bool:
+    return int(hashlib.sha1(f"{seed}:{episode_id}".encode()).hexdigest()[:8], 16) % 1000 < DEV_SHARE * 1000
+
+
 def draw(raws: list[RawEpisode], seed: int = 0) -> dict[str, list[str]]:
-    """60% of each domain's episodes to dev, by a stable hash of the episode id (no RNG state)."""
-    by_domain: dict[str, list[str]] = {}
-    for r in raws:
-        by_domain.setdefault(r.domain, []).append(r.id)
-    dev: list[str] = []
-    for ids in by_domain.values():
-        ranked = sorted(ids, key=lambda i: hashlib.sha1(f"{seed}:{i}".encode()).hexdigest())
-        dev += ranked[:round(DEV_SHARE * len(ranked))]
-    return {"dev": sorted(dev), "test": sorted(r.id for r in raws if r.id not in set(dev))}
+    """Each episode to dev or test by ``is_dev`` (a stable hash of its id; no RNG state)."""
+    return {"dev": sorted(r.id for r in raws if is_dev(r.id, seed)),
+            "test": sorted(r.id for r in raws if not is_dev(r.id, seed))}
 
 
 def freeze(folder: Path = HERE, seed: int = 0, overwrite: bool = False) -> dict:
