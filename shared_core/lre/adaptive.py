@@ -187,6 +187,8 @@ class AdaptiveScorer:
         the recorded last unit may since have grown), else a new one."""
         for conv in reversed(self._conversations):
             k = min(len(conv.units), len(keys))
+            if k > 2 and conv.units[1] != keys[1]:
+                continue  # cheap reject (the first unit is often a shared system prompt)
             if k and conv.units[: k - 1] == keys[: k - 1] and (conv.units[k - 1] == keys[k - 1] or k == len(conv.units)):
                 return conv  # (a shorter view reuses the first scores: features are causal)
         self._next_id += 1
