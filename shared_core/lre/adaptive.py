@@ -14,6 +14,11 @@ until ``min_positives`` self-labelled units exist it scores with the shipped sco
 beside the ledger (``<ledger>.lre/``); :meth:`AdaptiveScorer.rollback` returns to the previous one. No
 gold answers enter this path: labels come from the logs alone. An optional ``gate`` (for instance
 :class:`shared_core.lre.gate.JanusRefitGate`) decides whether a proposed refit is deployed.
+
+Costs to know: ``log.jsonl`` holds the raw text of every recorded unit (it is the user's own traffic,
+kept next to their ledger); a scheduled refit runs inside the trim call that crosses ``refit_every``
+and featurises everything recorded (about 100k units/s), so call :meth:`refit` yourself off the hot
+path and set ``refit_every`` high if that matters.
 """
 
 from __future__ import annotations
