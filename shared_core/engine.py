@@ -8,9 +8,8 @@ index for ids and to the ledger for the entries, so a stale index can never surf
 from __future__ import annotations
 
 import asyncio
-import shutil
+import contextlib
 import threading
-import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,24 +18,19 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from . import decision as deciding
 from . import executor, pending
 from .beliefs.api import BeliefsAPI
-from .errors import IndexUnavailable, TarlError, UnknownEntry
+from .config import PolicyConfig
+from .errors import TarlError, UnknownEntry
 from .executor import MemoryState, Step
-from .grounding import Grounding, ground
 from .index import Embedder, default_embedder
-from .index import locks
 from .index.behind import INDEXED_TX, IndexWriter
 from .index.cache import VectorCache
-from .ledgers import LedgerStore, PostgresLedgerStore, SQLiteLedgerStore
+from .ledgers import LedgerStore
 from .policy import LearnedPolicy, Policy
-from .reliability import compare
 from .schema import Action, Claim, Decision, Entry, Ledger, Reason, Transaction, utcnow
 
-NEIGHBOURS = 8
-"""Open entries fetched from the index as grounding candidates for each claim."""
-STORE_ID = "store_id"
-"""Ledger meta key: this store's identity, part of its Chroma collection name."""
 _T = TypeVar("_T")
 
 
@@ -58,11 +52,12 @@ class MemoryEngine(BeliefsAPI):
     """
 
     def __init__(self, store: LedgerStore, index: Any, *, policy: Policy | None = None,
-                 clock: Callable[[], datetime] = utcnow) -> None:
+                 config: PolicyConfig | dict[str, Any] | None = None, clock: Callable[[], datetime] = utcnow) -> None:
         self.store = store
         self.index = index
         self.vectors = VectorCache(index.embedder.dim, self._load_vectors)
         self.policy: Policy = policy or LearnedPolicy()
+        self.config = PolicyConfig.coerce(config)
         self.clock = clock
         self._seen = 0
         self._lock = threading.RLock()          # the vector cache is shared by threads (async adapters)
@@ -71,67 +66,35 @@ class MemoryEngine(BeliefsAPI):
         try:
             self.reconcile()
         except BaseException:
-            self.writer.close()
+            with contextlib.suppress(Exception):       # the reconcile failure is the one to report
+                self.writer.close()
             raise
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, embedder: Embedder | None = None, policy: Policy | None = None,
-             chroma_url: str | None = None, clock: Callable[[], datetime] = utcnow, reindex: bool = False) -> MemoryEngine:
+             config: PolicyConfig | dict[str, Any] | None = None, chroma_url: str | None = None,
+             clock: Callable[[], datetime] = utcnow, reindex: bool = False) -> MemoryEngine:
         """``path`` None: private in-memory store and index; a directory: ``path/ledger.db`` and
         ``path/chroma``; a ``postgresql://`` URL: a PostgreSQL ledger (needs ``chroma_url``).
         ``chroma_url`` uses a Chroma server for the index instead of the embedded one (needed when several
-        processes share a store: embedded Chroma serves one process). ``reindex``: rebuild the index from
-        the ledger (what ``tarl reindex PATH`` does); a damaged embedded ``chroma/`` is moved aside, never
-        deleted.
+        processes share a store: embedded Chroma serves one process). ``config``: source trust,
+        source-name aliases and thresholds (``PolicyConfig``; default: shipped with the weights).
+        ``reindex``: rebuild the index from the ledger (what ``tarl reindex PATH`` does); a damaged
+        embedded ``chroma/`` is moved aside, never deleted. See ``connect``.
 
         Raises ``IndexUnavailable`` (naming the path and the fix) when ``ledger.db`` is missing beside an
         existing index, when the embedded index is damaged or open in another process."""
-        from .index import chroma
+        from . import connect
 
-        embedder = embedder or default_embedder()
-        url = str(path) if str(path).startswith(("postgresql://", "postgres://")) else None
-        if url is not None and not chroma_url:
-            raise TarlError("chroma_url", chroma_url, "a PostgreSQL ledger is shared, so its index must be too: "
-                            "pass the URL of a Chroma server (`chroma run`)")
-        root = Path(path) if path is not None and url is None else None
-        if root is not None and (root / "chroma").exists() and not (root / "ledger.db").exists():
-            raise IndexUnavailable("path", str(root / "ledger.db"), "is missing beside an existing index (chroma/): "
-                                   "the ledger is the source of truth and an index is never wiped to match a missing "
-                                   "one; restore ledger.db, or move chroma/ away to start an empty store")
-        store: LedgerStore = PostgresLedgerStore(url) if url else \
-            SQLiteLedgerStore(root / "ledger.db" if root is not None else ":memory:")
-        store_id = store.setdefault_meta(STORE_ID, uuid.uuid4().hex[:12])
-        where = chroma_url or str(root / "chroma" if root is not None else "memory")
-        owned: str | None = None
+        opened = connect.open_store(path, embedder or default_embedder(), chroma_url, reindex)
         try:
-            if chroma_url:
-                client = chroma.http_client(chroma_url)
-            elif root is None:
-                client = chroma.ephemeral_client()
-            else:
-                owned = locks.own(root / "chroma")
-                if reindex:
-                    _move_aside(root / "chroma")
-                client = chroma.persistent_client(root / "chroma")
-            index = chroma.EntryIndex(client, embedder, store_id=store_id, where=where)
-            if reindex and chroma_url:
-                index.drop()
-                index = chroma.EntryIndex(client, embedder, store_id=store_id, where=where)
-            engine = cls(store, index, policy=policy, clock=clock)
+            engine = cls(opened.store, opened.index, policy=policy, config=config, clock=clock)
         except BaseException as exc:
-            if owned is not None:
-                locks.release(owned)
-            store.close()
-            if isinstance(exc, TarlError) or not isinstance(exc, Exception) or chroma_url:
+            error = opened.failed(exc)
+            if error is exc:
                 raise
-            fix = f"`tarl reindex {root}` (MemoryEngine.open(path, reindex=True))" if root is not None else "reopen"
-            raise IndexUnavailable("path", where, f"the Chroma index cannot be read ({type(exc).__name__}: {exc}); "
-                                   f"the ledger is intact: rebuild the index from it with {fix}") from exc
-        if owned is not None:
-            engine._closers.append(lambda: locks.release(owned))
-        if path is None:
-            engine._closers.append(index.drop)             # a private store leaves no collection behind
-        engine._closers.append(index.close)
+            raise error from exc
+        engine._closers = opened.closers
         return engine
 
     # -- writes -------------------------------------------------------------------------------
@@ -140,30 +103,27 @@ class MemoryEngine(BeliefsAPI):
 
         ``vector``: the claim's embedding when the caller already has it (skips the embedder)."""
         claim = _claim(claim)
+        self.config.source(claim.source)            # an unknown source is refused before anything else
         vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
 
         def body(run: Callable[[Step], Transaction]) -> tuple[Decision, list[Transaction]]:
-            neighbours = self.vectors.query(vector, claim.namespace, NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))
+            neighbours = self.vectors.query(vector, claim.namespace, self.config.neighbours, (Ledger.ACCEPTED, Ledger.PENDING))
             found = {e.id: e for e in self.store.entries([i for i, _ in neighbours])}
             near = [(found[i], s) for i, s in neighbours if i in found and found[i].ledger is not Ledger.HISTORY]
             slot = [e for e in self.store.slot(claim.namespace, claim.slot) if e.ledger is not Ledger.HISTORY] \
                 if claim.slot else []
-            grounding = ground(claim, near, slot)
-            decision, steps = pending.resolve(claim, grounding, self.decide(claim, grounding))
-            return decision, [run(step) for step in steps]   # one step, or noop + promote (corroboration)
+            outcome = deciding.decide(claim, near, slot, self.policy, self.config)   # THE decision function
+            return outcome.decision, [run(step) for step in outcome.steps]   # one step, or noop + promote
 
         decision, done = self.transact(claim.namespace, body, vector=vector)
         created = done[0].created[0].id if done[0].created else None
         return decision.model_copy(update={"tx": done[-1].tx, "entry_id": created})
 
-    def decide(self, claim: Claim, grounding: Grounding) -> Decision:
-        """The policy's decision for ``claim`` given its grounding (no side effects)."""
-        comparison = compare(claim, grounding.target) if grounding.target is not None else None
-        return self.policy.decide(claim, grounding, comparison)
-
     def write_many(self, claims: Iterable[Claim | dict[str, Any]]) -> list[Decision]:
         """Validates every claim first, so one bad claim writes nothing; then writes them in order."""
         checked = [_claim(c) for c in claims]
+        for c in checked:
+            self.config.source(c.source)
         vectors = self.index.embed([c.text for c in checked]) if checked else []
         return [self.write(c, vector=v) for c, v in zip(checked, vectors)]
 
@@ -386,11 +346,6 @@ def _vector(value: Any, dim: int) -> np.ndarray:
         raise TarlError("vector", f"array with norm {norm:.6g}", "must be unit length (L2-normalised, norm 1 +- 0.001)")
     return v.astype(np.float32)
 
-
-def _move_aside(path: Path) -> None:
-    """Keep a damaged index for inspection instead of deleting it (the user removes it when satisfied)."""
-    if path.exists():
-        shutil.move(str(path), str(path.with_name(f"{path.name}.replaced-{uuid.uuid4().hex[:8]}")))
 
 
 def _check_namespace(namespace: str) -> str:
