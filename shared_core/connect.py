@@ -11,6 +11,7 @@ and the fix; a missing ledger beside an index is never answered by wiping the in
 
 from __future__ import annotations
 
+import os
 import shutil
 import uuid
 from collections.abc import Callable
@@ -48,10 +49,24 @@ class Opened:
 
 
 def explain(exc: BaseException, where: str, fix: str) -> BaseException:
-    if isinstance(exc, TarlError) or not isinstance(exc, Exception) or not fix:
+    if isinstance(exc, TarlError) or not isinstance(exc, Exception) or not fix or not _from_chroma(exc):
         return exc
     return IndexUnavailable("path", where, f"the Chroma index cannot be read ({type(exc).__name__}: {exc}); "
                                            f"the ledger is intact: rebuild the index from it with {fix}")
+
+
+def _from_chroma(exc: BaseException | None) -> bool:
+    """Raised inside chromadb (its errors are not all ChromaError: a damaged file surfaces as
+    ValueError or AttributeError from its bindings), here or in an error it chained."""
+    seen = 0
+    while exc is not None and seen < 8:
+        tb = exc.__traceback__
+        while tb is not None:
+            if f"{os.sep}chromadb{os.sep}" in tb.tb_frame.f_code.co_filename:
+                return True
+            tb = tb.tb_next
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
 
 
 def open_store(path: str | Path | None, embedder: Embedder, chroma_url: str | None, reindex: bool) -> Opened:
