@@ -105,6 +105,22 @@ def chroma_url(tmp_path_factory):
     proc.wait(timeout=30)
 
 
+@pytest.fixture
+def index_and_ledger():
+    """``compare(engine)``: what the Chroma collection says (read raw) and what the ledger says, as
+    {entry id: ledger} of open entries; equal when the index tells the truth."""
+    from shared_core.schema import Ledger
+
+    def compare(engine) -> tuple[dict[str, Ledger], dict[str, Ledger]]:
+        got = engine.index.collection.get(include=["metadatas"])
+        indexed = {i: Ledger(m["ledger"]) for i, m in zip(got["ids"], got["metadatas"])}
+        truth = {e.id: e.ledger for ns in engine.namespaces() for lg in (Ledger.ACCEPTED, Ledger.PENDING)
+                 for e in engine.store.ledger(ns, lg)}
+        return indexed, truth
+
+    return compare
+
+
 def locomo_like(seed: int) -> dict[str, Any]:
     from shared_core.lre.synthetic import FILLER_USER, _fact
 
