@@ -12,7 +12,7 @@ Runs (``--runs`` to choose), per system (``sqlite_embedded``: SQLite file + embe
 - ``chroma_restart``: a private Chroma server is killed (SIGKILL) and restarted mid-run under a writer
   (SQLite ledger + that server): errors raised to the writer's calls, lost writes, index differences
   after the final flush.
-- ``disk_full``: the store lives on an 8 MB tmpfs (needs root to mount) and is written until the disk
+- ``disk_full``: the store lives on a 6 MB tmpfs (needs root to mount) and is written until the disk
   is full: what the caller sees, then space is added and the store reopened and checked.
 """
 
@@ -183,7 +183,7 @@ def chroma_restart(per_writer: int, seed: int) -> dict[str, float]:
 
 def disk_full(seed: int) -> dict[str, Any]:
     mnt = Path(tempfile.mkdtemp(prefix="tarl-full-"))
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mnt)], capture_output=True).returncode:
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs", str(mnt)], capture_output=True).returncode:
         return {"skipped": 1.0}
     try:
         target = str(mnt / "store")
