@@ -97,3 +97,34 @@ def tree_state():
         return out
 
     return state
+
+
+@pytest.fixture
+def serve_ui():
+    """``serve_ui(store, write=False) -> base URL``: the real ``tarl ui`` server (uvicorn, loopback,
+    a free port) in a thread, stopped after the test."""
+    import threading
+    import time
+
+    from shared_core.ui.server import prepare
+
+    running = []
+
+    def start(store: Path, write: bool = False) -> str:
+        server, sock, handle = prepare([str(store), "--port", "0"] + (["--write"] if write else []))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        running.append((server, thread, handle, sock))
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError("the ui server did not start")
+            time.sleep(0.02)
+        host, port = sock.getsockname()[:2]
+        return f"http://{host}:{port}"
+
+    yield start
+    for server, thread, handle, sock in running:
+        server.should_exit = True
+        thread.join(timeout=30)
+        handle.close()
+        sock.close()
