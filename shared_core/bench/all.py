@@ -8,7 +8,6 @@ reported as failed with the reason, and the others still run.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import importlib
 import io
@@ -45,13 +44,16 @@ def run_one(name: str, flags: list[str]) -> tuple[bool, str]:
     return code in (0, None), out.getvalue().rstrip()
 
 
+def status(ok: bool, text: str) -> str:
+    return "ok" if ok else "absent" if text.startswith("absent") else "FAILED"
+
+
 def report(results: dict[str, tuple[bool, str]], root: Path, command: str) -> str:
     lines = ["# tarl-memory benchmark report", "",
              f"Command: `{command}`  ", f"Written: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on "
              f"{platform.platform()} ({os.cpu_count()} CPUs), Python {platform.python_version()}", ""]
     lines += ["| benchmark | status |", "|---|---|"]
-    lines += [f"| {n} | {'ok' if ok else 'FAILED' if not text.startswith('absent') else 'absent'} |"
-              for n, (ok, text) in results.items()]
+    lines += [f"| {n} | {status(ok, text)} |" for n, (ok, text) in results.items()]
     for name, (ok, text) in results.items():
         lines += ["", f"## {name}", "", "```text", text.replace("```", "'''") or "(no output)", "```"]
         record = root / "json" / f"{name}.json"
@@ -64,8 +66,9 @@ def report(results: dict[str, tuple[bool, str]], root: Path, command: str) -> st
 
 
 def main(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(prog="tarl bench all", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    from ..cli.args import Parser
+
+    p = Parser("tarl bench all", __doc__)
     p.add_argument("--report", type=Path, required=True, help="folder for report.md, json/ and plots/")
     p.add_argument("--quick", action="store_true", help="every benchmark's reduced run")
     p.add_argument("--only", default=None, help="comma-separated subset, e.g. core,beliefs")
@@ -84,6 +87,5 @@ def main(argv: list[str]) -> int:
     args.report.mkdir(parents=True, exist_ok=True)
     command = "tarl bench all " + " ".join(argv)
     (args.report / "report.md").write_text(report(results, args.report, command), encoding="utf-8")
-    print(f"wrote {args.report / 'report.md'}: "
-          + ", ".join(f"{n} {'ok' if ok else 'failed'}" for n, (ok, _) in results.items()))
-    return 0 if all(ok or text.startswith("absent") for ok, text in results.values()) else 1
+    print(f"wrote {args.report / 'report.md'}: " + ", ".join(f"{n} {status(*r)}" for n, r in results.items()))
+    return 0 if all(status(*r) != "FAILED" for r in results.values()) else 1
