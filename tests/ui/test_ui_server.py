@@ -119,3 +119,18 @@ def test_ui_command_errors_are_one_line(tmp_path, capsys):
     assert err.startswith("tarl: error: store=") and err.count("\n") == 1
     assert main(["ui", str(tmp_path), "--port", "x"]) == 2
     assert "invalid int value" in capsys.readouterr().err
+
+
+def test_janus_page_lists_each_decision_with_its_verdict(tmp_path, serve_ui):
+    from shared_core.janus import Verdict
+    from shared_core.janus.controller import JanusDecision
+    from shared_core.janus.ledger import JanusLedger
+
+    with MemoryEngine.open(tmp_path / "s") as engine:
+        ledger = JanusLedger(engine, "agent/reflections")
+        ledger.record(JanusDecision(step=1, verdict=Verdict.NO_TRIGGER, current=(), candidate=("use carry",)))
+        ledger.record(JanusDecision(step=2, verdict=Verdict.CURRENT_BETTER, current=("use carry",),
+                                    candidate=("use <b>borrow</b>",), score_current=0.9, score_candidate=0.4))
+    page = httpx.get(serve_ui(tmp_path / "s") + "/janus").text
+    assert page.index("step 2 · current_better") < page.index("step 1 · no_trigger")
+    assert "use &lt;b&gt;borrow&lt;/b&gt;" in page and "reject_conflict" in page and "use carry" in page
