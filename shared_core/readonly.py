@@ -111,10 +111,25 @@ class ReadOnlyLedgerStore(SQLiteLedgerStore):
 
 
 class LocalIndex:
-    """The index's interface with nothing stored: the engine's vector cache embeds on first use."""
+    """The index's interface with nothing stored: the engine's vector cache embeds on first use, and
+    every write (reconciliation, write-behind) is dropped, so Chroma is never opened."""
+
+    where = "no index (opened read-only)"
 
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
+
+    def write(self, entries: Sequence[Entry], vectors: dict[str, np.ndarray]) -> None:
+        return None
+
+    def states(self) -> dict[str, Ledger]:
+        return {}
+
+    def drop(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return np.asarray(self.embedder(list(texts)), dtype=np.float32)
