@@ -7,8 +7,8 @@ inspecting a store, or a dashboard pointed at an agent's live memory, must do no
 How: SQLite is opened through a URI. When a ``-wal`` file exists another connection has the store open
 (or left it uncheckpointed), so ``mode=ro`` reads through the WAL with normal locking; otherwise every
 committed byte is in the main file and ``immutable=1`` reads it without creating ``-wal``/``-shm`` files
-(``mode=ro`` alone would create them). ``StoreFiles.changed`` lets a long-lived reader notice a writer
-arriving and reopen. The index is replaced by an in-process one that embeds a namespace's open entries
+(``mode=ro`` alone would create them). A long-lived reader of a snapshot notices a writer arriving
+(``StoreFiles.changed``) and reopens. The index is replaced by an in-process one that embeds a namespace's open entries
 on first search, so Chroma is never touched. This is the one place that knows how to open read-only:
 when the engine grows its own read-only mode, only this module changes.
 """
@@ -51,7 +51,7 @@ def ledger_path(path: str | Path) -> Path:
     if not db.is_file():
         raise StoreError("store", str(path), f"no {LEDGER_FILE} in this folder (not a tarl store)")
     try:
-        conn = _connect(db)
+        conn = _connect(db, _quiet(db))
         try:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         finally:
@@ -64,10 +64,14 @@ def ledger_path(path: str | Path) -> Path:
     return db
 
 
-def _connect(db: Path) -> sqlite3.Connection:
-    wal = db.with_name(db.name + "-wal").exists()
-    uri = db.resolve().as_uri() + ("?mode=ro" if wal else "?mode=ro&immutable=1")
+def _connect(db: Path, snapshot: bool) -> sqlite3.Connection:
+    uri = db.resolve().as_uri() + ("?mode=ro&immutable=1" if snapshot else "?mode=ro")
     return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+
+
+def _quiet(db: Path) -> bool:
+    """No ``-wal`` file: nobody has the store open and every committed byte is in the main file."""
+    return not db.with_name(db.name + "-wal").exists()
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,10 @@ class ReadOnlyLedgerStore(SQLiteLedgerStore):
 
     def __init__(self, db: Path) -> None:           # deliberately not super().__init__: no schema, no PRAGMA
         self.path = str(db)
-        self._db = _connect(db)
+        self.immutable = _quiet(db)
+        """Read as a snapshot: a writer arriving later is not seen (reopen when ``StoreFiles`` change);
+        otherwise the connection reads through the WAL and sees every commit."""
+        self._db = _connect(db, self.immutable)
         self._lock = threading.RLock()
         self._meta: dict[str, str] = {}
 

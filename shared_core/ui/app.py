@@ -50,8 +50,9 @@ TIMELINE_ROWS = 400
 
 
 class StoreHandle:
-    """The engine the pages read. Read-only: reopened when the ledger's files change (a writer came
-    along), so the dashboard follows a live store; with writes: one ordinary engine."""
+    """The engine the pages read. Read-only: a snapshot (no writer had the store open) is reopened
+    when the ledger's files change, so the dashboard follows a live store; a connection that reads
+    through the WAL sees new commits itself. With writes: one ordinary engine."""
 
     def __init__(self, path: str | Path, *, write: bool = False) -> None:
         self.path, self.write = Path(path), write
@@ -65,7 +66,7 @@ class StoreHandle:
         if self.write:
             return self._engine
         with self._lock:
-            if self._files.changed(self._db):
+            if getattr(self._engine.store, "immutable", False) and self._files.changed(self._db):
                 self._retired.append(self._engine)
                 self._files, self._engine = StoreFiles.of(self._db), open_read_only(self.path)
             return self._engine

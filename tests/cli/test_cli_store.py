@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shared_core.cli import main
 from shared_core.engine import MemoryEngine
@@ -138,3 +140,15 @@ def test_terminal_output_escapes_control_characters(tmp_path, capsys):
         assert "\\x1b" in out
     assert main(["explain", str(tmp_path / "s"), "\x1b[2Jnope"]) == 2
     assert "\x1b" not in capsys.readouterr().err
+
+
+@given(st.text())
+def test_safe_never_lets_a_control_character_through(text):
+    import unicodedata
+
+    from shared_core.cli.terminal import safe
+
+    shown = safe(text)
+    assert all(c == "\t" or unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn") for c in shown)
+    assert safe(shown) == shown                                       # escaping twice changes nothing
+    assert all(c in shown for c in text if c.isprintable())           # readable text stays readable
