@@ -127,3 +127,16 @@ def test_hostile_memory_renders_as_text_in_the_browser(browser, tmp_path, serve_
     assert HOSTILE in browser.find_element(By.ID, "entry-text").text
     browser.save_screenshot(str(ARTIFACTS / "hostile_entry.png"))
     shutil.rmtree(tmp_path / "chromium-profile", ignore_errors=True)
+
+
+def test_missing_chromium_fails_in_ci_and_skips_elsewhere(monkeypatch, tmp_path):
+    import sys
+
+    module = sys.modules[__name__]
+    monkeypatch.setattr(module, "CHROMIUM", str(tmp_path / "no-chromium"))
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="run .ci/chromium.sh"):
+        _require_chromium()
+    monkeypatch.setenv("CI", "")
+    with pytest.raises(pytest.skip.Exception):
+        _require_chromium()
