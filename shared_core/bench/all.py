@@ -80,12 +80,13 @@ def main(argv: list[str]) -> int:
     from tqdm import tqdm
 
     results: dict[str, tuple[bool, str]] = {}
+    command = "tarl bench all " + " ".join(argv)
+    args.report.mkdir(parents=True, exist_ok=True)
     for name in tqdm(names, desc="bench all", unit="benchmark", file=sys.stderr, disable=None):
         flags = (["--quick"] if args.quick else []) + ["--json", str(args.report / "json" / f"{name}.json"),
                                                        "--plots", str(args.report / "plots" / name)]
         results[name] = run_one(name, flags)
-    args.report.mkdir(parents=True, exist_ok=True)
-    command = "tarl bench all " + " ".join(argv)
-    (args.report / "report.md").write_text(report(results, args.report, command), encoding="utf-8")
+        # rewritten after every benchmark: an interrupted long run keeps what it measured
+        (args.report / "report.md").write_text(report(results, args.report, command), encoding="utf-8")
     print(f"wrote {args.report / 'report.md'}: " + ", ".join(f"{n} {status(*r)}" for n, r in results.items()))
     return 0 if all(status(*r) != "FAILED" for r in results.values()) else 1
