@@ -22,17 +22,21 @@ from ..policy.model import WEIGHTS_DIR
 from ..schema import Action, Claim, Decision, Entry, Ledger
 from . import tarl_mem_metrics as m
 from .episodes import Episode, generate, gold_states, run_step
+from .probe import ContentFreeProbe
 from .report import DATA_DIR, Report, bench_args
 from .tarl_mem_baselines import FullHistory, Mem0AddOnly, OverwriteSimilar, WriteHold
 from .tarl_mem_examples import NEIGHBOURS, Example, Vectors, examples, situate
 from .tarl_mem_sources import halumem, handwritten
 
-SYSTEMS = ("learned", "learned_label_only", "rules", "full_history", "mem0_add_only", "overwrite_similar", "write_hold")
+SYSTEMS = ("learned", "learned_label_only", "rules", "content_free_probe", "full_history", "mem0_add_only",
+           "overwrite_similar", "write_hold")
 
 
-def systems() -> dict[str, Policy]:
+def systems(probe_train: Sequence[Example]) -> dict[str, Policy]:
+    """Every system; the content-free probe is fitted on ``probe_train`` (generated train-split examples)."""
     return {"learned": LearnedPolicy(), "learned_label_only": LearnedPolicy(WEIGHTS_DIR / "label_only.json"),
-            "rules": RulePolicy(), "full_history": FullHistory(), "mem0_add_only": Mem0AddOnly(),
+            "rules": RulePolicy(), "content_free_probe": ContentFreeProbe().fit(probe_train),
+            "full_history": FullHistory(), "mem0_add_only": Mem0AddOnly(),
             "overwrite_similar": OverwriteSimilar(), "write_hold": WriteHold()}
 
 
@@ -146,9 +150,10 @@ def main(argv: list[str]) -> int:
     args = p.parse_args(argv)
     n = 200 if args.quick else args.episodes
     vectors = Vectors(default_embedder())
-    test_eps = [e for e in generate(n, args.seed) if e.split == "test"]
+    generated = generate(n, args.seed)
+    test_eps = [e for e in generated if e.split == "test"]
     test = examples(test_eps, vectors)
-    pols = systems()
+    pols = systems(examples([e for e in generated if e.split == "train"], vectors))
     report = Report("tarl-mem", f"generated episodes (n={n}, seed={args.seed}, test split: {len(test_eps)} episodes, "
                                 f"{sum(e.scored for e in test)} decisions)")
     curves: dict[str, list[float]] = {}
