@@ -243,7 +243,8 @@ def _event(b: _Builder, subject: Subject, attr: Attribute) -> None:
         b.add(slot, attr.many, text, sp.source, action, target, kind, v, **kw)  # type: ignore[arg-type]
 
     def soft(sp: Speaker, share: float) -> float:
-        return 1.0 if sp.source != "tool" and rng.random() < share else 0.0
+        """Softeners are what people write (the user, hearsay, the assistant), not tools, pages or forms."""
+        return 1.0 if sp.source in ("user", "third_party", "assistant") and rng.random() < share else 0.0
 
     def first_mention(v: str, kind: str, own: tuple[str, ...], generic: tuple[str, ...]) -> None:
         sp = b.speaker()
@@ -302,7 +303,7 @@ def _event(b: _Builder, subject: Subject, attr: Attribute) -> None:
         t, v, sp = rng.choice(acc), fresh(), b.speaker()
         when = b.clock + timedelta(days=rng.randint(10, 90))
         if sp.trusted:        # a firm change with a date: revise now, valid from then
-            text = (tool_output(rng, subject.key, subject.display, attr.key, v) + f", effective {when:%Y-%m-%d}"
+            text = (tool_output(rng, subject.key, subject.display, attr.key, v, f"{when:%Y-%m-%d}")
                     if sp.source == "tool" else say(sp, (), F.FUTURE_FIRM, v))
             return put(text, sp, Action.REVISE, t, "future_change", v, valid_from=when)
         return put(say(sp, (), F.FUTURE_RUMOUR, v), sp, Action.DEFER_VERIFY, t, "future_rumour", "", stamp=False)

@@ -55,7 +55,7 @@ USER: tuple[Attribute, ...] = (
               hedge=("might try {v}", "maybe {v} at some point", "{n} might try {v}")),
     Attribute("seat", "seat preference", ("window", "aisle", "exit row", "middle"),
               state=("I like {v} seats", "{v} seat for me", "always book me a {v} seat", "{n} prefers a {v} seat",
-                     "{n} sits by the {v}"),
+                     "{n} books {v} seats"),
               change=("{v} seats from now on", "I'd rather have {v} these days", "book {v} instead",
                       "{n} wants {v} seats now"),
               restate=("{v}, as usual", "still {v} please", "{n} still goes for {v}"),

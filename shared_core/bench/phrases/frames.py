@@ -98,18 +98,23 @@ def casual(rng: random.Random, text: str) -> str:
     return " ".join(words).rstrip(".!") + rng.choice(["", "", " lol", " :)", "!!", " tbh"])
 
 
-def tool_output(rng: random.Random, subject_key: str, subject: str, key: str, value: str) -> str:
-    """A tool's rendering of one field: JSON, a call trace, or key=value."""
+def tool_output(rng: random.Random, subject_key: str, subject: str, key: str, value: str, effective: str = "") -> str:
+    """A tool's rendering of one field: JSON, a call trace, or key=value (``effective``: a future start date)."""
     r = rng.random()
     if r < 0.4:
         body = {"id" if subject_key != "user" else "user": subject, key: value}
-        if rng.random() < 0.5:
+        if effective:
+            body["effective"] = effective
+        elif rng.random() < 0.5:
             body["fetched"] = rng.choice(["ok", "cache", "live"])
         return json.dumps(body)
     if r < 0.7:
-        return f"{rng.choice(TOOL_CALLS)}({subject!r}) -> {key}={value!r}"
-    return rng.choice(("{s} | {k}: {v}", "{k}={v} for {s}", "{s}.{k} = {v}", "result: {s} {k} {v}")).format(
-        s=subject, k=key, v=value)
+        text = f"{rng.choice(TOOL_CALLS)}({subject!r}) -> {key}={value!r}"
+    else:
+        text = rng.choice(("{s} | {k}: {v}", "{k}={v} for {s}", "{s}.{k} = {v}", "result: {s} {k} {v}")).format(
+            s=subject, k=key, v=value)
+    return f"{text}, effective {effective}" if effective else text
+
 
 LABEL_SWAP = ("swapped {o} for {v}", "{v} instead of {o} now", "{n} replaced {o} with {v}", "{n}: {v} rather than {o}")
 """One value of a multi-valued attribute replaced by another (a change to that value's entry)."""
