@@ -28,7 +28,7 @@ from datetime import datetime, timedelta, timezone
 
 from ..executor import MemoryState, Step, execute
 from ..schema import Action, Claim, Entry
-from .phrases import CHILD, COLLEAGUE, ORDER, TICKET, USER, Attribute, casual, tool_output
+from .phrases import CHILD, COLLEAGUE, ORDER, SERVICE, TICKET, TRIP, USER, Attribute, casual, tool_output
 from .phrases import frames as F
 
 EPOCH = datetime(2025, 1, 6, 9, 0, tzinfo=timezone.utc)
@@ -217,7 +217,8 @@ class _Say:
             return _finish(rng, rng.choice(F.RELAY).format(t=third, q=quote))
         wrap = {"assistant": F.INFERENCE, "system": F.SYSTEM, "third_party": F.HEARSAY, "web": F.WEB,
                 "document": F.DOCUMENT}[src]
-        text = rng.choice(wrap).format(t=third, who=rng.choice(F.WHO), site=rng.choice(F.SITES), doc=rng.choice(F.DOCS))
+        text = rng.choice(wrap).format(t=third, who=rng.choice(F.WHO), site=rng.choice(F.SITES), doc=rng.choice(F.DOCS),
+                                       date=rng.choice(F.DATES))
         return _finish(rng, text, casual_share=0.15 if src == "third_party" else 0.0)
 
 
@@ -271,14 +272,17 @@ def _event(b: _Builder, subject: Subject, attr: Attribute) -> None:
         return first_mention(v, "new_fact", attr.state, F.LABEL_STATE)
     single = not attr.many
     stamped = [i for i in acc if b.steps[i].claim.valid_from is not None]
-    events: list[tuple[str, float]] = [("restate", 0.24), ("change", 0.26 if single else 0.12), ("add", 0.0 if single else 0.26),
-                                       ("hedge", 0.12), ("future", 0.08 if single else 0.0), ("stale", 0.08 if stamped else 0.0),
-                                       ("inject", 0.05), ("confirm", 0.08 if waiting else 0.0)]
+    events: list[tuple[str, float]] = [
+        ("restate", 0.24), ("change", 0.26 if single else 0.12), ("add", 0.0 if single else 0.26), ("hedge", 0.12),
+        ("future", 0.08 if single else 0.0), ("stale", 0.08 if stamped and single else 0.0), ("inject", 0.05),
+        ("confirm", 0.08 if waiting else 0.0)]
     names, weights = zip(*events)
     event = rng.choices(names, weights)[0]
     if event == "confirm":   # a value held in Pending is said again: labelled against Accepted, never promoted
         v = rng.choice(waiting)
-        return first_mention(v, "confirm_value", attr.add or attr.state, F.LABEL_ADD) if attr.many else change(v, "confirm_change")
+        if attr.many:
+            return first_mention(v, "confirm_value", attr.add or attr.state, F.LABEL_ADD)
+        return change(v, "confirm_change")
     if event == "restate":
         t = rng.choice(acc)
         if rng.random() < 0.15:   # the same words again (a repeated tool call, a repeated sentence)
@@ -312,8 +316,8 @@ def _event(b: _Builder, subject: Subject, attr: Attribute) -> None:
         v = rng.choice(b.past.get(slot) or [fresh()])
         sp = b.speaker()
         text = say(sp, attr.state, F.LABEL_STATE, v)
-        if rng.random() < 0.5:
-            text = rng.choice(F.STALE).format(t=text, date=rng.choice(F.DATES))
+        if sp.source in ("user", "assistant", "third_party") or rng.random() < 0.5:   # people say it is old
+            text = rng.choice(F.STALE[:-1]).format(t=text, date=rng.choice(F.DATES))
         before = b.steps[t].claim.valid_from - timedelta(days=rng.randint(30, 700))  # type: ignore[operator]
         return put(text, sp, Action.REJECT_CONFLICT, t, "stale", v, valid_from=before)
     sp = Speaker(rng.choice(INJECTORS))   # an injected instruction never reaches Accepted
@@ -335,8 +339,16 @@ def _subjects(rng: random.Random, name: str) -> list[Subject]:
         out.append(Subject(c.lower(), (full, c), (f"{rng.choice(F.COLLEAGUE_ROLES)} {c}", c), full,
                            tuple(rng.sample(COLLEAGUE, rng.randint(1, 2)))))
     for oid in rng.sample(range(1000, 9999), rng.choice([0, 0, 1, 2])):
-        out.append(Subject(f"order_{oid}", (f"order #{oid}", f"#{oid}", f"order {oid}"), (f"my order #{oid}", f"order {oid}"),
+        out.append(Subject(f"order_{oid}", (f"order #{oid}", f"#{oid}", f"order {oid}"),
+                           (f"my order #{oid}", f"order {oid}"),
                            f"#{oid}", tuple(rng.sample(ORDER, rng.randint(1, 2)))))
+    if rng.random() < 0.25:
+        city = rng.choice(F.TRIP_CITIES)
+        out.append(Subject(f"trip_{city.lower()}", (f"the {city} trip", f"{first}'s {city} trip"),
+                           (f"my {city} trip", f"our {city} trip"), f"{city} trip",
+                           tuple(rng.sample(TRIP, rng.randint(1, 2)))))
+    for svc in rng.sample(F.SERVICES, rng.choice([0, 0, 0, 1, 2])):
+        out.append(Subject(svc.lower(), (svc,), (svc, f"our {svc}"), svc, tuple(rng.sample(SERVICE, rng.randint(1, 2)))))
     if rng.random() < 0.25:
         tid = f"OPS-{rng.randint(100, 9999)}"
         out.append(Subject(tid.lower(), (f"ticket {tid}", tid), (f"my ticket {tid}", tid), tid,

@@ -40,7 +40,8 @@ HEARSAY = ("{who} says {t}", "{who} told me {t}", "according to {who}, {t}", "{w
            "{t}", "{t}")
 WHO = ("my sister", "a colleague", "my mom", "a neighbour", "Tom from accounting", "my cousin", "the landlord",
        "some guy at the gym", "her friend", "a recruiter")
-WEB = ("{site}: {t}", "From {site} - {t}", "search result: {t}", "{site} lists that {t}", "{t} (via {site})", "{t}")
+WEB = ("{site}: {t}", "From {site} - {t}", "search result: {t}", "{site} lists that {t}", "{t} (via {site})", "{t}",
+       "{site} (last updated {date}) - {t}")
 SITES = ("LinkedIn", "an old blog post", "a forum thread", "a people-search site", "a company web page",
          "a cached profile", "Facebook")
 DOCUMENT = ("Per the {doc}, {t}", "{doc}: {t}", "the {doc} says {t}", "{t} (from the {doc})")
@@ -69,6 +70,8 @@ CHITCHAT = ("thanks!", "ok sounds good", "haha nice", "Sure, go ahead.", "cool",
             "lol", "okay cool", "appreciate it", "see ya", "no problem", "wow nice", "k", "ty", "brb", "sry, typo",
             "Anything else you need from me?", "that's all for today", "how are you?", "omg yes", "nice one")
 
+TRIP_CITIES = ("Rome", "Lisbon", "Tokyo", "Oslo", "Cusco", "Hanoi", "Reykjavik", "Marrakesh")
+SERVICES = ("Stripe", "AWS", "GitHub", "Mailchimp", "Twilio", "Sentry")
 KID_NAMES = ("Leo", "Mia", "Noor", "Theo", "Ava", "Kai", "Zoe", "Finn", "Lila", "Omar", "Ruby", "Ezra")
 COLLEAGUE_ROLES = ("my manager", "my boss", "my skip-level", "our team lead")
 FIRST = ("Martin", "Aisha", "Noah", "Leila", "Tomas", "Yuki", "Grace", "Ravi", "Elena", "Kofi", "Sofia", "Mateo",
