@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from ..executor import MemoryState, Step, execute
 from ..schema import Action, Claim, Entry
-from .phrases import CHILD, COLLEAGUE, ORDER, SERVICE, TICKET, TRIP, USER, Attribute, casual, tool_output
+from .phrases import CHILD, COLLEAGUE, ORDER, SERVICE, TICKET, TRIP, USER, Attribute, tool_output
 from .phrases import frames as F
+from .phrases.voices import Say, Speaker, Subject, finish
 
 EPOCH = datetime(2025, 1, 6, 9, 0, tzinfo=timezone.utc)
 SPLITS = ("train", "dev", "test")
@@ -105,29 +105,6 @@ def confidence(rng: random.Random) -> float:
     return 0.9 if rng.random() < 0.6 else round(rng.triangular(0.5, 1.0, 0.9), 2)
 
 
-@dataclass(frozen=True)
-class Subject:
-    key: str
-    """Slot prefix: ``user``, a child's or colleague's first name, ``order_4471``, ``ops-812``."""
-    refs: tuple[str, ...]
-    """How anyone names it in the third person."""
-    own: tuple[str, ...]
-    """How the user names it (empty for the user: first person)."""
-    display: str
-    attributes: tuple[Attribute, ...]
-
-
-@dataclass(frozen=True)
-class Speaker:
-    source: str
-    relay: bool = False
-
-    @property
-    def trusted(self) -> bool:
-        """User, system and tools (in their domain); the assistant only when it relays the user."""
-        return self.source in ("user", "system", "tool") or (self.source == "assistant" and self.relay)
-
-
 @dataclass
 class _Builder:
     rng: random.Random
@@ -174,65 +151,11 @@ class _Builder:
         return i
 
 
-def _template(rng: random.Random, own: tuple[str, ...], generic: tuple[str, ...], first: bool) -> str:
-    """An attribute's own wording (mostly) or a label-based one; first person is any template without {n}."""
-    mine = [t for t in own if ("{n}" not in t) == first]
-    general = [t for t in generic if ("{n}" not in t) == first]
-    return rng.choice(mine if mine and (rng.random() < 0.75 or not general) else general)
-
-
-class _Say:
-    """Words one statement about ``subject``'s ``attr`` as ``speaker`` would write it."""
-
-    def __init__(self, b: _Builder, subject: Subject, attr: Attribute) -> None:
-        self.rng, self.subject, self.attr = b.rng, subject, attr
-
-    def ref(self, speaker: Speaker) -> str:
-        s, rng = self.subject, self.rng
-        if speaker.source == "user" and s.own:
-            return rng.choice(s.own + s.refs)
-        return rng.choice(s.refs)
-
-    def statement(self, speaker: Speaker, own: tuple[str, ...], generic: tuple[str, ...], v: str, o: str = "",
-                  soften: float = 0.0, first: bool | None = None) -> str:
-        rng, a = self.rng, self.attr
-        first = (self.subject.key == "user" and speaker.source == "user") if first is None else first
-        t = _template(rng, own, generic, first)
-        text = t.format(n=self.ref(speaker), v=v, o=o, label=a.label, when=rng.choice(F.WHEN))
-        return rng.choice(F.SOFTENERS).format(t=text) if rng.random() < soften else text
-
-    def __call__(self, speaker: Speaker, own: tuple[str, ...], generic: tuple[str, ...], v: str, o: str = "",
-                 soften: float = 0.0, frame: tuple[str, ...] = ()) -> str:
-        rng, src = self.rng, speaker.source
-        if src == "tool" and not frame:
-            return tool_output(rng, self.subject.key, self.subject.display, self.attr.key, v)
-        if src == "user" and not frame:
-            return _finish(rng, self.statement(speaker, own, generic, v, o, soften), casual_share=0.3)
-        third = self.statement(speaker, own, generic, v, o, soften, first=False)
-        if frame:
-            return _finish(rng, rng.choice(frame).format(t=third, n=self.ref(speaker), label=self.attr.label, v=v,
-                                                         date=rng.choice(F.DATES)))
-        if src == "assistant" and speaker.relay:
-            quote = self.statement(speaker, own, generic, v, o, soften, first=self.subject.key == "user")
-            return _finish(rng, rng.choice(F.RELAY).format(t=third, q=quote))
-        wrap = {"assistant": F.INFERENCE, "system": F.SYSTEM, "third_party": F.HEARSAY, "web": F.WEB,
-                "document": F.DOCUMENT}[src]
-        text = rng.choice(wrap).format(t=third, who=rng.choice(F.WHO), site=rng.choice(F.SITES), doc=rng.choice(F.DOCS),
-                                       date=rng.choice(F.DATES))
-        return _finish(rng, text, casual_share=0.15 if src == "third_party" else 0.0)
-
-
-def _finish(rng: random.Random, text: str, casual_share: float = 0.0) -> str:
-    if rng.random() < casual_share:
-        return casual(rng, text)
-    return text[:1].upper() + text[1:] if rng.random() < 0.75 else text
-
-
 def _event(b: _Builder, subject: Subject, attr: Attribute) -> None:
     """One step about ``subject``'s ``attr``: what it says is chosen first, then who says it, then the label."""
     rng = b.rng
     slot = f"{subject.key}.{attr.key}"
-    say = _Say(b, subject, attr)
+    say = Say(rng, subject, attr)
     acc, pend = list(b.accepted.get(slot, [])), b.pending.get(slot, [])
     held = {b.value[i] for i in acc}
     waiting = [b.value[i] for i in pend if b.value[i] not in held]
@@ -264,8 +187,12 @@ def _event(b: _Builder, subject: Subject, attr: Attribute) -> None:
         else:   # the new value in plain state wording: no cue word at all
             own, generic = attr.state, F.LABEL_STATE
         text = say(sp, own, generic, v, o=b.value[t], soften=soft(sp, 0.25))
-        put(text, sp, Action.REVISE if sp.trusted else Action.REJECT_CONFLICT, t,
-            kind if sp.trusted else "untrusted_conflict", v)
+        if sp.trusted:
+            put(text, sp, Action.REVISE, t, kind, v)
+        elif attr.important:   # maybe the real owner, maybe a scam: verify before anything changes
+            put(text, sp, Action.DEFER_VERIFY, t, "unverified_important", v)
+        else:
+            put(text, sp, Action.REJECT_CONFLICT, t, "untrusted_conflict", v)
 
     if not acc:
         v = rng.choice(waiting) if waiting and rng.random() < 0.4 else fresh()
@@ -369,7 +296,7 @@ def generate_episode(seed: int, person: str | None = None) -> Episode:
         r = rng.random()
         if r < 0.07:
             sp = rng.choices(["user", "assistant"], [0.75, 0.25])[0]
-            b.add(None, None, _finish(rng, rng.choice(F.CHITCHAT), 0.2), sp, Action.NOOP, None, "chitchat", stamp=False)
+            b.add(None, None, finish(rng, rng.choice(F.CHITCHAT), 0.2), sp, Action.NOOP, None, "chitchat", stamp=False)
             continue
         if unseen and (r < 0.4 or not seen):
             seen.append(unseen.pop())

@@ -26,6 +26,9 @@ class Attribute:
     hedge: tuple[str, ...] = ()
     """An uncertain or merely planned change: it has not happened, so it waits."""
     many: bool = False
+    important: bool = False
+    """Credentials, bank details, contact numbers: a change from a source that is not clearly trusted waits
+    for verification rather than being rejected outright (it may be the real owner, or a scam)."""
 
 
 USER: tuple[Attribute, ...] = (
@@ -91,7 +94,14 @@ USER: tuple[Attribute, ...] = (
               state=("my number is {v}", "call me on {v}", "{n}'s mobile is {v}", "reach {n} at {v}"),
               change=("new number: {v}", "use {v} from now on", "{n} got a new phone, {v}"),
               restate=("yes, {v} is my number", "{n} is still on {v}"),
-              hedge=("my work line might be {v}", "{n}'s number may be {v}")),
+              hedge=("my work line might be {v}", "{n}'s number may be {v}"), important=True),
+    Attribute("rent_account", "rent account", ("IBAN ending 4471", "IBAN ending 9902", "sort code 20-11-45",
+                                               "the account ending 0183"),
+              state=("I pay rent into {v}", "rent goes to {v}", "{n} pays rent into {v}", "{n}'s landlord uses {v}"),
+              change=("landlord moved the rent account to {v}", "rent goes to {v} from now on",
+                      "{n}'s landlord switched to {v}"),
+              restate=("rent still goes to {v}", "{n} still pays into {v}"),
+              hedge=("the landlord may switch to {v}", "{n}'s rent might move to {v}"), important=True),
     Attribute("likes", "favourite foods", ("sushi", "ramen", "tacos", "dumplings", "curry", "pizza", "falafel", "paella"),
               state=("I love {v}", "{v} is my favourite", "{n} loves {v}", "{n} is a big fan of {v}"),
               change=("I'm over {o}, it's {v} now", "{n} went off {o} and loves {v} instead"),
@@ -219,13 +229,13 @@ SERVICE: tuple[Attribute, ...] = (
     Attribute("api_key", "API key", ("sk_live_4f9a22", "sk_live_b71c0e", "AKIA7Q2LX9", "ghp_3kT9zQ", "key-88d1f0"),
               state=("{n} key is {v}", "the {n} API key is {v}", "{n}: key {v}"),
               change=("rotated the {n} key, it's {v} now", "{n} key was regenerated: {v}"),
-              restate=("{n} key is still {v}",), hedge=("the {n} key might be {v}",)),
+              restate=("{n} key is still {v}",), hedge=("the {n} key might be {v}",), important=True),
     Attribute("owner", "owner", ("Dana", "Eli", "Farah", "Goran", "the ops team", "the platform team"),
               state=("{v} holds the {n} credentials", "{n} is owned by {v}", "{n} access: {v}"),
               change=("the keys to {n} are with {v} now", "{v} took over {n}", "handed {n} over to {v}"),
-              restate=("{v} still has {n}",), hedge=("{v} may take over {n}",)),
+              restate=("{v} still has {n}",), hedge=("{v} may take over {n}",), important=True),
     Attribute("mfa", "two-factor method", ("SMS codes", "an authenticator app", "a hardware key", "email codes"),
               state=("{n} uses {v} for 2FA", "2FA on {n}: {v}"),
               change=("{n} 2FA switched to {v}", "moved {n} to {v}"),
-              restate=("{n} is still on {v}",), hedge=("{n} might move to {v}",)),
+              restate=("{n} is still on {v}",), hedge=("{n} might move to {v}",), important=True),
 )

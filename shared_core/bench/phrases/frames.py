@@ -37,7 +37,7 @@ SOFTENERS = ("I think {t}", "{t}, I think", "pretty sure {t}", "{t}, probably fo
 """Softeners on statements of fact: the hedge word is there, the claim is still firm."""
 
 HEARSAY = ("{who} says {t}", "{who} told me {t}", "according to {who}, {t}", "{who} mentioned {t}", "{t}, {who} says",
-           "{t}", "{t}")
+           "{t}", "{t}", "email from {who}: {t}", "{who} (text message): {t}")
 WHO = ("my sister", "a colleague", "my mom", "a neighbour", "Tom from accounting", "my cousin", "the landlord",
        "some guy at the gym", "her friend", "a recruiter")
 WEB = ("{site}: {t}", "From {site} - {t}", "search result: {t}", "{site} lists that {t}", "{t} (via {site})", "{t}",
@@ -47,6 +47,10 @@ SITES = ("LinkedIn", "an old blog post", "a forum thread", "a people-search site
 DOCUMENT = ("Per the {doc}, {t}", "{doc}: {t}", "the {doc} says {t}", "{t} (from the {doc})")
 DOCS = ("onboarding form", "insurance letter", "signed contract", "school newsletter", "HR spreadsheet", "old CV",
         "shipping note")
+CHATTER = ("ugh long day. {t}", "{t}, anyway", "quick update: {t}", "btw {t}", "ok so {t} lol", "random but {t}",
+           "{t}. how's your day going?", "oh and {t}", "fyi {t}", "so yeah, {t}", "{t} - just so you know",
+           "sorry for the essay but {t}")
+"""Facts arrive inside chatter: the wrapper never changes what the statement means."""
 RELAY = ("{t}", "Remember: {t}", "Note: {t}", "Memory: {t}", "FYI {t}", "Saving for later: {t}",
          "User said: \"{q}\"", "The user told me \"{q}\"")
 """The assistant writing down what the user said: as reliable as the user."""
