@@ -182,6 +182,8 @@ def main(argv: list[str]) -> int:
     report.notes.append(f"grounding found the gold target in {found}/{len(targeted)} targeted decisions "
                         f"({report.extra['grounding_acc']:.3f}) with embedder {vectors.embedder.name!r}; "
                         "conflict_preservation_grounded: conflict cases whose gold target was grounded")
+    report.notes.append("content_free_probe: a depth-8 tree on six features that read no word of the claim (bench/probe.py), "
+                        "fitted on the generated train split; its score is what metadata alone gives away")
     report.notes.append("decision_ms_p50: grounding (brute-force cosine over the open entries of one episode) + "
                         "reliability + policy, embedding excluded; decision_ms_p50_Nk: grounding + reliability + policy on "
                         "the candidates with N thousand open entries; retrieve_decide_ms_p50_Nk adds the engine's "
