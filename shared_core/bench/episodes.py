@@ -247,8 +247,9 @@ def _event(b: _Builder, subject: Subject, attr: Attribute) -> None:
             text = rng.choice(F.STALE[:-1]).format(t=text, date=rng.choice(F.DATES))
         before = b.steps[t].claim.valid_from - timedelta(days=rng.randint(30, 700))  # type: ignore[operator]
         return put(text, sp, Action.REJECT_CONFLICT, t, "stale", v, valid_from=before)
-    sp = Speaker(rng.choice(INJECTORS))   # an injected instruction never reaches Accepted
-    put(say(sp, attr.state, F.LABEL_STATE, fresh(), frame=F.INJECTIONS), sp, Action.REJECT_CONFLICT, rng.choice(acc),
+    t, sp = rng.choice(acc), Speaker(rng.choice(INJECTORS))   # an injected instruction never reaches Accepted
+    frame = F.INJECTIONS_MANY if attr.many else F.INJECTIONS
+    put(say(sp, attr.state, F.LABEL_STATE, fresh(), o=b.value[t], frame=frame), sp, Action.REJECT_CONFLICT, t,
         "injection", "")
 
 

@@ -71,8 +71,8 @@ class Say:
             return finish(rng, rng.choice(F.CHATTER).format(t=text) if rng.random() < 0.25 else text, casual_share=0.3)
         third = self.statement(speaker, own, generic, v, o, soften, first=False)
         if frame:
-            return finish(rng, rng.choice(frame).format(t=third, n=self.ref(speaker), label=self.attr.label, v=v,
-                                                         date=rng.choice(F.DATES)))
+            return finish(rng, rng.choice(frame).format(t=third, n=self.ref(speaker), label=self.attr.label, v=v, o=o,
+                                                        date=rng.choice(F.DATES)))
         if src == "assistant" and speaker.relay:
             quote = self.statement(speaker, own, generic, v, o, soften, first=self.subject.key == "user")
             return finish(rng, rng.choice(F.RELAY).format(t=third, q=quote))
