@@ -74,3 +74,37 @@ def probe_macro_f1(train: Sequence[Any], test: Sequence[Any], seed: int = 0) -> 
     scored = [e for e in test if e.scored]
     pred = probe.tree.predict(np.stack([probe_features(e.claim, e.grounding) for e in scored]))
     return macro_f1([ACTIONS[e.label] for e in scored], list(pred))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m shared_core.bench.probe``: class balance of the generated splits and the probe's macro-F1
+    on the generated test split and on the hand-written corpus (free text and slotted)."""
+    import argparse
+    from collections import Counter
+
+    from ..index import default_embedder
+    from .corpus import raw_episodes, to_episode
+    from .episodes import generate
+    from .tarl_mem_examples import Vectors, examples
+
+    p = argparse.ArgumentParser(prog="python -m shared_core.bench.probe", description=main.__doc__)
+    p.add_argument("--episodes", type=int, default=1500)
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+    vectors = Vectors(default_embedder())
+    eps = generate(args.episodes, args.seed)
+    split = {s: examples([e for e in eps if e.split == s], vectors) for s in ("train", "test")}
+    for name, ex in split.items():
+        counts = Counter(ACTIONS[e.label] for e in ex if e.scored)
+        total = sum(counts.values())
+        print(f"generated {name}: {total} decisions; " + ", ".join(f"{a} {counts[a] / total:.3f}" for a in ACTIONS))
+    print(f"probe macro_f1 generated test: {probe_macro_f1(split['train'], split['test'], args.seed):.3f}")
+    for slots in (False, True):
+        hand = examples([to_episode(r, slots=slots) for r in raw_episodes()], vectors)
+        print(f"probe macro_f1 hand-written corpus ({'slot' if slots else 'free'}, all episodes, "
+              f"{sum(e.scored for e in hand)} decisions): {probe_macro_f1(split['train'], hand, args.seed):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

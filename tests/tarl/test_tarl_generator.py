@@ -93,3 +93,12 @@ def test_the_content_free_probe_cannot_read_the_labels(episodes: list[Episode]) 
     probe = ContentFreeProbe().fit(train)
     d = probe.decide(test[0].claim, test[0].grounding, test[0].comparison)
     assert d.action in Action and set(d.probabilities) == {a.value for a in Action if a not in (Action.PROMOTE, Action.CLOSE)}
+
+
+def test_probe_report_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("sklearn")
+    from shared_core.bench.probe import main
+
+    assert main(["--episodes", "60", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "probe macro_f1 generated test" in out and "hand-written corpus (slot" in out
