@@ -244,7 +244,7 @@ def _event(b: _Builder, subject: Subject, attr: Attribute) -> None:
         sp = b.speaker()
         text = say(sp, attr.state, F.LABEL_STATE, v)
         if sp.source in ("user", "assistant", "third_party") or rng.random() < 0.5:   # people say it is old
-            text = rng.choice(F.STALE[:-1]).format(t=text, date=rng.choice(F.DATES))
+            text = rng.choice([f for f in F.STALE if f != "{t}"]).format(t=text, date=rng.choice(F.DATES))
         before = b.steps[t].claim.valid_from - timedelta(days=rng.randint(30, 700))  # type: ignore[operator]
         return put(text, sp, Action.REJECT_CONFLICT, t, "stale", v, valid_from=before)
     t, sp = rng.choice(acc), Speaker(rng.choice(INJECTORS))   # an injected instruction never reaches Accepted
