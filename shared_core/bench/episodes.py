@@ -227,9 +227,9 @@ def _event(b: _Builder, subject: Subject, attr: Attribute) -> None:
         return first_mention(fresh(), "further_value", own, F.LABEL_ADD if own is attr.add else F.LABEL_STATE)
     if event == "hedge":     # uncertain or merely planned: it waits, whoever says it
         sp = b.speaker(("tool",))
-        own = attr.hedge if rng.random() < 0.5 else ()
-        return put(say(sp, own, F.LABEL_HEDGE, fresh()), sp, Action.DEFER_VERIFY, rng.choice(acc) if single else None,
-                   "uncertain", "")
+        own, v = attr.hedge if rng.random() < 0.5 else (), fresh()
+        return put(say(sp, own, F.LABEL_HEDGE, v), sp, Action.DEFER_VERIFY, rng.choice(acc) if single else None,
+                   "uncertain", v)
     if event == "future":
         t, v, sp = rng.choice(acc), fresh(), b.speaker()
         when = b.clock + timedelta(days=rng.randint(10, 90))
@@ -237,7 +237,7 @@ def _event(b: _Builder, subject: Subject, attr: Attribute) -> None:
             text = (tool_output(rng, subject.key, subject.display, attr.key, v, f"{when:%Y-%m-%d}")
                     if sp.source == "tool" else say(sp, (), F.FUTURE_FIRM, v))
             return put(text, sp, Action.REVISE, t, "future_change", v, valid_from=when)
-        return put(say(sp, (), F.FUTURE_RUMOUR, v), sp, Action.DEFER_VERIFY, t, "future_rumour", "", stamp=False)
+        return put(say(sp, (), F.FUTURE_RUMOUR, v), sp, Action.DEFER_VERIFY, t, "future_rumour", v, stamp=False)
     if event == "stale":     # an older snapshot arrives late: older validity loses
         t = rng.choice(stamped)
         v = rng.choice(b.past.get(slot) or [fresh()])

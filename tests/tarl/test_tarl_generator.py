@@ -36,6 +36,12 @@ def test_gold_executes_and_targets_stay_within_their_slot(seed: int) -> None:
             assert s.target is not None
 
 
+def test_every_template_is_filled(episodes: list[Episode]) -> None:
+    # no value left empty (a confirmed plan repeats the plan's value), no placeholder left in the text
+    for s in (s for e in episodes for s in e.steps):
+        assert "  " not in s.claim.text and not any(f"{{{k}}}" in s.claim.text for k in "nvo"), s.claim.text
+
+
 def test_generation_is_deterministic_by_seed() -> None:
     a, b = generate(15, seed=4), generate(15, seed=4)
     assert [(s.claim, s.action, s.target) for e in a for s in e.steps] == [(s.claim, s.action, s.target) for e in b for s in e.steps]
