@@ -132,8 +132,9 @@ class _Builder:
         if slot is not None and slot not in self.slotted:
             self.slotted[slot] = rng.random() < 0.55
         use_slot = slot if slot is not None and self.slotted[slot] and rng.random() < 0.9 else None
-        if valid_from is None and stamp and rng.random() < 0.35:
-            valid_from = at
+        held_from = self.steps[target].claim.valid_from if target is not None else None
+        if valid_from is None and stamp and rng.random() < 0.35 and (held_from is None or at >= held_from):
+            valid_from = at   # a stamp earlier than the target's validity would make the claim stale
         extra = {"many": many} if _CLAIM_HAS_MANY and use_slot else {}
         claim = Claim(text=text, namespace=self.namespace, source=source, confidence=confidence(rng), observed_at=at,
                       valid_from=valid_from, slot=use_slot, **extra)
@@ -233,6 +234,8 @@ def _event(b: _Builder, subject: Subject, attr: Attribute) -> None:
     if event == "future":
         t, v, sp = rng.choice(acc), fresh(), b.speaker()
         when = b.clock + timedelta(days=rng.randint(10, 90))
+        if (held := b.steps[t].claim.valid_from) is not None and when <= held:   # later than what it replaces
+            when = held + timedelta(days=rng.randint(10, 90))
         if sp.trusted:        # a firm change with a date: revise now, valid from then
             text = (tool_output(rng, subject.key, subject.display, attr.key, v, f"{when:%Y-%m-%d}")
                     if sp.source == "tool" else say(sp, (), F.FUTURE_FIRM, v))

@@ -107,3 +107,12 @@ def test_probe_report_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--episodes", "60", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "probe macro_f1 generated test" in out and "(slot, " in out
+
+
+def test_a_revision_is_never_older_than_what_it_revises(episodes: list[Episode]) -> None:
+    # older validity loses (reject_conflict), so a gold revise never starts before its target does
+    for e in episodes:
+        for s in e.steps:
+            before = e.steps[s.target].claim.valid_from if s.target is not None else None
+            if s.action is Action.REVISE and before is not None and s.claim.valid_from is not None:
+                assert s.claim.valid_from >= before, s.claim.text
