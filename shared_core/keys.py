@@ -11,18 +11,20 @@ for it without the adapter taking any decision:
 - **A changed value never vanishes.** When the target holds the claim's own key, the *whole* content
   (text and metadata, where a store keeps the full value) decides whether anything changed:
   ``{"text": "Buy milk", "done": false}`` then ``... true`` is a change although the text is equal. A
-  policy's ``noop`` on a changed value would drop it silently, so :func:`keep_change` replaces it by the
-  most probable action that keeps the value visible: ``revise`` (current), ``defer_verify`` (Pending) or
-  ``reject_conflict`` (History, with the reason) — each logged, and returned to the caller.
+  policy's ``noop`` on a changed value would drop it silently, so :func:`keep_change` replaces it by an
+  action that keeps the value visible, chosen as the labelling rules choose among them
+  (``../shared/notes/tarl_labels.md``): a hedged claim waits (``defer_verify``, Pending); else the
+  reliability margin decides — at least as reliable as what the key holds: ``revise`` (current); less
+  reliable: ``reject_conflict`` (History, with the reason). Each is logged and returned to the caller.
+  The policy's probabilities are not used here: having judged the claim a restatement, its belief
+  about the other actions was formed on a wrong premise. Likewise a key's *first* value is a change:
+  a ``noop`` with nothing to restate (a content-free text such as ``"{}"`` or ``"ok"``) is ``append``.
 """
 
 from __future__ import annotations
 
+from .reliability import hedged
 from .schema import Action, Claim, Decision, Entry
-
-KEEPING = (Action.REVISE, Action.DEFER_VERIFY, Action.REJECT_CONFLICT)
-"""The actions that keep a changed value visible (Accepted, Pending, or History with a reason), in the
-order that breaks ties among equally probable ones when the reliability margin favours the claim."""
 
 
 def changed(claim: Claim, entry: Entry) -> bool:
@@ -33,12 +35,22 @@ def changed(claim: Claim, entry: Entry) -> bool:
 
 def keep_change(claim: Claim, target: Entry | None, decision: Decision) -> Decision:
     """``decision``, unless it is a ``noop`` that would drop a changed value on the target's own key:
-    then the most probable of :data:`KEEPING` (ties: ``revise`` when the reliability margin is not
-    negative, else ``defer_verify``), with the rationale saying so."""
-    if decision.action is not Action.NOOP or target is None or not changed(claim, target):
+    then ``defer_verify`` if the claim is hedged, else ``revise`` when the reliability margin is not
+    negative and ``reject_conflict`` when it is, with the rationale saying so. A ``noop`` of a keyed
+    claim with no target (its key holds nothing) is ``append``."""
+    if decision.action is not Action.NOOP or claim.slot is None:
         return decision
-    order = KEEPING if decision.margin >= 0 else (Action.DEFER_VERIFY, Action.REJECT_CONFLICT, Action.REVISE)
-    action = max(order, key=lambda a: (decision.probabilities.get(a.value, 0.0), -order.index(a)))
+    if target is None:
+        return decision.model_copy(update={
+            "action": Action.APPEND, "target_id": None,
+            "rationale": f"key {claim.slot!r} had no value, so its first one is kept: append "
+                         f"(policy said noop; {decision.rationale})"})
+    if not changed(claim, target):
+        return decision
+    if hedged(claim.text):
+        action = Action.DEFER_VERIFY
+    else:
+        action = Action.REVISE if decision.margin >= 0 else Action.REJECT_CONFLICT
     return decision.model_copy(update={
         "action": action, "target_id": target.id,
         "rationale": f"the value of key {claim.slot!r} changed, so it is not dropped: {action.value} "

@@ -294,3 +294,19 @@ def _restating(store):
     again = store.put(NS, "tea2", {"text": "Alice drinks green tea every morning"})
     assert again.action is Action.NOOP and again.target_id == first.entry_id
     assert store.get(NS, "tea2") is None and store.get(NS, "tea").entry.id == first.entry_id
+
+
+def test_keys_are_independent_under_every_policy(store):
+    store.put(NS, "alice_city", {"text": "Alice lives in Lisbon"})
+    store.put(NS, "bob_city", {"text": "Bob lives in Porto"})
+    for i in range(10):
+        store.put(NS, f"o{i}", {"text": f"Order {i} shipped to warehouse {i}"})
+    assert store.get(NS, "alice_city").value["text"] == "Alice lives in Lisbon"
+    assert all(store.get(NS, f"o{i}") is not None for i in range(10))
+
+
+def test_a_changed_field_is_a_change_under_every_policy(store):
+    store.put(NS, "todo", {"text": "Buy milk", "done": False})
+    d = store.put(NS, "todo", {"text": "Buy milk", "done": True})
+    assert d.action is Action.REVISE and store.get(NS, "todo").value["done"] is True
+    assert store.put(NS, "todo", {"text": "Buy milk", "done": True}).action is Action.NOOP
