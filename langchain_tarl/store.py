@@ -157,6 +157,19 @@ class TarlStore(BaseStore):
                    ttl: float | None | NotProvided = NOT_PROVIDED) -> Decision | None:
         return await asyncio.to_thread(self.put, namespace, key, value, index, ttl=ttl)
 
+    def add(self, namespace: tuple[str, ...], value: dict[str, Any]) -> Decision:
+        """Offer a memory that has no key of its own (a free-text fact from a tool or an extractor): it
+        is grounded against the whole namespace, so it may revise, restate or contradict any memory
+        there. If it is stored, its key is its entry id (``decision.entry_id``), usable with ``get``
+        and ``delete``."""
+        claim = claim_from_value(namespaces.to_engine(namespace), None, value, default_source=self.default_source)
+        if namespace[0] == "langgraph":
+            raise InvalidNamespaceError(f"namespace={namespace!r}: root label 'langgraph' is reserved")
+        return self.engine.write(claim)
+
+    async def aadd(self, namespace: tuple[str, ...], value: dict[str, Any]) -> Decision:
+        return await asyncio.to_thread(self.add, namespace, value)
+
     def _check_ttl(self, ttl: float | None | NotProvided) -> None:
         if ttl not in (NOT_PROVIDED, None):
             raise NotImplementedError("TTL is not supported by TarlStore: use valid_to in the value instead")

@@ -27,8 +27,9 @@ VALUE_KEY = "langgraph_value"
 CLAIM_FIELDS = ("source", "confidence", "valid_from", "valid_to", "observed_at")
 
 
-def claim_from_value(namespace: str, key: str, value: Any, *, default_source: str) -> Claim:
-    """The claim a ``put`` offers to memory; raises :class:`TarlError` naming the bad field."""
+def claim_from_value(namespace: str, key: str | None, value: Any, *, default_source: str) -> Claim:
+    """The claim a ``put`` offers to memory (``key`` None: a free-text memory with no key, see
+    ``TarlStore.add``); raises :class:`TarlError` naming the bad field."""
     if not isinstance(value, Mapping):
         raise TarlError("value", value, "must be a dict (a JSON object), e.g. {'text': 'Alice lives in Lisbon'}")
     value = dict(value)
@@ -38,7 +39,7 @@ def claim_from_value(namespace: str, key: str, value: Any, *, default_source: st
         encoded = json.dumps(value, sort_keys=True, ensure_ascii=False)
     except (TypeError, ValueError) as exc:
         raise TarlError("value", value, f"must be JSON-serialisable: {exc}") from None
-    if not isinstance(key, str) or not key:
+    if key is not None and (not isinstance(key, str) or not key):
         raise TarlError("key", key, "must be a non-empty string")
     metadata = value.get("metadata", {})
     if not isinstance(metadata, Mapping):

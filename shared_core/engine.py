@@ -99,12 +99,14 @@ class MemoryEngine(BeliefsAPI):
         vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
 
         def body(run: Callable[[Step], Transaction]) -> tuple[Decision, list[Transaction]]:
-            neighbours = [] if keyed else \
-                self.vectors.query(vector, claim.namespace, NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))
-            found = {e.id: e for e in self.store.entries([i for i, _ in neighbours])}
-            near = [(found[i], s) for i, s in neighbours if i in found and found[i].ledger is not Ledger.HISTORY]
             slot = [e for e in self.store.slot(claim.namespace, claim.slot) if e.ledger is not Ledger.HISTORY] \
                 if claim.slot else []
+            if keyed:                                # candidates: the key's own open entries only
+                near = [(e, 0.0) for e in slot]
+            else:
+                neighbours = self.vectors.query(vector, claim.namespace, NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))
+                found = {e.id: e for e in self.store.entries([i for i, _ in neighbours])}
+                near = [(found[i], s) for i, s in neighbours if i in found and found[i].ledger is not Ledger.HISTORY]
             grounding = ground(claim, near, slot)
             decided = keys.keep_change(claim, grounding.target, self.decide(claim, grounding))
             decision, steps = pending.resolve(claim, grounding, decided)

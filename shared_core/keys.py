@@ -24,7 +24,7 @@ for it without the adapter taking any decision:
 from __future__ import annotations
 
 from .reliability import hedged
-from .schema import Action, Claim, Decision, Entry
+from .schema import Action, Claim, Decision, Entry, Ledger
 
 
 def changed(claim: Claim, entry: Entry) -> bool:
@@ -36,7 +36,8 @@ def changed(claim: Claim, entry: Entry) -> bool:
 def keep_change(claim: Claim, target: Entry | None, decision: Decision) -> Decision:
     """``decision``, unless it is a ``noop`` that would drop a changed value on the target's own key:
     then ``defer_verify`` if the claim is hedged, else ``revise`` when the reliability margin is not
-    negative and ``reject_conflict`` when it is, with the rationale saying so. A ``noop`` of a keyed
+    negative and ``reject_conflict`` when it is, with the rationale saying so (a Pending target cannot
+    be revised or defended: ``append`` or ``defer_verify``). A ``noop`` of a keyed
     claim with no target (its key holds nothing) is ``append``."""
     if decision.action is not Action.NOOP or claim.slot is None:
         return decision
@@ -47,12 +48,16 @@ def keep_change(claim: Claim, target: Entry | None, decision: Decision) -> Decis
                          f"(policy said noop; {decision.rationale})"})
     if not changed(claim, target):
         return decision
+    target_id: str | None = target.id
     if hedged(claim.text):
         action = Action.DEFER_VERIFY
+    elif target.ledger is Ledger.PENDING:        # the key holds no Accepted value to revise or defend
+        action = Action.APPEND if decision.margin >= 0 else Action.DEFER_VERIFY
+        target_id = None if action is Action.APPEND else target_id
     else:
         action = Action.REVISE if decision.margin >= 0 else Action.REJECT_CONFLICT
     return decision.model_copy(update={
-        "action": action, "target_id": target.id,
+        "action": action, "target_id": target_id,
         "rationale": f"the value of key {claim.slot!r} changed, so it is not dropped: {action.value} "
                      f"(policy said noop; {decision.rationale})",
     })
