@@ -42,7 +42,8 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
     and ``user`` or ``tool`` only when relaying a message of that role in this conversation, found in
     ``history`` (e.g. ``TarlMemory.aget_all``) and, inside an agent run, in the run's own messages
     (the workflow ``Context``'s scratchpad, where a tool's fresh result sits until the run ends).
-    Without a supporting message the fact is recorded as the assistant's. The tool replies with
+    Without a supporting message the fact is recorded as the assistant's. A ``topic`` is a key, as in
+    the LangChain tool: the fact is weighed against that key's value only. The tool replies with
     TARL's decision, so the model knows what happened.
     """
     if not isinstance(engine, MemoryEngine):
@@ -58,14 +59,16 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
             messages += await ctx.store.get(SCRATCHPAD, default=[])
         return [(role_of(m), text_of(m)) for m in messages if isinstance(m, ChatMessage)]
 
-    def claim(fact: str, attribution: Attribution) -> Claim:
+    def claim(fact: str, attribution: Attribution, topic: str | None) -> Claim:
         try:
-            return Claim(text=fact, namespace=namespace, source=attribution.source,
+            return Claim(text=fact, namespace=namespace, source=attribution.source, slot=topic,
                          metadata=attribution.metadata() if attribution.claimed != attribution.source else {})
         except ValidationError as exc:
-            raise TarlError("fact", fact, exc.errors()[0]["msg"]) from None
+            err = exc.errors()[0]
+            field = "topic" if err.get("loc") == ("slot",) else "fact"
+            raise TarlError(field, err.get("input"), err["msg"]) from None
 
-    async def aremember(ctx: Context, fact: str, source: str | None = None) -> str:
+    async def aremember(ctx: Context, fact: str, source: str | None = None, topic: str | None = None) -> str:
         """Store one durable fact in long-term memory (one short sentence); memory decides whether it is kept.
 
         Args:
@@ -74,10 +77,14 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
                 tool returned in this conversation (checked; otherwise recorded as yours), "assistant"
                 for your own inference, "third_party" for hearsay, "document" or "web". Omit it to let
                 memory find who said it.
+            topic: Optional stable key for the fact, e.g. "home_city"; a later fact on the same topic is
+                weighed against this one (and only against it). Without one, the fact is weighed against
+                every memory.
         """
         try:
             attribution = attribute(fact, source, await said(ctx))
-            return _said(await engine.awrite(claim(fact, attribution)), attribution)
+            decision = await engine.awrite(claim(fact, attribution, topic), keyed=topic is not None)
+            return _said(decision, attribution)
         except TarlError as err:                        # tell the model what was wrong; nothing was written
             return f"not stored: {err}"
 
