@@ -215,7 +215,7 @@ class TarlStore(BaseStore):
             return TarlItem(found[-1]) if found else None
         if isinstance(op, PutOp):
             if claim is not None:
-                return self.engine.write(claim, keyed=not self.ground_across_keys)
+                return self.engine.write(claim, keyed=True, scope="namespace" if self.ground_across_keys else "key")
             self._retract(namespaces.to_engine(op.namespace), op.key)
             return None
         if isinstance(op, SearchOp):
