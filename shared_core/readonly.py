@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,7 +106,15 @@ class ReadOnlyLedgerStore(SQLiteLedgerStore):
         otherwise the connection reads through the WAL and sees every commit."""
         self._db = _connect(db, self.immutable)
         self._lock = threading.RLock()
+        self._upkeep = threading.Lock()
         self._meta: dict[str, str] = {}
+
+    @contextmanager
+    def upkeep_lock(self) -> Iterator[None]:
+        """In-process only: the cross-process lock file beside the database would be a new file, and
+        nothing this engine does (its index writes are dropped) needs other processes to wait."""
+        with self._upkeep:
+            yield
 
     def writer(self) -> Any:
         raise ReadOnlyStore("store", str(Path(self.path).parent), "opened read-only; restart with writes enabled")

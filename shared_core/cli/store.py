@@ -7,7 +7,8 @@
     tarl pending STORE [--namespace NS]           the review queue
     tarl pending STORE accept|reject ENTRY        resolve a Pending entry (writes)
     tarl sweep STORE [--namespace NS]             expire what ran past its validity or TTL (writes)
-    tarl reindex STORE                            rebuild the Chroma index from the ledger (writes)
+    tarl reindex STORE                            rebuild the Chroma index from the ledger (writes; a damaged
+                                                  chroma/ is moved aside, never deleted)
 
 Read-only commands open the store with ``open_read_only``: they create and change no file.
 """
@@ -52,6 +53,10 @@ def main(command: str, argv: list[str]) -> int:
     if command == "pending" and (args.action == "list") != (args.entry_id is None):
         parser.error("accept and reject take an ENTRY_ID; list takes none")
     writes = command not in READ_ONLY and not (command == "pending" and args.action == "list")
+    if command == "reindex":              # a damaged index cannot be opened; open(reindex=True) rebuilds it
+        with open_for_writing(args.store, reindex=True) as engine:
+            print(f"reindexed {safe(args.store)} up to transaction {engine.store.head()}")
+        return 0
     with (open_for_writing(args.store) if writes else open_read_only(args.store)) as engine:
         _run(engine, command, args)
     return 0
@@ -79,9 +84,6 @@ def _run(engine: MemoryEngine, command: str, args: argparse.Namespace) -> None:
     elif command == "sweep":
         for t in engine.sweep(namespace=args.namespace):
             show(transaction_lines(t))
-    elif command == "reindex":
-        engine.reindex()
-        print(f"reindexed {safe(args.store)} up to transaction {engine.store.head()}")
     elif args.log:
         for ns in namespaces or [None]:
             for t in engine.log(ns):

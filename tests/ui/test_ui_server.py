@@ -7,6 +7,7 @@ import re
 
 import httpx
 import pytest
+from markupsafe import escape
 
 from shared_core.cli import main
 from shared_core.engine import MemoryEngine
@@ -36,7 +37,7 @@ def test_every_page_renders_on_the_demo_store(demo_store, serve_ui, tree_state):
         assert "Maya moved to Porto" in now and "Maya moved to Porto" not in then
         assert "As it was after transaction 4" in then
         page = http.get("/entry", params={"id": first.id}).text
-        assert first.text in page and "superseded" in page and "Every transaction that touched it" in page
+        assert str(escape(first.text)) in page and "superseded" in page and "Every transaction that touched it" in page
         assert pending.text in http.get("/pending").text
         assert "Maya is allergic to peanuts" in http.get("/search", params={"ns": NS, "q": "allergic"}).text
         assert http.get("/janus").status_code == 200
