@@ -71,10 +71,10 @@ class VocabIndex:
     table (linear probing, load <= 1/4) rather than a sorted array: a probe round is one gather, where
     ``searchsorted`` costs a dozen dependent comparisons per word."""
 
-    hashes: np.ndarray  # uint64 per entry
-    cols: np.ndarray  # vocabulary column per entry, -1 for list-only words; one extra -1 for "absent"
-    flags: np.ndarray  # bit set of STOP / ERROR / TEMPORAL / ... per entry; one extra 0 for "absent"
-    table: np.ndarray  # entry index per slot, -1 where empty
+    hashes: np.ndarray  # uint64 per slot (0 where empty)
+    cols: np.ndarray  # vocabulary column per slot, -1 for list-only words and empty slots
+    flags: np.ndarray  # bit set of STOP / ERROR / TEMPORAL / ... per slot, 0 where empty
+    used: np.ndarray  # slot holds an entry
     probes: int  # longest probe sequence of any entry
     size: int  # vocabulary size
 
@@ -86,35 +86,35 @@ class VocabIndex:
             for w in words:
                 entries.setdefault(w, [-1, 0])[1] |= bit
         words = list(entries)
-        h = hash_words(words)
-        mask = (1 << max(4, (4 * len(words)).bit_length())) - 1
-        table = np.full(mask + 1, -1, dtype=np.int64)
+        size = 1 << max(4, (4 * len(words)).bit_length())
+        hashes, cols = np.zeros(size, dtype=np.uint64), np.full(size, -1, dtype=np.int32)
+        flags, used = np.zeros(size, dtype=np.int16), np.zeros(size, dtype=bool)
         probes = 1
-        for e, slot in enumerate((h & np.uint64(mask)).tolist()):
+        for w, h in zip(words, hash_words(words).tolist()):
             k = 0
-            while table[(slot + k) & mask] >= 0:
+            while used[(h + k) & (size - 1)]:
                 k += 1
-            table[(slot + k) & mask] = e
+            slot = (h + k) & (size - 1)
+            hashes[slot], (cols[slot], flags[slot]), used[slot] = h, entries[w], True
             probes = max(probes, k + 1)
-        cols = np.array([entries[w][0] for w in words] + [-1], dtype=np.int64)
-        flags = np.array([entries[w][1] for w in words] + [0], dtype=np.int64)
-        return cls(h, cols, flags, table, probes, len(items))
+        return cls(hashes, cols, flags, used, probes, len(items))
 
     def lookup(self, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(vocabulary column or -1, flags) per word hash."""
-        mask = len(self.table) - 1
-        home = (hashes & np.uint64(mask)).astype(np.intp)
-        entry = np.full(len(hashes), len(self.hashes), dtype=np.intp)  # "absent" row of cols / flags
-        todo = np.arange(len(hashes))
-        for k in range(self.probes):  # no entry sits further than `probes` slots from its home
-            e = self.table[(home[todo] + k) & mask]
-            found = self.hashes[e] == hashes[todo]
-            found &= e >= 0
-            entry[todo[found]] = e[found]
-            todo = todo[(e >= 0) & ~found]  # an empty slot ends the search
+        mask = len(self.hashes) - 1
+        slot = (hashes & np.uint64(mask)).astype(np.intp)
+        todo = np.flatnonzero((self.hashes.take(slot) != hashes) & self.used.take(slot))
+        for k in range(1, self.probes):  # no entry sits further than `probes` slots from its home
             if not len(todo):
                 break
-        return self.cols[entry], self.flags[entry]
+            s = (slot.take(todo) + k) & mask
+            found = self.hashes.take(s) == hashes.take(todo)
+            slot[todo[found]] = s[found]
+            todo = todo[~found & self.used.take(s)]  # an empty slot ends the search
+        slot[todo] = len(self.hashes)  # not found after `probes` slots: absent (the extra slot below)
+        hit = self.hashes.take(slot, mode="clip") == hashes
+        hit &= self.used.take(slot, mode="clip") & (slot < len(self.hashes))
+        return np.where(hit, self.cols.take(slot, mode="clip"), -1), np.where(hit, self.flags.take(slot, mode="clip"), 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,15 +263,15 @@ def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.nd
                 state: PrefixState) -> tuple[dict[str, np.ndarray], PrefixState]:
     """Prefix statistics and TF-IDF from one grouping of the content words by (word, unit)."""
     n, off = ta.n, state.n
-    hc, uc = ta.hashes[content], ta.unit[content]
+    hc, uc = ta.hashes.take(content), ta.unit.take(content)
     ids = _word_ids(hc)
     order = np.argsort(ids, kind="stable")  # word-major; unit-minor because the words are in text order
     sid, su = ids[order], uc[order]
     new = np.concatenate(([True], (sid[1:] != sid[:-1]) | (su[1:] != su[:-1]))) if len(sid) else np.zeros(0, bool)
     first_tok = np.flatnonzero(new)
     tf = np.diff(np.concatenate((first_tok, [len(sid)])))
-    at = order[first_tok]  # one token of every distinct (word, unit)
-    pcol = cols[content][at]
+    at = order.take(first_tok)  # one token of every distinct (word, unit)
+    pcol = cols.take(content.take(at))
     wu = su[first_tok]
     word = hc[at]
     wid = sid[first_tok]
@@ -358,11 +358,11 @@ def compute_features(
     c = _char_features(ta)
     cols, flags = index.lookup(ta.hashes)
     wc = _word_counts(ta, flags)
-    content = (flags & STOP) == 0
+    content = np.flatnonzero((flags & STOP) == 0)  # word indices (gathers are cheaper than masks)
     p, new_state = _pair_stats(ta, content, cols, idf, index.size, state)
-    cunit = ta.unit[content]
+    cunit = ta.unit.take(content)
     n_content = np.bincount(cunit, minlength=n)[:n].astype(np.float64)
-    rare = np.bincount(cunit[cols[content] < 0], minlength=n)[:n] / np.maximum(n_content, 1.0)
+    rare = np.bincount(cunit[cols.take(content) < 0], minlength=n)[:n] / np.maximum(n_content, 1.0)
     has_q = (c["qmarks"] > 0).astype(np.float64)
     nw = np.maximum(c["words"], 1.0)
     kinds_arr = np.asarray(kinds) if kinds is not None else None

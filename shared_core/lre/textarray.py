@@ -52,7 +52,7 @@ class TextArray:
     def per_unit(self, mask: np.ndarray) -> np.ndarray:
         """Per-unit count of a boolean mask over the characters: one ``reduceat`` pass over a byte per
         character (no per-character unit index is ever built; every unit segment is non-empty)."""
-        return np.add.reduceat(mask.view(np.uint8), self.unit_starts, dtype=np.int64).astype(np.float64)
+        return np.add.reduceat(mask.view(np.uint8), self.unit_starts, dtype=np.int32).astype(np.float64)
 
 
 def _mix(h: np.ndarray) -> np.ndarray:
@@ -110,14 +110,15 @@ def from_texts(texts: Sequence[str]) -> TextArray:
     w = word | (conn & shift_right(word, False) & shift_left(word, False))
     starts, ends = runs(w)
     pw, ipw = _powers(len(a) + 1)
-    code = low.astype(np.uint64)
-    if wide is not None:
-        code[na] = np.where(cp == 0x2019, 39, cp)
-    prefix = np.zeros(len(a) + 1, dtype=np.uint64)
+    prefix = np.empty(len(a) + 1, dtype=np.uint64)  # polynomial prefix sums, built in place
+    prefix[0] = 0
+    body = prefix[1:]
     with np.errstate(over="ignore"):
-        np.multiply(code, pw[: len(a)], out=code)
-        np.cumsum(code, out=prefix[1:])
-        hashes = _mix((prefix[ends] - prefix[starts]) * ipw[starts])
+        np.multiply(low, pw[: len(a)], out=body)
+        if wide is not None:
+            body[na] = np.where(cp == 0x2019, 39, cp).astype(np.uint64) * pw[na]
+        np.cumsum(body, out=body)
+        hashes = _mix((prefix.take(ends) - prefix.take(starts)) * ipw.take(starts))
     seps = np.flatnonzero(a == 1)
     words_before = np.concatenate(([0], np.searchsorted(starts, seps)))
     unit = np.repeat(np.arange(len(seps), dtype=np.int64), np.diff(words_before))
