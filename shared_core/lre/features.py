@@ -191,27 +191,27 @@ def _identifiers(ta: TextArray, space: np.ndarray, digit: np.ndarray, camel_m: n
 
 def _word_counts(ta: TextArray, flags: np.ndarray) -> dict[str, np.ndarray]:
     """Word-list counts per unit. Only words on a list (other than the stop words), 4-digit years and
-    ``-ed`` words are counted, so they are picked out first and every count runs over those few."""
+    ``-ed`` words count, so those few are picked out first (by flag, length and last letter) and every
+    count runs over them alone."""
     n = ta.n
     chars, starts, ends = ta.chars, ta.starts, ta.ends
-    last = len(chars) - 1
     length = ends - starts
-    # 4-digit years 19xx / 20xx are time anchors too.
-    d0, d1 = chars[starts], chars[np.minimum(starts + 1, last)]
-    d3 = chars[np.minimum(starts + 3, last)]
-    year = (length == 4) & (((d0 == 49) & (d1 == 57)) | ((d0 == 50) & (d1 == 48))) & ((d3 - 48) < 10)
-    e1, e2 = chars[np.maximum(ends - 1, 0)], chars[np.maximum(ends - 2, 0)]
-    past = (length >= 5) & (e1 == 100) & (e2 == 101)  # "...ed"
-    pick = np.flatnonzero((flags & ~STOP) | year | past)
-    f, unit = flags[pick], ta.unit[pick]
-    year, past = year[pick], past[pick]
+    four = np.flatnonzero(length == 4)  # 4-digit years 19xx / 20xx are time anchors too
+    s4 = starts.take(four)
+    d0, d1, d3 = chars.take(s4), chars.take(s4 + 1), chars.take(s4 + 3)
+    year = four[(((d0 == 49) & (d1 == 57)) | ((d0 == 50) & (d1 == 48))) & ((d3 - 48) < 10)]
+    ed = np.flatnonzero((chars.take(ends - 1) == 100) & (length >= 5))  # "...ed"
+    past = ed[chars.take(ends.take(ed) - 2) == 101]
+    listed = np.flatnonzero(flags & ~STOP)
+    f, unit = flags.take(listed), ta.unit.take(listed)
 
-    def count(mask: np.ndarray) -> np.ndarray:
-        return np.bincount(unit[mask], minlength=n)[:n].astype(np.float64)
+    def count(mask: np.ndarray, extra: np.ndarray | None = None) -> np.ndarray:
+        u = unit[mask] if extra is None else np.union1d(listed[mask], extra)
+        return np.bincount(u if extra is None else ta.unit.take(u), minlength=n)[:n].astype(np.float64)
 
-    return {"errors": count((f & ERROR) > 0), "temporal": count(((f & TEMPORAL) > 0) | year),
+    return {"errors": count((f & ERROR) > 0), "temporal": count((f & TEMPORAL) > 0, year),
             "first_person": count((f & FIRST) > 0), "phatic": count((f & PHATIC) > 0),
-            "events": count(((f & EVENT) > 0) | past), "people": count((f & PEOPLE) > 0),
+            "events": count((f & EVENT) > 0, past), "people": count((f & PEOPLE) > 0),
             "plans": count((f & PLAN) > 0), "preferences": count((f & PREFER) > 0)}
 
 
