@@ -42,10 +42,11 @@ def _greedy(w: np.ndarray, v: np.ndarray, cap: int) -> np.ndarray:
     order = np.lexsort((-np.arange(m), -density))
     chosen = np.zeros(m, dtype=bool)
     left = cap
+    weights = w.tolist()  # Python ints: this loop visits up to every candidate
     for j in order.tolist():
-        if w[j] <= left:
+        if weights[j] <= left:
             chosen[j] = True
-            left -= int(w[j])
+            left -= weights[j]
             if left == 0:
                 break
     fits = np.flatnonzero(w <= cap)
