@@ -259,8 +259,31 @@ def _word_ids(h: np.ndarray) -> np.ndarray:
     return slot.astype(np.uint16) if size <= 1 << 16 or slot.max(initial=0) < 1 << 16 else slot
 
 
+def _merge(state: PrefixState, n: int, word: np.ndarray, wu: np.ndarray, first: np.ndarray, present: np.ndarray,
+           pos: np.ndarray) -> PrefixState:
+    """The state after a batch: this batch's words merged into the state's table, sorted by hash."""
+    off = state.n
+    starts = np.flatnonzero(first)
+    sizes = np.diff(np.concatenate((starts, [len(wu)])))
+    g_last = off + wu[np.concatenate((starts[1:], [len(wu)])) - 1] if len(wu) else _EMPTY_I64
+    by_hash = np.argsort(word[starts])
+    starts, sizes, g_last = starts[by_hash], sizes[by_hash], g_last[by_hash]
+    g_word, g_present, g_pos = word[starts], present[starts], pos[starts]
+    counts, last = state.counts.copy(), state.last.copy()
+    counts[g_pos[g_present]] += sizes[g_present]
+    last[g_pos[g_present]] = g_last[g_present]
+    absent = ~g_present
+    return PrefixState(
+        n=off + n,
+        words=np.insert(state.words, g_pos[absent], g_word[absent]),
+        counts=np.insert(counts, g_pos[absent], sizes[absent]),
+        last=np.insert(last, g_pos[absent], g_last[absent]),
+        prev_words=word[wu == n - 1],
+    )
+
+
 def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.ndarray | None, vsize: int,
-                state: PrefixState) -> tuple[dict[str, np.ndarray], PrefixState]:
+                state: PrefixState, keep_state: bool) -> tuple[dict[str, np.ndarray], PrefixState | None]:
     """Prefix statistics and TF-IDF from one grouping of the content words by (word, unit)."""
     n, off = ta.n, state.n
     hc, uc = ta.hashes.take(content), ta.unit.take(content)
@@ -306,24 +329,7 @@ def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.nd
     union = uniq + prev_uniq - inter
     out = {"novelty": novel / safe, "new_words": novel, "salience": sal, "history_overlap": hist, "topic_recency": rec,
            "prev_overlap": np.where(union > 0, inter / np.maximum(union, 1.0), 0.0)}
-    # The state after this batch: merge this batch's words into the sorted table.
-    starts = np.flatnonzero(first)
-    sizes = np.diff(np.concatenate((starts, [len(wu)])))
-    g_last = off + wu[np.concatenate((starts[1:], [len(wu)])) - 1] if len(wu) else _EMPTY_I64
-    by_hash = np.argsort(word[starts])
-    starts, sizes, g_last = starts[by_hash], sizes[by_hash], g_last[by_hash]
-    g_word, g_present, g_pos = word[starts], present[starts], pos[starts]
-    counts, last = state.counts.copy(), state.last.copy()
-    counts[g_pos[g_present]] += sizes[g_present]
-    last[g_pos[g_present]] = g_last[g_present]
-    absent = ~g_present
-    new_state = PrefixState(
-        n=off + n,
-        words=np.insert(state.words, g_pos[absent], g_word[absent]),
-        counts=np.insert(counts, g_pos[absent], sizes[absent]),
-        last=np.insert(last, g_pos[absent], g_last[absent]),
-        prev_words=word[wu == n - 1],
-    )
+    new_state = _merge(state, n, word, wu, first, present, pos) if keep_state else None
     if idf is None or vsize == 0:
         out.update(tf_rows=_EMPTY_I64, tf_cols=_EMPTY_I64, tf_vals=np.zeros(0))
         return out, new_state
@@ -335,6 +341,14 @@ def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.nd
     return out, new_state
 
 
+def _is_kind(kinds: Sequence[str] | None, kind: str, n: int) -> np.ndarray:
+    """1.0 where the unit is of ``kind`` (a C-level membership test first: most kinds are absent)."""
+    out = np.zeros(n)
+    if kinds is not None and kind in kinds:
+        out[[i for i, k in enumerate(kinds) if k == kind]] = 1.0
+    return out
+
+
 def compute_features(
     texts: Sequence[str],
     kinds: Sequence[str] | None = None,
@@ -342,11 +356,13 @@ def compute_features(
     vocab: VocabIndex | Mapping[str, int] | None = None,
     idf: np.ndarray | None = None,
     state: PrefixState = EMPTY_STATE,
+    keep_state: bool = True,
 ) -> FeatureSet:
     """Features of every unit of one history (``texts`` in order; ``kinds`` from :class:`Unit`).
 
     ``state``: the :attr:`FeatureSet.state` of the units before ``texts`` (incremental scoring of
     appended units); features are identical to computing the whole history at once (tested).
+    ``keep_state=False`` skips building the next state (a one-off scoring, as a cold trim is).
     """
     n = len(texts)
     index = vocab if isinstance(vocab, VocabIndex) else VocabIndex.build(vocab or {})
@@ -359,13 +375,12 @@ def compute_features(
     cols, flags = index.lookup(ta.hashes)
     wc = _word_counts(ta, flags)
     content = np.flatnonzero((flags & STOP) == 0)  # word indices (gathers are cheaper than masks)
-    p, new_state = _pair_stats(ta, content, cols, idf, index.size, state)
+    p, new_state = _pair_stats(ta, content, cols, idf, index.size, state, keep_state)
     cunit = ta.unit.take(content)
     n_content = np.bincount(cunit, minlength=n)[:n].astype(np.float64)
     rare = np.bincount(cunit[cols.take(content) < 0], minlength=n)[:n] / np.maximum(n_content, 1.0)
     has_q = (c["qmarks"] > 0).astype(np.float64)
     nw = np.maximum(c["words"], 1.0)
-    kinds_arr = np.asarray(kinds) if kinds is not None else None
     dense = np.column_stack([
         np.log1p(np.arange(state.n, state.n + n, dtype=np.float64)),
         np.log1p(c["words"]),
@@ -390,12 +405,13 @@ def compute_features(
         np.log1p(wc["events"]),
         np.log1p(wc["people"]),
         np.log1p(c["sentences"]),
-        (kinds_arr == "tool_call").astype(np.float64) if kinds_arr is not None else np.zeros(n),
-        (kinds_arr == "system").astype(np.float64) if kinds_arr is not None else np.zeros(n),
+        _is_kind(kinds, "tool_call", n),
+        _is_kind(kinds, "system", n),
         np.log1p(p["salience"]),
         np.log1p(wc["plans"]),
         np.log1p(wc["preferences"]),
     ])
-    new_state = PrefixState(new_state.n, new_state.words, new_state.counts, new_state.last, new_state.prev_words,
-                            float(has_q[-1]))
+    if new_state is not None:
+        new_state = PrefixState(new_state.n, new_state.words, new_state.counts, new_state.last,
+                                new_state.prev_words, float(has_q[-1]))
     return FeatureSet(dense, p["tf_rows"], p["tf_cols"], p["tf_vals"], new_state)
