@@ -5,11 +5,13 @@ conversation goes on (so scores can be cached, and training never peeks at the f
 Appending units therefore never changes the features of earlier units (tested).
 
 Everything is vectorised over the whole history (see :mod:`shared_core.lre.textarray`): character
-classes are counted on one code-point array, words are 64-bit hashes, the vocabulary and the word lists
-are looked up together with one ``searchsorted`` (:class:`VocabIndex`), identifiers are
-whitespace-delimited chunks classified from per-chunk character counts, and prefix statistics and the
-TF-IDF entries (over the scorer's vocabulary, l2-normalised per unit) come from one sort of
-(word, unit) keys. There is no Python loop per unit, per word or per feature.
+classes are counted on one byte per character and summed per unit with ``reduceat``, words are 64-bit
+hashes, the vocabulary and the word lists are looked up together in one hash table
+(:class:`VocabIndex`), identifiers are the whitespace-delimited chunks holding an id-ish character,
+classified from their character counts, and prefix statistics and the TF-IDF entries (over the
+scorer's vocabulary, l2-normalised per unit) come from one radix sort of the content words by a small
+per-call word id. There is no Python loop per unit, per word or per feature. Why it matters: a cold
+trim featurises the whole history, and the featuriser is most of its cost.
 
 Incremental use: :class:`PrefixState` carries what later units need from earlier ones, so appended
 units can be featurised alone with identical results (see :mod:`shared_core.lre.stream`).
@@ -22,8 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from shared_core.lre import lexicon
-from shared_core.lre.textarray import TextArray, from_texts, hash_words, runs, shift_left, shift_right
+from shared_core.lre.textarray import TextArray, from_texts, runs, shift_left, shift_right
+from shared_core.lre.vocab import (ERROR, EVENT, FIRST, PEOPLE, PHATIC, PLAN, PREFER, STOP, TEMPORAL,
+                                  VocabIndex)
 
 FEATURE_NAMES: tuple[str, ...] = (
     "position",        # log1p(unit index): absolute, so it never changes when units are appended
@@ -56,65 +59,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     "plans",           # log1p(plan / intention words: planning, hope, soon, upcoming ...)
     "preferences",     # log1p(preference words: love, favourite, enjoy, prefer, hobby ...)
 )
-
-
-STOP, ERROR, TEMPORAL, FIRST, PHATIC, EVENT, PEOPLE, PLAN, PREFER = 1, 2, 4, 8, 16, 32, 64, 128, 256
-_LISTS = ((STOP, lexicon.STOP_WORDS), (ERROR, lexicon.ERROR_WORDS), (TEMPORAL, lexicon.TEMPORAL_WORDS),
-          (FIRST, lexicon.FIRST_PERSON_WORDS), (PHATIC, lexicon.PHATIC_WORDS), (EVENT, lexicon.EVENT_WORDS),
-          (PEOPLE, lexicon.PEOPLE_WORDS), (PLAN, lexicon.PLAN_WORDS), (PREFER, lexicon.PREFERENCE_WORDS))
-
-
-@dataclass(frozen=True, slots=True)
-class VocabIndex:
-    """One table of word hashes: the scorer's vocabulary (column per word) merged with the word lists
-    (a flag bit per list), so that every word of a history is looked up at once. An open-addressing
-    table (linear probing, load <= 1/4) rather than a sorted array: a probe round is one gather, where
-    ``searchsorted`` costs a dozen dependent comparisons per word."""
-
-    hashes: np.ndarray  # uint64 per slot (0 where empty)
-    cols: np.ndarray  # vocabulary column per slot, -1 for list-only words and empty slots
-    flags: np.ndarray  # bit set of STOP / ERROR / TEMPORAL / ... per slot, 0 where empty
-    used: np.ndarray  # slot holds an entry
-    probes: int  # longest probe sequence of any entry
-    size: int  # vocabulary size
-
-    @classmethod
-    def build(cls, vocab: Mapping[str, int] | Sequence[str]) -> VocabIndex:
-        items = list(vocab.items()) if isinstance(vocab, Mapping) else [(w, i) for i, w in enumerate(vocab)]
-        entries: dict[str, list[int]] = {w: [c, 0] for w, c in items}
-        for bit, words in _LISTS:
-            for w in words:
-                entries.setdefault(w, [-1, 0])[1] |= bit
-        words = list(entries)
-        size = 1 << max(4, (4 * len(words)).bit_length())
-        hashes, cols = np.zeros(size, dtype=np.uint64), np.full(size, -1, dtype=np.int32)
-        flags, used = np.zeros(size, dtype=np.int16), np.zeros(size, dtype=bool)
-        probes = 1
-        for w, h in zip(words, hash_words(words).tolist()):
-            k = 0
-            while used[(h + k) & (size - 1)]:
-                k += 1
-            slot = (h + k) & (size - 1)
-            hashes[slot], (cols[slot], flags[slot]), used[slot] = h, entries[w], True
-            probes = max(probes, k + 1)
-        return cls(hashes, cols, flags, used, probes, len(items))
-
-    def lookup(self, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(vocabulary column or -1, flags) per word hash."""
-        mask = len(self.hashes) - 1
-        slot = (hashes & np.uint64(mask)).astype(np.intp)
-        todo = np.flatnonzero((self.hashes.take(slot) != hashes) & self.used.take(slot))
-        for k in range(1, self.probes):  # no entry sits further than `probes` slots from its home
-            if not len(todo):
-                break
-            s = (slot.take(todo) + k) & mask
-            found = self.hashes.take(s) == hashes.take(todo)
-            slot[todo[found]] = s[found]
-            todo = todo[~found & self.used.take(s)]  # an empty slot ends the search
-        slot[todo] = len(self.hashes)  # not found after `probes` slots: absent (the extra slot below)
-        hit = self.hashes.take(slot, mode="clip") == hashes
-        hit &= self.used.take(slot, mode="clip") & (slot < len(self.hashes))
-        return np.where(hit, self.cols.take(slot, mode="clip"), -1), np.where(hit, self.flags.take(slot, mode="clip"), 0)
 
 
 @dataclass(frozen=True, slots=True)
