@@ -83,3 +83,16 @@ def test_scores_of_generated_histories_are_unchanged() -> None:
         slow = ref.compute_features(texts, kinds, vocab=vocab, idf=scorer.idf)
         z = scorer.logits(slow)
         np.testing.assert_allclose(scorer.score_units(units), 1 / (1 + np.exp(-np.clip(z, -50, 50))), rtol=1e-12)
+
+
+def test_long_history_with_many_distinct_words_equals_the_reference() -> None:
+    """Past 32k content words the per-call word table outgrows 16-bit slots and is renumbered; past
+    65k distinct words the ids stay wide and the grouping falls back to a comparison sort."""
+    scorer = Scorer.default()
+    vocab = ref.VocabIndex.build(scorer.vocab_list)
+    r = random.Random(7)
+    fresh = iter(range(10**6))
+    for word in (lambda: r.randrange(3_000), lambda: next(fresh)):  # 3,000 words repeated; all distinct
+        history = [" ".join(f"w{word()}x" for _ in range(r.randrange(10, 40))) for _ in range(3_000)]
+        _assert_same(scorer.features(history), ref.compute_features(history, vocab=vocab, idf=scorer.idf),
+                     len(history), len(scorer.vocab_list))
