@@ -4,7 +4,8 @@ Why not a regex per unit: at ~10 µs per unit the tokenizer alone would cap scor
 and a 1,000-message trim would cost more than ``langchain_core.trim_messages``. Here the joined text is
 one byte per code point; words are runs of letters/digits (with inner ``' _ -``), identified by a
 64-bit polynomial hash computed from prefix sums (no Python string per word). Vocabulary and word lists
-are hashed by the very same code, so lookups are ``searchsorted`` / ``isin`` on integers.
+are hashed by the very same code, so lookups are hash-table probes on integers
+(:class:`~shared_core.lre.vocab.VocabIndex`).
 """
 
 from __future__ import annotations
@@ -56,8 +57,9 @@ class TextArray:
 
 
 def _mix(h: np.ndarray) -> np.ndarray:
-    """MurmurHash3's 64-bit finaliser: the polynomial hash of words that differ only in their first
-    letters differs only in its low bits, and callers drop low bits to pack (word, unit) keys."""
+    """MurmurHash3's 64-bit finaliser: spreads every bit of the polynomial hash over all 64 output bits
+    (words differing only in their first letters differ only in a few raw bits), because the word
+    tables are addressed by the low bits of the hash."""
     with np.errstate(over="ignore"):
         h = h ^ (h >> np.uint64(33))
         h = h * np.uint64(0xFF51AFD7ED558CCD)
