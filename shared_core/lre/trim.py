@@ -88,7 +88,7 @@ def trim(
     naming the budget and the minimum it needs. Otherwise the budget is never exceeded.
 
     Speed: a cold trim featurises every unit (vectorised; ~7 ms CPU for 1,000 LoCoMo messages on a
-    loaded 2-core machine, about 3.4x ``trim_messages``; a history that fits the budget is not scored
+    loaded 2-core machine, 3.2-3.4x ``trim_messages``; a history that fits the budget is not scored
     at all). In an agent loop pass one :class:`~shared_core.lre.stream.StreamingScorer`
     per conversation as ``scorer``: messages it has seen (the same objects) are neither regrouped nor
     featurised again, so the next trim costs about what ``trim_messages`` does (same result).
