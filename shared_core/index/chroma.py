@@ -8,9 +8,10 @@ and size, so two embedders never share one vector space. chromadb is imported on
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -133,10 +134,10 @@ class EntryIndex:
             where = {"$and": [where, {"ledger": ledgers[0].value}]}
         else:
             where = {"$and": [where, {"ledger": {"$in": [lg.value for lg in ledgers]}}]}
-        res = self.collection.query(
+        res = _settled(lambda: self.collection.query(
             query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1), n_results=k, where=where,
             include=["distances"],
-        )
+        ))
         return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0])]
 
     def load(self, namespace: str) -> tuple[list[str], np.ndarray, list[Ledger]]:
@@ -147,8 +148,8 @@ class EntryIndex:
         ledgers: list[Ledger] = []
         offset = 0
         while True:
-            got = self.collection.get(where={"namespace": namespace}, include=["embeddings", "metadatas"],
-                                      limit=self.batch, offset=offset)
+            got = _settled(lambda: self.collection.get(where={"namespace": namespace}, limit=self.batch,
+                                                       include=["embeddings", "metadatas"], offset=offset))
             ids += got["ids"]
             if got["ids"]:
                 vectors.append(np.asarray(got["embeddings"], dtype=np.float32))
@@ -165,6 +166,24 @@ class EntryIndex:
 
     def count(self) -> int:
         return int(self.collection.count())
+
+
+_R = TypeVar("_R")
+SETTLE_DELAYS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
+
+
+def _settled(read: Callable[[], _R]) -> _R:
+    """A Chroma server answers a read of a segment that another client is just flushing with an internal
+    error ("Error creating hnsw segment reader: Nothing found on disk"); the same read succeeds a moment
+    later, so it is retried a few times before the error reaches the caller."""
+    from chromadb.errors import InternalError
+
+    for delay in SETTLE_DELAYS:
+        try:
+            return read()
+        except InternalError:
+            time.sleep(delay)
+    return read()
 
 
 def _metadata(e: Entry) -> dict[str, Any]:
