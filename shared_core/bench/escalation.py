@@ -1,0 +1,230 @@
+"""``tarl bench escalation``: what sending the CPU policy's least confident decisions to an LLM judge buys,
+measured without an LLM, on the hand-written TARL corpus (fit and choose on dev, report on test).
+
+Decisions are teacher-forced (each on the gold state before it), grounded as the engine grounds them,
+and run through the shipped :class:`~shared_core.escalation.EscalatingPolicy` (validation included)
+with simulated judges:
+
+- ``oracle``: answers the gold action and gold target. Its answer is still validated: when the gold
+  target is not among the candidates the judge is shown, the answer is refused and the CPU decision
+  stands (``oracle_fallback_share``).
+- ``judge80``: right with probability 0.8; otherwise an action drawn uniformly among the other actions
+  feasible here (a targeted action gets a random candidate). Mean over ``JUDGE80_SEEDS`` seeds.
+
+The uncertainty rule's weights are fitted on dev (logistic regression of "the CPU is wrong" on
+``escalation.doubt_terms``); the threshold for share s is the dev score quantile that escalates s of dev
+decisions; test shares are reported as they come out. Metrics per system (``escalate_S``):
+``escalated_share``, ``accuracy_kept`` / ``macro_f1_kept`` (the CPU decisions not escalated),
+``macro_f1_oracle`` / ``macro_f1_judge80`` (the whole stream), ``judge_calls_per_1000``. The main
+table is free text (no slot given); ``*_slot`` metrics are the same claims with their slots.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..escalation import TERMS, EscalatingPolicy, Uncertainty, doubt_terms
+from ..index import default_embedder
+from ..judging import JudgeRequest
+from ..policy import LearnedPolicy, Policy
+from ..schema import Decision
+from . import tarl_mem_metrics as m
+from .corpus import raw_episodes, to_episode
+from .report import Report, bench_args
+from .tarl_mem_examples import Example, Vectors, examples
+
+SHARES = (0, 5, 10, 20, 30, 50)
+JUDGE80_SEEDS = 5
+ACTIONS = m.ACTIONS
+
+
+def split(episode_id: str) -> str:
+    """Provisional 60/40 dev/test split by a stable hash of the episode id (until the corpus ships a
+    frozen one)."""
+    return "dev" if int(hashlib.sha1(episode_id.encode()).hexdigest()[:8], 16) % 100 < 60 else "test"
+
+
+@dataclass
+class Scored:
+    example: Example
+    base: Decision
+    terms: tuple[float, ...]
+
+    @property
+    def gold(self) -> str:
+        return ACTIONS[self.example.label]
+
+    @property
+    def correct(self) -> bool:
+        return self.base.action.value == self.gold
+
+
+def scored(policy: Policy, exs: Sequence[Example]) -> list[Scored]:
+    out = []
+    for e in exs:
+        if e.scored:
+            d = policy.decide(e.claim, e.grounding, e.comparison)
+            out.append(Scored(e, d, doubt_terms(e.claim, d, e.grounding)))
+    return out
+
+
+def fit(rows: Sequence[Scored], l2: float = 0.01, steps: int = 3000) -> Uncertainty:
+    """Logistic regression of "the base is wrong" on the doubt terms (gradient descent, L2)."""
+    x = np.asarray([r.terms for r in rows], float)
+    y = np.asarray([not r.correct for r in rows], float)
+    w, b = np.zeros(x.shape[1]), 0.0
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-(x @ w + b)))
+        w -= 0.5 * (x.T @ (p - y) / len(y) + l2 * w)
+        b -= 0.5 * float(np.mean(p - y))
+    return Uncertainty(weights=tuple(round(float(v), 2) for v in w), bias=round(b, 2))
+
+
+def threshold_for(rule: Uncertainty, dev: Sequence[Scored], share: float) -> float:
+    """The score above which ``share`` of dev decisions escalate (1.0 + eps never escalates)."""
+    if share <= 0:
+        return 1.0
+    scores = np.sort([rule.score(r.example.claim, r.base, r.example.grounding) for r in dev])[::-1]
+    return float(scores[min(len(scores) - 1, int(round(share * len(scores))) - 1)])
+
+
+class SimulatedJudge:
+    """Answers for the example currently being decided (``current``): gold with probability ``accuracy``,
+    else a random other feasible action."""
+
+    def __init__(self, accuracy: float, seed: int) -> None:
+        self.accuracy, self.rng, self.current = accuracy, random.Random(seed), None  # type: Example | None
+
+    def judge(self, request: JudgeRequest) -> dict[str, Any]:
+        e = self.current
+        assert e is not None
+        gold = ACTIONS[e.label]
+        if self.rng.random() < self.accuracy:
+            return {"action": gold, "target_id": e.gold_target, "rationale": "gold"}
+        accepted = [c.id for c in request.candidates if c.ledger.value == "accepted"]
+        options = [a for a in ACTIONS if a != gold and (accepted or a not in ("revise", "reject_conflict"))]
+        action = self.rng.choice(options)
+        target = self.rng.choice(accepted) if accepted and action != "append" else None
+        return {"action": action, "target_id": target, "rationale": "simulated wrong answer"}
+
+
+def run(policy: Policy, rows: Sequence[Scored], rule: Uncertainty, accuracy: float, seed: int) -> list[Decision]:
+    judge = SimulatedJudge(accuracy, seed)
+    esc = EscalatingPolicy(policy, judge, uncertainty=rule, calls_per_minute=None)
+    out = []
+    for r in rows:
+        judge.current = r.example
+        out.append(esc.decide(r.example.claim, r.example.grounding, r.example.comparison))
+    esc.close()
+    return out
+
+
+def metrics(policy: Policy, rows: Sequence[Scored], rule: Uncertainty) -> dict[str, float]:
+    gold = [r.gold for r in rows]
+    oracle = run(policy, rows, rule, 1.0, 0)
+    escalated = [d.decided_by != "policy" for d in oracle]
+    kept = [r for r, e in zip(rows, escalated) if not e]
+    f1_80 = [m.macro_f1(gold, [d.action.value for d in run(policy, rows, rule, 0.8, s + 1)]) for s in range(JUDGE80_SEEDS)]
+    n = len(rows)
+    return {
+        "escalated_share": sum(escalated) / n,
+        "accuracy_kept": float(np.mean([r.correct for r in kept])) if kept else float("nan"),
+        "macro_f1_kept": m.macro_f1([r.gold for r in kept], [r.base.action.value for r in kept]),
+        "macro_f1_oracle": m.macro_f1(gold, [d.action.value for d in oracle]),
+        "macro_f1_judge80": float(np.mean(f1_80)),
+        "judge_calls_per_1000": 1000 * sum(escalated) / n,
+        "accuracy_oracle": float(np.mean([d.action.value == g for d, g in zip(oracle, gold)])),
+        "oracle_fallback_share": sum(d.decided_by == "fallback" for d in oracle) / max(1, sum(escalated)),
+        "decisions": float(n),
+    }
+
+
+def risk_coverage(rule: Uncertainty, rows: Sequence[Scored]) -> tuple[list[float], list[float]]:
+    """Coverage (share kept by the CPU) vs risk (error rate of the kept), least doubtful kept first."""
+    order = sorted(rows, key=lambda r: rule.score(r.example.claim, r.base, r.example.grounding))
+    wrong = np.cumsum([not r.correct for r in order])
+    k = np.arange(1, len(order) + 1)
+    return list(k / len(order)), list(wrong / k)
+
+
+def overhead_ms(policy: Policy, rows: Sequence[Scored], rule: Uncertainty, repeats: int = 5) -> float:
+    """Median extra time per decision of the escalating wrapper over its base when it does not escalate."""
+    esc = EscalatingPolicy(policy, lambda r: None, uncertainty=rule, calls_per_minute=None)
+    confident = [r for r in rows if rule.why(r.example.claim, r.base, r.example.grounding) is None] or list(rows)
+    extra = []
+    for _ in range(repeats):
+        for r in confident:
+            e = r.example
+            t0 = time.perf_counter()
+            policy.decide(e.claim, e.grounding, e.comparison)
+            t1 = time.perf_counter()
+            esc.decide(e.claim, e.grounding, e.comparison)
+            extra.append((time.perf_counter() - t1) - (t1 - t0))
+    return float(np.median(extra) * 1000)
+
+
+def main(argv: list[str]) -> int:
+    p = bench_args("escalation", __doc__ or "")
+    args = p.parse_args(argv)
+    raws = raw_episodes()
+    if args.quick:
+        raws = raws[: max(10, len(raws) // 4)]
+    vectors, policy = Vectors(default_embedder()), LearnedPolicy()
+    rows: dict[tuple[str, str], list[Scored]] = {}
+    for variant, slots in (("free", False), ("slot", True)):
+        for part in ("dev", "test"):
+            eps = [to_episode(r, slots=slots, split=part) for r in raws if split(r.id) == part]
+            rows[(variant, part)] = scored(policy, examples(eps, vectors))
+    rule = fit(rows[("free", "dev")] + rows[("slot", "dev")])
+    n_dev, n_test = (sum(split(r.id) == s for r in raws) for s in ("dev", "test"))
+    report = Report("escalation", f"hand-written corpus ({len(raws)} episodes: dev {n_dev}, test {n_test}; provisional "
+                                  f"hash split), test split, free text (*_slot: with slots)")
+    curves: dict[str, tuple[list[float], list[float]]] = {}
+    for share in SHARES:
+        name = "cpu_only" if share == 0 else f"escalate_{share}"
+        for variant in ("free", "slot"):
+            t = threshold_for(rule, rows[(variant, "dev")], share / 100) + (1e-9 if share == 0 else 0.0)
+            r = Uncertainty(rule.weights, rule.bias, min(1.0, t))
+            res = metrics(policy, rows[(variant, "test")], r)
+            report.add(name, **(res if variant == "free" else {f"{k}_slot": v for k, v in res.items()}))
+    for variant in ("free", "slot"):
+        curves[f"doubt rule ({variant})"] = risk_coverage(rule, rows[(variant, "test")])
+        curves[f"1 - p only ({variant})"] = risk_coverage(Uncertainty((1.0,) + (0.0,) * (len(TERMS) - 1), 0.0), rows[(variant, "test")])
+    report.add("cpu_only", judge_overhead_ms=overhead_ms(policy, rows[("free", "test")], rule))
+    at20 = {k: _kept_at(v, 0.8) for k, v in curves.items()}
+    report.extra = {"uncertainty": {"terms": TERMS, "weights": rule.weights, "bias": rule.bias},
+                    "risk_coverage": {k: {"coverage": c, "risk": r} for k, (c, r) in curves.items()},
+                    "accuracy_kept_at_80pct_coverage": at20}
+    report.notes.append(f"uncertainty rule fitted on dev: bias {rule.bias}, weights {dict(zip(TERMS, rule.weights))}")
+    report.notes.append("accuracy of the kept at 80% coverage (test; doubt rule vs 1 - p alone): "
+                        + ", ".join(f"{k} {v:.3f}" for k, v in at20.items()))
+    report.notes.append("judge_overhead_ms: median extra time per non-escalated decision of EscalatingPolicy over "
+                        "its base (same process, same decisions)")
+
+    def draw(ax: Any) -> None:
+        for label, (cov, risk) in curves.items():
+            ax.plot(cov, risk, label=label, ls="-" if "rule" in label else "--")
+        ax.set_xlabel("coverage (share decided by the CPU)")
+        ax.set_ylabel("risk (error rate of the kept decisions)")
+        ax.set_title("escalation: risk-coverage on hand-written test")
+        ax.legend(fontsize=8)
+
+    report.plot("escalation_risk_coverage.png", draw)
+    report.emit(args)
+    return 0
+
+
+def _kept_at(curve: tuple[list[float], list[float]], coverage: float) -> float:
+    cov, risk = curve
+    i = min(range(len(cov)), key=lambda j: abs(cov[j] - coverage))
+    return 1.0 - risk[i]
+
+
+
