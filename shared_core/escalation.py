@@ -174,6 +174,8 @@ class EscalatingPolicy:
             raise TarlError("calls_per_minute", calls_per_minute, "must be None or a non-negative integer")
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
             raise TarlError("timeout", timeout, "must be a positive number of seconds")
+        if uncertainty is not None and not isinstance(uncertainty, Uncertainty):
+            raise TarlError("uncertainty", uncertainty, "must be an Uncertainty rule or None (the shipped one)")
         self.base, self.judge = base, judge
         self._acall = getattr(judge, "ajudge", None)
         self.uncertainty = uncertainty or Uncertainty()
