@@ -59,6 +59,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "entities_differ", "ids_differ", "ids_shared", "negation_differs", "same_slot", "slot_differs",
     "near_duplicate", "exact_duplicate", "target_pending", "runner_up_gap", "update_cue", "additive_cue",
     "claim_length", "is_question", "content_free", "value_replaced",
+    "identity", "same_subject", "same_attribute", "value_differs", "value_overlap", "many", "change_signal",
+    "untrusted", "slot_known",
 )
 """The grounding features every policy may read, in a fixed order (zeros when there is no target)."""
 
@@ -189,7 +191,7 @@ SHARED_ID_SCORE = 0.6
 """Match score of an entry that names the same identifier (order, ticket, flight) as the claim."""
 
 
-def _match_score(claim: Claim, entry: Entry, similarity: float) -> float:
+def match_score(claim: Claim, entry: Entry, similarity: float) -> float:
     a, b = content_tokens(proposition(claim.text)), content_tokens(proposition(entry.text))
     score = max(similarity, len(a & b) / max(1, len(a | b)) * MATCH_THRESHOLD / OVERLAP_THRESHOLD)
     if identifiers(claim.text) & identifiers(entry.text):
@@ -205,7 +207,7 @@ def ground(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_matches
     slot_open = [e for e in slot_matches if e.ledger is not Ledger.HISTORY]
     pool = slot_open or [e for e, _ in neighbours]
     scored = sorted(
-        ((_match_score(claim, e, sims.get(e.id, 0.0)), e.ledger is Ledger.ACCEPTED, e) for e in pool),
+        ((match_score(claim, e, sims.get(e.id, 0.0)), e.ledger is Ledger.ACCEPTED, e) for e in pool),
         key=lambda t: (t[0], t[1]), reverse=True,
     )
     if scored and (slot_open or scored[0][0] >= MATCH_THRESHOLD):

@@ -142,7 +142,9 @@ def export(model: TorchScorer, mean: np.ndarray, std: np.ndarray, cfg: TrainConf
               "w3": a(model.l3.weight).reshape(-1), "b3": a(model.l3.bias).reshape(-1)}
     meta = {"objective": cfg.objective, "binary": cfg.binary, "seed": cfg.seed, "epochs": cfg.epochs,
             "tau": cfg.tau, "label_weight": cfg.label_weight, "features": len(FEATURE_NAMES), **cfg.meta}
-    return ScorerWeights(model.actions, arrays, 1.0, meta)
+    from ..config import PolicyConfig
+
+    return ScorerWeights(model.actions, arrays, 1.0, meta, PolicyConfig().model_dump(mode="json"))
 
 
 def fit_temperature(weights: ScorerWeights, dev: Batch) -> float:
