@@ -88,7 +88,7 @@ def decide(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries
     cfg = config or default_config()
     g, c = situate(claim, neighbours, slot_entries, cfg)
     d = policy.decide(claim, g, c)
-    if contract:
+    if contract and d.decided_by != "judge":      # a judge's answer was checked on its own target (judging)
         d = enforce(d, g)
     if content_free(claim.text) and not g.features.get("identity"):
         return Outcome(d, [Step(d.action, claim, d.target_id, decision=d)], g, c)

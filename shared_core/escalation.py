@@ -29,8 +29,10 @@ from typing import Any, Protocol
 from .errors import TarlError
 from .grounding import Grounding
 from .judging import JudgeRequest, parse_answer, request_for, validated
+from .config import PolicyConfig
 from .policy.base import Policy
-from .reliability import SOURCE_PRIORS, UNKNOWN_SOURCE_PRIOR, Comparison
+from .policy.contract import enforce
+from .reliability import Comparison, prior
 from .schema import Action, Claim, Decision
 
 TERMS = ("low_probability", "leans_to_missing_target", "close_candidates", "small_margin", "removes_accepted",
@@ -75,7 +77,7 @@ def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding) -> tuple
         float(decision.action is Action.REVISE and p < STRICT_PROBABILITY),
         0.0 if target else min(1.0, max(0.0, nearest)),
         float(not target and bool(grounding.features.get("update_cue"))),
-        float(SOURCE_PRIORS.get(claim.source, UNKNOWN_SOURCE_PRIOR) < TRUSTED_PRIOR),
+        float(grounding.features.get("source_prior", prior(claim)) < TRUSTED_PRIOR),
         float(not grounding.candidates and not target),
     )
 
@@ -88,8 +90,8 @@ class Uncertainty:
     slotted claims, the shipped learned policy); ``threshold`` picks the escalation share (the bench
     reports the share each threshold gives on test)."""
 
-    weights: tuple[float, ...] = (0.66, 0.24, 0.39, 0.19, 0.08, 0.68, 0.56, 0.59, -1.59)
-    bias: float = -0.69
+    weights: tuple[float, ...] = (0.36, 0.0, 0.23, 0.47, -0.13, 0.56, 0.58, 0.74, -1.65)
+    bias: float = -0.5
     threshold: float = 0.5
 
     def __post_init__(self) -> None:
@@ -158,12 +160,16 @@ class EscalatingPolicy:
 
     ``calls_per_minute`` (None: unlimited) is per namespace; ``timeout`` in seconds bounds each judge
     call (sync calls run in a worker thread, async ones under ``asyncio.wait_for``); ``clock`` (seconds,
-    monotonic) drives the budget window, so tests need no sleeping.
+    monotonic) drives the budget window, so tests need no sleeping; ``config``: the engine's
+    ``PolicyConfig`` (None: the shipped one), used to check the judge's target as the engine would.
+    The base decision is put through the labelling contract before the rule reads it, and a judge's
+    validated answer is exempt from the contract's re-enforcement in ``decision.decide``.
     """
 
     def __init__(self, base: Policy, judge: Judge | Callable[[JudgeRequest], Any], *,
                  uncertainty: Uncertainty | None = None, calls_per_minute: int | None = 30,
-                 timeout: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 timeout: float = 30.0, clock: Callable[[], float] = time.monotonic,
+                 config: PolicyConfig | None = None) -> None:
         if not hasattr(base, "decide"):
             raise TarlError("base", base, "must be a Policy (an object with decide(claim, grounding, comparison))")
         self._call = getattr(judge, "judge", None) or (judge if callable(judge) else None)
@@ -180,6 +186,7 @@ class EscalatingPolicy:
         self._acall = getattr(judge, "ajudge", None)
         self.uncertainty = uncertainty or Uncertainty()
         self.calls_per_minute, self.timeout, self.clock = calls_per_minute, float(timeout), clock
+        self.config = config
         self.name = f"escalating_{getattr(base, 'name', 'policy')}"
         self.counters = Counters()
         self._calls: dict[str, deque[float]] = {}
@@ -220,7 +227,7 @@ class EscalatingPolicy:
     # -- steps ------------------------------------------------------------------------------------
     def _triage(self, claim: Claim, grounding: Grounding, comparison: Comparison | None) -> tuple[Decision, str | None]:
         """The base decision, and why it goes to the judge (None: it does not)."""
-        base = self.base.decide(claim, grounding, comparison)
+        base = enforce(self.base.decide(claim, grounding, comparison), grounding)   # what would be executed
         why = self.uncertainty.why(claim, base, grounding)
         self.counters.add(decisions=1, uncertain=why is not None)
         if why is not None and not self._spend(claim.namespace):
@@ -250,7 +257,7 @@ class EscalatingPolicy:
     def _apply(self, claim: Claim, grounding: Grounding, base: Decision, why: str, raw: Any, t0: float) -> Decision:
         try:
             answer = parse_answer(raw)
-            action, target, _ = validated(claim, grounding, answer)
+            action, target, _ = validated(claim, grounding, answer, self.config)
         except ValueError as exc:
             return self._fallback(base, why, f"invalid answer: {exc}", t0, "invalid")
         ms = (time.perf_counter() - t0) * 1000

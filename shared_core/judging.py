@@ -8,8 +8,8 @@ be about (id, text, ledger, source, times) and the meaning of the five actions.
 
 An answer is a proposal, never trusted as given: :func:`validated` accepts it only when the target
 is one of the candidates shown, the executor can apply the action to that target, and the policy's
-contract rules allow it (``policy.features.applicable``, re-evaluated against the target the judge
-chose). Anything else is a fallback to the CPU decision, with the reason.
+labelling contract allows it (``policy.contract.allowed``, re-evaluated by the decision function
+against the target the judge chose). Anything else is a fallback to the CPU decision, with the reason.
 """
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .grounding import Grounding, content_free, features
-from .policy.features import applicable
+from .config import PolicyConfig, default_config
+from .decision import situate
+from .grounding import Grounding
+from .policy.contract import ACTIONS, allowed
 from .schema import Action, Claim, Entry, Ledger
 
 MAX_CANDIDATES = 3
@@ -154,27 +156,35 @@ def parse_answer(raw: Any) -> JudgeAnswer:
         raise ValueError(f"answer.{'.'.join(map(str, err['loc']))}={err.get('input')!r}: {err['msg']}") from None
 
 
-def retargeted(claim: Claim, grounding: Grounding, entry: Entry | None, similarity: float) -> Grounding:
-    """The grounding as if ``entry`` were the claim's target (the judge may pick another candidate)."""
-    if entry is None or (grounding.target is not None and entry.id == grounding.target.id):
+def retargeted(claim: Claim, grounding: Grounding, entry: Entry | None, similarity: float,
+               config: PolicyConfig | None = None) -> Grounding:
+    """The grounding the decision function computes with ``entry`` as the claim's target (the judge may
+    pick another candidate than the grounded one), with identity vouched for by the judge: the one
+    contract premise the CPU could not establish from the words (same subject, same attribute) is what
+    the judge read. Every other contract rule still applies to the features computed here."""
+    if entry is None:
         return grounding
-    return Grounding(entry, similarity, features(claim, entry, similarity), grounding.candidates)
+    g = grounding
+    if grounding.target is None or entry.id != grounding.target.id:
+        cfg = (config or default_config()).model_copy(update={"match_threshold": -1.0})
+        slot_entries = [entry] if claim.slot is not None and entry.slot == claim.slot else []
+        g = situate(claim, [(entry, similarity)], slot_entries, cfg)[0]
+    return Grounding(g.target, g.similarity, {**g.features, "identity": 1.0}, g.candidates)
 
 
-def validated(claim: Claim, grounding: Grounding, answer: JudgeAnswer) -> tuple[Action, str | None, Grounding]:
-    """The answer's action and target when the executor can apply them and the contract rules allow
-    them; else ``ValueError`` saying why. Returns the grounding re-aimed at the judge's target."""
+def validated(claim: Claim, grounding: Grounding, answer: JudgeAnswer,
+              config: PolicyConfig | None = None) -> tuple[Action, str | None, Grounding]:
+    """The answer's action and target when the executor can apply them and the labelling contract
+    (``policy.contract.allowed``) allows them on the grounding re-aimed at the judge's target (see
+    :func:`retargeted`); else ``ValueError`` saying why. Returns that grounding too."""
     action = Action(answer.action)
     shown = {e.id: (e, s) for e, s in candidates(grounding)}
     if answer.target_id is not None and answer.target_id not in shown:
         raise ValueError(f"target_id={answer.target_id!r} is not one of the candidates {sorted(shown)}")
-    entry, sim = shown.get(answer.target_id, (None, 0.0)) if answer.target_id is not None else (None, 0.0)
+    entry, sim = shown[answer.target_id] if answer.target_id is not None else (None, 0.0)
+    g = retargeted(claim, grounding, entry, sim, config)
     if action in (Action.REVISE, Action.REJECT_CONFLICT) and (entry is None or entry.ledger is not Ledger.ACCEPTED):
         raise ValueError(f"action={action.value!r} needs an Accepted target, got {answer.target_id!r}")
-    if action is Action.NOOP and entry is None and not content_free(claim.text):
-        raise ValueError("action='noop' without a target drops a contentful claim")
-    g = retargeted(claim, grounding, entry, sim)
-    if not applicable(claim, g, (action.value,))[0]:
-        raise ValueError(f"action={action.value!r} on target {answer.target_id!r} breaks the policy's contract rules")
+    if not allowed(g)[ACTIONS.index(action.value)]:
+        raise ValueError(f"action={action.value!r} on target {answer.target_id!r} breaks the labelling contract")
     return action, entry.id if entry is not None else None, g
-

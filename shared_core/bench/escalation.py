@@ -34,6 +34,7 @@ from ..escalation import TERMS, EscalatingPolicy, Uncertainty, doubt_terms
 from ..index import default_embedder
 from ..judging import JudgeRequest
 from ..policy import LearnedPolicy, Policy
+from ..policy.contract import enforce
 from ..schema import Decision
 from . import tarl_mem_metrics as m
 from .corpus import raw_episodes, to_episode
@@ -66,11 +67,18 @@ class Scored:
         return self.base.action.value == self.gold
 
 
+def shipped(policy: Policy, e: Example) -> Decision:
+    """The decision as ``decision.decide`` makes it on the example's grounding: the policy's, then the
+    labelling contract (a judge's validated answer is exempt; pending resolution is not modelled)."""
+    d = policy.decide(e.claim, e.grounding, e.comparison)
+    return d if d.decided_by == "judge" else enforce(d, e.grounding)
+
+
 def scored(policy: Policy, exs: Sequence[Example]) -> list[Scored]:
     out = []
     for e in exs:
         if e.scored:
-            d = policy.decide(e.claim, e.grounding, e.comparison)
+            d = shipped(policy, e)
             out.append(Scored(e, d, doubt_terms(e.claim, d, e.grounding)))
     return out
 
@@ -121,7 +129,7 @@ def run(policy: Policy, rows: Sequence[Scored], rule: Uncertainty, accuracy: flo
     out = []
     for r in rows:
         judge.current = r.example
-        out.append(esc.decide(r.example.claim, r.example.grounding, r.example.comparison))
+        out.append(shipped(esc, r.example))
     esc.close()
     return out
 

@@ -71,7 +71,7 @@ def _boom(request):
     ({"action": "delete_everything"}, "invalid", "invalid answer: answer.action="),
     ({"action": "revise", "target_id": "no-such-id"}, "invalid", "is not one of the candidates"),
     ({"action": "reject_conflict", "target_id": None}, "invalid", "needs an Accepted target"),
-    ({"action": "noop", "target_id": None}, "invalid", "drops a contentful claim"),
+    ({"action": "noop", "target_id": None}, "invalid", "breaks the labelling contract"),
     (_boom, "errors", "judge raised RuntimeError: model down"),
 ])
 def test_bad_answers_and_errors_fall_back_and_are_recorded(reply, counter, why):
