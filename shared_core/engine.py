@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from . import decision as deciding
-from . import executor, pending
+from . import executor, keys, pending
 from .beliefs.api import BeliefsAPI
 from .config import PolicyConfig
 from .errors import TarlError, UnknownEntry
@@ -87,22 +87,34 @@ class MemoryEngine(BeliefsAPI):
         return cls(store, chroma.EntryIndex(client, embedder, prefix=prefix), policy=policy, config=config, clock=clock)
 
     # -- writes -------------------------------------------------------------------------------
-    def write(self, claim: Claim | dict[str, Any], *, vector: np.ndarray | None = None) -> Decision:
+    def write(self, claim: Claim | dict[str, Any], *, vector: np.ndarray | None = None,
+              keyed: bool = False) -> Decision:
         """Decide how ``claim`` changes memory and apply it atomically; returns the decision taken.
 
-        ``vector``: the claim's embedding when the caller already has it (skips the embedder)."""
+        ``vector``: the claim's embedding when the caller already has it (skips the embedder).
+        ``keyed``: the claim's slot is a key of a key-value view, weighed only against that key's open
+        entries (see :mod:`shared_core.keys`)."""
         claim = _claim(claim)
         self.config.source(claim.source)            # an unknown source is refused before anything else
+        if keyed and claim.slot is None:
+            raise TarlError("claim.slot", None, "a keyed write needs the key as the claim's slot")
         vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
 
         def body(run: Callable[[Step], Transaction]) -> tuple[Decision, list[Transaction]]:
-            neighbours = self.vectors.query(vector, claim.namespace, self.config.neighbours, (Ledger.ACCEPTED, Ledger.PENDING))
-            found = {e.id: e for e in self.store.entries([i for i, _ in neighbours])}
-            near = [(found[i], s) for i, s in neighbours if i in found and found[i].ledger is not Ledger.HISTORY]
             slot = [e for e in self.store.slot(claim.namespace, claim.slot) if e.ledger is not Ledger.HISTORY] \
                 if claim.slot else []
+            if keyed:                                # candidates: the key's own open entries only
+                near = [(e, 0.0) for e in slot]
+            else:
+                neighbours = self.vectors.query(vector, claim.namespace, self.config.neighbours,
+                                                (Ledger.ACCEPTED, Ledger.PENDING))
+                found = {e.id: e for e in self.store.entries([i for i, _ in neighbours])}
+                near = [(found[i], s) for i, s in neighbours if i in found and found[i].ledger is not Ledger.HISTORY]
             outcome = deciding.decide(claim, near, slot, self.policy, self.config)   # THE decision function
-            return outcome.decision, [run(step) for step in outcome.steps]   # one step, or noop + promote
+            decided = keys.keep_change(claim, outcome.grounding.target, outcome.decision)
+            steps = outcome.steps if decided is outcome.decision else [
+                Step(decided.action, claim, decided.target_id, decision=decided)]
+            return decided, [run(step) for step in steps]   # one step, or noop + promote
 
         decision, done = self.transact(claim.namespace, body, vector=vector)
         created = done[0].created[0].id if done[0].created else None
@@ -290,8 +302,8 @@ class MemoryEngine(BeliefsAPI):
         self.close()
 
     # -- async twins (the adapters' async paths); SQLite and Chroma calls run in a worker thread --
-    async def awrite(self, claim: Claim | dict[str, Any]) -> Decision:
-        return await asyncio.to_thread(self.write, claim)
+    async def awrite(self, claim: Claim | dict[str, Any], *, keyed: bool = False) -> Decision:
+        return await asyncio.to_thread(self.write, claim, keyed=keyed)
 
     async def awrite_many(self, claims: Iterable[Claim | dict[str, Any]]) -> list[Decision]:
         return await asyncio.to_thread(self.write_many, list(claims))

@@ -130,9 +130,9 @@ class Claim(BaseModel):
     @field_validator("slot")
     @classmethod
     def _slot(cls, v: str | None) -> str | None:
-        if v is not None and not v.strip():
+        if v is not None and not v:
             raise ValueError("slot must be None or a non-empty key")
-        return v.strip() if v is not None else None
+        return v                                # kept exactly: a store key " a " is not "a"
 
     @field_validator("metadata")
     @classmethod
