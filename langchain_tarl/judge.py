@@ -52,3 +52,9 @@ def _answer(result: Any) -> Any:
     raw = result["raw"]
     calls = getattr(raw, "tool_calls", None) or []
     return calls[0].get("args", {}) if calls else getattr(raw, "content", raw)
+
+
+def as_judge(judge: Any) -> Any:
+    """What an adapter's ``judge=`` accepts: a chat model (wrapped in :class:`ChatModelJudge`), any
+    judge the core accepts (``judge(request)`` or a callable), or None."""
+    return ChatModelJudge(judge) if isinstance(judge, BaseChatModel) else judge

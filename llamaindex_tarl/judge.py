@@ -40,3 +40,9 @@ class LLMJudge:
 
     async def ajudge(self, request: JudgeRequest) -> Any:
         return await self.llm.astructured_predict(JudgeAnswer, _TEMPLATE, question=request.prompt())
+
+
+def as_judge(judge: Any) -> Any:
+    """What an adapter's ``judge=`` accepts: a LlamaIndex ``LLM`` (wrapped in :class:`LLMJudge`), any
+    judge the core accepts (``judge(request)`` or a callable), or None."""
+    return LLMJudge(judge) if isinstance(judge, LLM) else judge

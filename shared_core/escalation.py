@@ -288,3 +288,17 @@ def with_judge(policy: Policy | None, judge: Any, **options: Any) -> Policy | No
     from .policy import LearnedPolicy
 
     return EscalatingPolicy(policy if policy is not None else LearnedPolicy(), judge, **options)
+
+
+def attach(engine: Any, judge: Any) -> None:
+    """Make an open ``engine`` escalate to ``judge`` (None: leave it as it is): its policy becomes an
+    :class:`EscalatingPolicy` over the policy it had (over that one's base, if it already escalated to
+    another judge). For adapters handed an engine or store they did not open."""
+    if judge is None:
+        return
+    policy = engine.policy
+    if isinstance(policy, EscalatingPolicy):
+        if policy.judge is judge:
+            return
+        policy = policy.base
+    engine.policy = EscalatingPolicy(policy, judge, config=getattr(engine, "config", None))

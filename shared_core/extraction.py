@@ -36,6 +36,11 @@ EXTRACT_PROMPT = (
     "Return no facts if there are none (greetings, questions, chit-chat)."
 )
 """The one extraction prompt (system message; the conversation turn follows as the user message)."""
+JSON_REPLY = (
+    '\nReply with JSON only: {"facts": [{"text": "...", "source": "user", "slot": "user.home_city", '
+    '"many": false}]}, or {"facts": []}.'
+)
+"""Appended for models asked in plain chat rather than through structured output."""
 
 _LABEL = re.compile(r"^[a-z][a-z0-9_]*$")
 _RANDOM = re.compile(r"^(?:[0-9a-f]{12,}|[0-9a-f]{8}_?[0-9a-f]{4}_?[0-9a-f]{4}_?[0-9a-f]{4}_?[0-9a-f]{12})$")
@@ -102,13 +107,13 @@ def parse_facts(raw: Any) -> list[ExtractedFact]:
         raise ValueError(f"{'.'.join(map(str, err['loc']))}={err.get('input')!r}: {err['msg']}") from None
 
 
-def store_key(fact: ExtractedFact) -> str | None:
-    """The key-value key a fact is stored under: its slot for a single-valued attribute (a later value
-    on the slot is weighed against this one); for a multi-valued one the slot plus a digest of the
-    value, so a further value is a new key beside the others and the same value again is the same key.
-    None when the fact has no slot (free text: the caller grounds it across the namespace)."""
+def store_key(fact: ExtractedFact) -> str:
+    """The key a fact is put under in a plain key-value store (one value per key): its slot for a
+    single-valued attribute (a later value replaces it); for a multi-valued one the slot plus a digest
+    of the value, so a further value is kept beside the others and the same value again lands on the
+    same key; for a fact with no slot a digest of its text. Never a random id. (A ``TarlStore`` needs
+    none of this: it keeps several values on one slot when the claim says ``many``.)"""
+    digest = hashlib.sha1(normalised(fact.text).encode()).hexdigest()[:8]
     if fact.slot is None:
-        return None
-    if not fact.many:
-        return fact.slot
-    return f"{fact.slot}{MANY_KEY_SEPARATOR}{hashlib.sha1(normalised(fact.text).encode()).hexdigest()[:8]}"
+        return f"fact{MANY_KEY_SEPARATOR}{digest}"
+    return f"{fact.slot}{MANY_KEY_SEPARATOR}{digest}" if fact.many else fact.slot
