@@ -6,12 +6,13 @@ Thin by design: every class translates LlamaIndex objects to ``shared_core.Memor
 
 from .block import TarlMemoryBlock, user_statements
 from .engine import llamaindex_embedder, open_engine
+from .judge import LLMJudge
 from .memory import TarlMemory, trim_history
 from .reflections import AgentReflections
 from .retriever import TarlRetriever
 from .tools import memory_tools
 
 __all__ = [
-    "AgentReflections", "TarlMemory", "TarlMemoryBlock", "TarlRetriever", "memory_tools",
+    "AgentReflections", "LLMJudge", "TarlMemory", "TarlMemoryBlock", "TarlRetriever", "memory_tools",
     "llamaindex_embedder", "open_engine", "trim_history", "user_statements",
 ]

@@ -6,6 +6,7 @@ from llama_index.core.tools import FunctionTool
 from pydantic import ValidationError
 
 from shared_core import Claim, Decision, MemoryEngine, TarlError
+from shared_core.extraction import canonical_slot
 
 from .block import render
 
@@ -31,19 +32,28 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, source: st
     if not isinstance(namespace, str) or not namespace.strip():
         raise TarlError("namespace", namespace, "must be a non-empty string")
 
-    def claim(fact: str) -> Claim:
+    def claim(fact: str, slot: str | None, many: bool) -> Claim:
+        key = canonical_slot(slot)                 # a malformed or random-id slot: kept as free text
         try:
-            return Claim(text=fact, namespace=namespace, source=source)
+            return Claim(text=fact, namespace=namespace, source=source, slot=key, many=many if key else None)
         except ValidationError as exc:
             raise TarlError("fact", fact, exc.errors()[0]["msg"]) from None
 
-    def remember(fact: str) -> str:
-        """Store one durable fact about the user in long-term memory (one short sentence)."""
-        return _said(engine.write(claim(fact)))
+    def remember(fact: str, slot: str | None = None, many: bool = False) -> str:
+        """Store one durable fact about the user in long-term memory.
 
-    async def aremember(fact: str) -> str:
-        """Store one durable fact about the user in long-term memory (one short sentence)."""
-        return _said(await engine.awrite(claim(fact)))
+        Args:
+            fact: One short self-contained sentence, e.g. "Ana's manager is Priya".
+            slot: The attribute it is about, as "subject.attribute" in snake_case, e.g. "user.manager",
+                "order_zx4410.status"; the same slot every time for the same attribute of the same subject.
+            many: True if the attribute holds several values at once (likes, allergies), False if a new
+                value replaces the old one (city, employer, manager).
+        """
+        return _said(engine.write(claim(fact, slot, many)))
+
+    async def aremember(fact: str, slot: str | None = None, many: bool = False) -> str:
+        """Store one durable fact about the user in long-term memory (see ``remember``)."""
+        return _said(await engine.awrite(claim(fact, slot, many)))
 
     def recall(query: str) -> str:
         """Search long-term memory for facts relevant to the query."""

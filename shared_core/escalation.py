@@ -114,6 +114,15 @@ class Uncertainty:
         return f"uncertain: P(wrong)={1.0 / (1.0 + math.exp(-z)):.2f}, mostly {TERMS[top]}"
 
 
+def judge_call(judge: Any) -> Callable[[JudgeRequest], Any]:
+    """The function to call for ``judge`` (its ``judge`` method, or itself); ``TarlError`` otherwise,
+    so adapters can check a ``judge=`` argument before they open anything."""
+    call = getattr(judge, "judge", None) or (judge if callable(judge) else None)
+    if call is None:
+        raise TarlError("judge", judge, "must have judge(request) or be a callable request -> answer")
+    return call
+
+
 class Judge(Protocol):
     """Anything with ``judge(request) -> answer`` (``JudgeAnswer``, dict or JSON text); may also have
     ``async ajudge(request)``. A plain callable ``request -> answer`` works too."""
@@ -172,9 +181,7 @@ class EscalatingPolicy:
                  config: PolicyConfig | None = None) -> None:
         if not hasattr(base, "decide"):
             raise TarlError("base", base, "must be a Policy (an object with decide(claim, grounding, comparison))")
-        self._call = getattr(judge, "judge", None) or (judge if callable(judge) else None)
-        if self._call is None:
-            raise TarlError("judge", judge, "must have judge(request) or be a callable request -> answer")
+        self._call = judge_call(judge)
         if calls_per_minute is not None and (isinstance(calls_per_minute, bool) or not isinstance(calls_per_minute, int)
                                              or calls_per_minute < 0):
             raise TarlError("calls_per_minute", calls_per_minute, "must be None or a non-negative integer")
