@@ -196,3 +196,13 @@ def test_any_answer_leaves_memory_consistent_and_every_write_logged(answers):
         assert len(engine.log("u")) >= 3 and all(d.decided_by in ("judge", "fallback") for d in decisions)
         state = engine.state("u")
         assert len(state.accepted) + len(state.pending) + len(state.history) == 3
+
+
+def test_the_example_runs_offline(capsys):
+    import runpy
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "escalation.py"
+    assert runpy.run_path(str(example))["main"]() == 0
+    out = capsys.readouterr().out
+    assert "judge" in out and "fallback" in out and "invalid answer" in out
