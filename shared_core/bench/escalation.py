@@ -46,6 +46,9 @@ JUDGE80_SEEDS = 5
 ACTIONS = m.ACTIONS
 
 
+SPLIT_NAME = "provisional 60/40 hash split"
+
+
 def split(episode_id: str) -> str:
     """Provisional 60/40 dev/test split by a stable hash of the episode id (until the corpus ships a
     frozen one)."""
@@ -178,6 +181,37 @@ def overhead_ms(policy: Policy, rows: Sequence[Scored], rule: Uncertainty, repea
     return float(np.median(extra) * 1000)
 
 
+P_ONLY = Uncertainty((1.0,) + (0.0,) * (len(TERMS) - 1), 0.0)
+"""The naive rule, for comparison: escalate the decisions with the lowest top probability."""
+
+
+def choose(dev: Sequence[Scored]) -> tuple[str, Uncertainty]:
+    """The rule chosen on dev: the fitted doubt model or top probability alone, whichever keeps the
+    more accurate decisions on average over the escalation shares."""
+    fitted = fit(dev)
+    score = {name: float(np.mean([1 - risk_at(rule, dev, 1 - s / 100) for s in SHARES if s]))
+             for name, rule in (("doubt_terms", fitted), ("top_probability", P_ONLY))}
+    name = max(score, key=score.__getitem__)
+    return name, fitted if name == "doubt_terms" else P_ONLY
+
+
+def risk_at(rule: Uncertainty, rows: Sequence[Scored], coverage: float) -> float:
+    return risk_at_curve(risk_coverage(rule, rows), coverage)
+
+
+def refusals(policy: Policy, rows: Sequence[Scored], rule: Uncertainty) -> dict[str, int]:
+    """Why the oracle's (gold) answers were refused by validation, by reason."""
+    out: dict[str, int] = {}
+    for d in run(policy, rows, rule, 1.0, 0):
+        if d.decided_by == "fallback":
+            why = d.judge_rationale
+            key = ("gold_target_not_a_candidate" if "is not one of the candidates" in why else
+                   "contract" if "labelling contract" in why else
+                   "no_accepted_target" if "needs an Accepted target" in why else "other")
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
 def main(argv: list[str]) -> int:
     p = bench_args("escalation", __doc__ or "")
     args = p.parse_args(argv)
@@ -190,35 +224,43 @@ def main(argv: list[str]) -> int:
         for part in ("dev", "test"):
             eps = [to_episode(r, slots=slots, split=part) for r in raws if split(r.id) == part]
             rows[(variant, part)] = scored(policy, examples(eps, vectors))
-    rule = fit(rows[("free", "dev")] + rows[("slot", "dev")])
+    chosen, rule = choose(rows[("free", "dev")] + rows[("slot", "dev")])
     n_dev, n_test = (sum(split(r.id) == s for r in raws) for s in ("dev", "test"))
-    report = Report("escalation", f"hand-written corpus ({len(raws)} episodes: dev {n_dev}, test {n_test}; provisional "
-                                  f"hash split), test split, free text (*_slot: with slots)")
-    curves: dict[str, tuple[list[float], list[float]]] = {}
+    report = Report("escalation", f"hand-written corpus, {len(raws)} episodes (dev {n_dev}, test {n_test}; "
+                                  f"{SPLIT_NAME}); rows: test split, free text")
+    slot_rows: dict[str, dict[str, float]] = {}
+    thresholds: dict[str, float] = {}
     for share in SHARES:
         name = "cpu_only" if share == 0 else f"escalate_{share}"
-        for variant in ("free", "slot"):
-            t = threshold_for(rule, rows[(variant, "dev")], share / 100) + (1e-9 if share == 0 else 0.0)
-            r = Uncertainty(rule.weights, rule.bias, min(1.0, t))
-            res = metrics(policy, rows[(variant, "test")], r)
-            report.add(name, **(res if variant == "free" else {f"{k}_slot": v for k, v in res.items()}))
-    for variant in ("free", "slot"):
-        curves[f"doubt rule ({variant})"] = risk_coverage(rule, rows[(variant, "test")])
-        curves[f"1 - p only ({variant})"] = risk_coverage(Uncertainty((1.0,) + (0.0,) * (len(TERMS) - 1), 0.0), rows[(variant, "test")])
-    report.add("cpu_only", judge_overhead_ms=overhead_ms(policy, rows[("free", "test")], rule))
-    at20 = {k: _kept_at(v, 0.8) for k, v in curves.items()}
-    report.extra = {"uncertainty": {"terms": TERMS, "weights": rule.weights, "bias": rule.bias},
-                    "risk_coverage": {k: {"coverage": c, "risk": r} for k, (c, r) in curves.items()},
-                    "accuracy_kept_at_80pct_coverage": at20}
-    report.notes.append(f"uncertainty rule fitted on dev: bias {rule.bias}, weights {dict(zip(TERMS, rule.weights))}")
-    report.notes.append("accuracy of the kept at 80% coverage (test; doubt rule vs 1 - p alone): "
-                        + ", ".join(f"{k} {v:.3f}" for k, v in at20.items()))
+        t = min(1.0, threshold_for(rule, rows[("free", "dev")] + rows[("slot", "dev")], share / 100) + 1e-9 * (share == 0))
+        thresholds[name] = t
+        r = Uncertainty(rule.weights, rule.bias, t)
+        report.add(name, **metrics(policy, rows[("free", "test")], r))
+        slot_rows[name] = metrics(policy, rows[("slot", "test")], r)
+    at20 = Uncertainty(rule.weights, rule.bias, thresholds["escalate_20"])
+    why_refused = {v: refusals(policy, rows[(v, "test")], at20) for v in ("free", "slot")}
+    curves = {f"{label} ({v})": risk_coverage(r, rows[(v, "test")])
+              for v in ("free", "slot") for label, r in (("chosen rule", rule), ("1 - p only", P_ONLY))}
+    report.add("cpu_only", judge_overhead_ms=overhead_ms(policy, rows[("free", "test")], at20))
+    report.extra = {"handwritten_slot": slot_rows, "thresholds": thresholds, "oracle_refusals_at_20": why_refused,
+                    "uncertainty": {"chosen": chosen, "terms": TERMS, "weights": rule.weights, "bias": rule.bias},
+                    "risk_coverage": {k: {"coverage": c, "risk": r} for k, (c, r) in curves.items()}}
+    side = Report("slot", "")
+    for name, row in slot_rows.items():
+        side.add(name, **row)
+    report.notes.append("the same claims with their slots (handwritten_slot):\n" + side.table())
+    report.notes.append(f"uncertainty rule chosen on dev: {chosen}; fitted doubt model bias {rule.bias}, weights "
+                        f"{dict(zip(TERMS, rule.weights))}; thresholds on P(wrong) set on dev: "
+                        + ", ".join(f"{k} {v:.3f}" for k, v in thresholds.items()))
+    report.notes.append(f"oracle answers refused by validation at escalate_20, by reason: {why_refused}")
+    report.notes.append("accuracy of the kept at 80% coverage on test: " + ", ".join(
+        f"{k} {1 - risk_at_curve(c):.3f}" for k, c in curves.items()))
     report.notes.append("judge_overhead_ms: median extra time per non-escalated decision of EscalatingPolicy over "
-                        "its base (same process, same decisions)")
+                        "its base (same process, same decisions, wall clock)")
 
     def draw(ax: Any) -> None:
         for label, (cov, risk) in curves.items():
-            ax.plot(cov, risk, label=label, ls="-" if "rule" in label else "--")
+            ax.plot(cov, risk, label=label, ls="-" if "chosen" in label else "--")
         ax.set_xlabel("coverage (share decided by the CPU)")
         ax.set_ylabel("risk (error rate of the kept decisions)")
         ax.set_title("escalation: risk-coverage on hand-written test")
@@ -229,10 +271,6 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _kept_at(curve: tuple[list[float], list[float]], coverage: float) -> float:
+def risk_at_curve(curve: tuple[list[float], list[float]], coverage: float = 0.8) -> float:
     cov, risk = curve
-    i = min(range(len(cov)), key=lambda j: abs(cov[j] - coverage))
-    return 1.0 - risk[i]
-
-
-
+    return risk[min(range(len(cov)), key=lambda j: abs(cov[j] - coverage))]
