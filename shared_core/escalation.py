@@ -206,31 +206,25 @@ class EscalatingPolicy:
         base, why = self._triage(claim, grounding, comparison)
         if why is None:
             return base
-        request = request_for(claim, grounding)
-        t0 = time.perf_counter()
+        request, t0 = request_for(claim, grounding), time.perf_counter()
         try:
-            raw = self._sync_call(request)
-        except TimeoutError:
-            return self._fallback(base, why, f"judge timed out after {self.timeout:g} s", t0, "timeouts")
+            raw, error = self._sync_call(request), None
         except Exception as exc:  # the judge is user code: nothing it raises may lose the write
-            return self._fallback(base, why, f"judge raised {type(exc).__name__}: {exc}", t0, "errors")
-        return self._apply(claim, grounding, base, why, raw, t0)
+            raw, error = None, exc
+        return self._settle(claim, grounding, base, why, t0, raw, error)
 
     async def adecide(self, claim: Claim, grounding: Grounding, comparison: Comparison | None) -> Decision:
         """The async twin: awaits the judge's ``ajudge`` (or runs ``judge`` in a thread)."""
         base, why = self._triage(claim, grounding, comparison)
         if why is None:
             return base
-        request = request_for(claim, grounding)
-        t0 = time.perf_counter()
+        request, t0 = request_for(claim, grounding), time.perf_counter()
         try:
             pending = self._acall(request) if self._acall is not None else asyncio.to_thread(self._call, request)
-            raw = await asyncio.wait_for(pending, self.timeout)
-        except TimeoutError:
-            return self._fallback(base, why, f"judge timed out after {self.timeout:g} s", t0, "timeouts")
+            raw, error = await asyncio.wait_for(pending, self.timeout), None
         except Exception as exc:
-            return self._fallback(base, why, f"judge raised {type(exc).__name__}: {exc}", t0, "errors")
-        return self._apply(claim, grounding, base, why, raw, t0)
+            raw, error = None, exc
+        return self._settle(claim, grounding, base, why, t0, raw, error)
 
     # -- steps ------------------------------------------------------------------------------------
     def _triage(self, claim: Claim, grounding: Grounding, comparison: Comparison | None) -> tuple[Decision, str | None]:
@@ -262,7 +256,13 @@ class EscalatingPolicy:
             self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tarl-judge")
         return self._pool.submit(self._call, request).result(timeout=self.timeout)
 
-    def _apply(self, claim: Claim, grounding: Grounding, base: Decision, why: str, raw: Any, t0: float) -> Decision:
+    def _settle(self, claim: Claim, grounding: Grounding, base: Decision, why: str, t0: float, raw: Any,
+                error: Exception | None) -> Decision:
+        """The judge's validated answer, or the base decision marked as a fallback with the reason."""
+        if isinstance(error, TimeoutError):
+            return self._fallback(base, why, f"judge timed out after {self.timeout:g} s", t0, "timeouts")
+        if error is not None:
+            return self._fallback(base, why, f"judge raised {type(error).__name__}: {error}", t0, "errors")
         try:
             answer = parse_answer(raw)
             action, target, _ = validated(claim, grounding, answer, self.config)

@@ -14,13 +14,13 @@ fact is kept as free text (no slot), never keyed by a random id.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from .grounding import normalised
+from .judging import reply_object
 
 EXTRACT_PROMPT = (
     "Extract the durable facts about the user or their world from this conversation turn, one short "
@@ -90,14 +90,10 @@ def parse_facts(raw: Any) -> list[ExtractedFact]:
     naming the first bad field."""
     if isinstance(raw, ExtractedFacts):
         return list(raw.facts)
-    if isinstance(raw, BaseModel):
-        raw = raw.model_dump()
+    raw = reply_object(raw)
     if isinstance(raw, str):
-        try:
-            raw = json.loads(raw)
-        except json.JSONDecodeError:
-            lines = [re.sub(r"^\s*(?:[-*\u2022]|\d+[.)])\s*", "", x).strip() for x in raw.splitlines()]
-            return [ExtractedFact(text=x) for x in lines if x and x.upper() != "NONE"]
+        lines = [re.sub(r"^\s*(?:[-*\u2022]|\d+[.)])\s*", "", x).strip() for x in raw.splitlines()]
+        return [ExtractedFact(text=x) for x in lines if x and x.upper() != "NONE"]
     if isinstance(raw, list):
         raw = {"facts": raw}
     try:

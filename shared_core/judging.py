@@ -135,18 +135,27 @@ def request_for(claim: Claim, grounding: Grounding) -> JudgeRequest:
         candidates=tuple(CandidateView(id=e.id, ledger=e.ledger, **_view(e)) for e, _ in candidates(grounding)))
 
 
+def reply_object(raw: Any) -> Any:
+    """A model's structured reply as plain data: a pydantic model as its dict, JSON text parsed; any
+    other text is returned as it is (the caller decides what plain text means)."""
+    if isinstance(raw, BaseModel):
+        return raw.model_dump()
+    if isinstance(raw, str):
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError:
+            return raw
+    return raw
+
+
 def parse_answer(raw: Any) -> JudgeAnswer:
     """A judge's reply as a :class:`JudgeAnswer`: the model itself, a dict, or JSON text. Raises
     ``ValueError`` naming what is wrong."""
     if isinstance(raw, JudgeAnswer):
         return raw
-    if isinstance(raw, BaseModel):
-        raw = raw.model_dump()
+    raw = reply_object(raw)
     if isinstance(raw, str):
-        try:
-            raw = json.loads(raw)
-        except json.JSONDecodeError:
-            raise ValueError(f"answer is not JSON: {raw[:80]!r}") from None
+        raise ValueError(f"answer is not JSON: {raw[:80]!r}")
     if not isinstance(raw, dict):
         raise ValueError(f"answer must be an object with action, target_id, rationale; got {type(raw).__name__}")
     try:
