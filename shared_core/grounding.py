@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -65,17 +66,20 @@ FEATURE_NAMES: tuple[str, ...] = (
 """The grounding features every policy may read, in a fixed order (zeros when there is no target)."""
 
 
-def content_tokens(text: str) -> set[str]:
-    return {t.lower().strip(".:-/#") for t in _TOKEN.findall(text)} - STOP - {""}
+@lru_cache(maxsize=65536)
+def content_tokens(text: str) -> frozenset[str]:
+    """Lower-cased content words (cached: every candidate's text is tokenised on every write)."""
+    return frozenset({t.lower().strip(".:-/#") for t in _TOKEN.findall(text)} - STOP - {""})
 
 
 def numbers(text: str) -> set[str]:
     return set(_NUMBER.findall(text))
 
 
-def identifiers(text: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def identifiers(text: str) -> frozenset[str]:
     """Mixed letter-digit tokens (order ids, ticket keys, flight numbers): the keys tool outputs refresh."""
-    return {m.lower() for m in _IDENT.findall(text)}
+    return frozenset(m.lower() for m in _IDENT.findall(text))
 
 
 def entities(text: str) -> set[str]:
@@ -181,6 +185,7 @@ _ATTRIBUTION = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)
 def proposition(text: str) -> str:
     """The claim without its attribution frame ("My cousin says ...", "According to X, ...", "Note: ..."):
     hearsay and relayed notes wrap a proposition, and it is the proposition that must match memory."""
