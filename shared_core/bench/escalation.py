@@ -21,11 +21,11 @@ table is free text (no slot given); ``*_slot`` metrics are the same claims with 
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,7 +37,8 @@ from ..policy import LearnedPolicy, Policy
 from ..policy.contract import enforce
 from ..schema import Decision
 from . import tarl_mem_metrics as m
-from .corpus import raw_episodes, to_episode
+from .corpus import HERE, RawEpisode, raw_episodes, to_episode
+from .corpus import split as corpus_split
 from .report import Report, bench_args
 from .tarl_mem_examples import Example, Vectors, examples
 
@@ -46,13 +47,15 @@ JUDGE80_SEEDS = 5
 ACTIONS = m.ACTIONS
 
 
-SPLIT_NAME = "provisional 60/40 hash split"
-
-
-def split(episode_id: str) -> str:
-    """Provisional 60/40 dev/test split by a stable hash of the episode id (until the corpus ships a
-    frozen one)."""
-    return "dev" if int(hashlib.sha1(episode_id.encode()).hexdigest()[:8], 16) % 100 < 60 else "test"
+def dev_test(folder: Path = HERE) -> tuple[dict[str, list[RawEpisode]], str]:
+    """The corpus's frozen dev/test split (``corpus.split``); while none is frozen, the same rule drawn
+    now (``corpus.split.draw``, what freezing writes), said so in the report."""
+    try:
+        return corpus_split.load(folder), "frozen split"
+    except FileNotFoundError:
+        drawn = corpus_split.draw(raw_episodes(folder))
+        by_id = {r.id: r for r in raw_episodes(folder)}
+        return {part: [by_id[i] for i in ids] for part, ids in drawn.items()}, "split drawn by corpus.split.draw (not frozen yet)"
 
 
 @dataclass
@@ -215,19 +218,19 @@ def refusals(policy: Policy, rows: Sequence[Scored], rule: Uncertainty) -> dict[
 def main(argv: list[str]) -> int:
     p = bench_args("escalation", __doc__ or "")
     args = p.parse_args(argv)
-    raws = raw_episodes()
+    parts, how = dev_test()
     if args.quick:
-        raws = raws[: max(10, len(raws) // 4)]
+        parts = {part: raws[: max(5, len(raws) // 4)] for part, raws in parts.items()}
     vectors, policy = Vectors(default_embedder()), LearnedPolicy()
     rows: dict[tuple[str, str], list[Scored]] = {}
     for variant, slots in (("free", False), ("slot", True)):
-        for part in ("dev", "test"):
-            eps = [to_episode(r, slots=slots, split=part) for r in raws if split(r.id) == part]
+        for part, raws in parts.items():
+            eps = [to_episode(r, slots=slots, split=part) for r in raws]
             rows[(variant, part)] = scored(policy, examples(eps, vectors))
     chosen, rule = choose(rows[("free", "dev")] + rows[("slot", "dev")])
-    n_dev, n_test = (sum(split(r.id) == s for r in raws) for s in ("dev", "test"))
-    report = Report("escalation", f"hand-written corpus, {len(raws)} episodes (dev {n_dev}, test {n_test}; "
-                                  f"{SPLIT_NAME}); rows: test split, free text")
+    n_dev, n_test = len(parts["dev"]), len(parts["test"])
+    report = Report("escalation", f"hand-written corpus, dev {n_dev} / test {n_test} episodes ({how}); "
+                                  f"rows: test split, free text, teacher-forced")
     slot_rows: dict[str, dict[str, float]] = {}
     thresholds: dict[str, float] = {}
     for share in SHARES:

@@ -30,10 +30,10 @@ def test_quick_run_writes_the_record(tmp_path: Path, capsys) -> None:
     assert "escalate_20" in capsys.readouterr().out
 
 
-def test_provisional_split_is_stable_and_roughly_60_40() -> None:
+def test_dev_and_test_are_disjoint_and_cover_the_corpus() -> None:
     from shared_core.bench.corpus import raw_episodes
 
-    ids = [r.id for r in raw_episodes()]
-    dev = [i for i in ids if escalation.split(i) == "dev"]
-    assert [escalation.split(i) for i in ids] == [escalation.split(i) for i in ids]
-    assert 0.45 <= len(dev) / len(ids) <= 0.75
+    parts, _ = escalation.dev_test()
+    dev, test = ({r.id for r in parts[p]} for p in ("dev", "test"))
+    assert not dev & test and dev | test == {r.id for r in raw_episodes()}
+    assert 0.45 <= len(dev) / (len(dev) + len(test)) <= 0.75
