@@ -74,7 +74,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
 
     - Before every model call (sync and async) the Accepted memories most similar to the latest user
       message are appended to the system message inside ``<memories>`` (``request.override``).
-    - Tools ``remember(fact, source, topic)`` and ``recall(query)`` write and read through the store;
+    - Tools ``remember(fact, source, slot, many)`` and ``recall(query)`` write and read through the store;
       with a :class:`TarlStore` each remember is a TARL decision, and the tool reports it to the model.
       Whose word the fact is follows the core's trust rule (:mod:`shared_core.trust`): the model may
       lower trust freely, and relay the user's or a tool's fact only if this thread holds it. The

@@ -1,59 +1,101 @@
-"""``remember`` and ``recall`` as LlamaIndex ``FunctionTool``s, so an agent can manage its own memory."""
+"""``remember`` and ``recall`` as LlamaIndex ``FunctionTool``s, so an agent can manage its own memory.
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: LlamaIndex finds the workflow ``Context`` parameter of a
+tool by comparing its annotation with the class, which a string annotation never equals.
+"""
 
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.tools import FunctionTool
+from llama_index.core.workflow import Context
 from pydantic import ValidationError
 
 from shared_core import Claim, Decision, MemoryEngine, TarlError
 from shared_core.extraction import canonical_slot
+from shared_core.trust import Attribution, attribute
 
 from .block import render
+from .messages import role_of, text_of
+
+History = Callable[[], Sequence[ChatMessage] | Awaitable[Sequence[ChatMessage]]]
+SCRATCHPAD = "scratchpad"
+"""Where LlamaIndex's workflow agents keep the current run's messages (tool results included) until the
+run ends and they are put into memory."""
 
 
-def memory_tools(engine: MemoryEngine, namespace: str = "default", *, source: str = "assistant",
+def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: History | None = None,
                  top_k: int = 5) -> list[FunctionTool]:
     """``[remember, recall]`` bound to one namespace.
 
+    >>> import asyncio
     >>> from shared_core import MemoryEngine
-    >>> from shared_core.policy import RulePolicy
-    >>> remember, recall = memory_tools(MemoryEngine.open(policy=RulePolicy()), "user:ana")
-    >>> remember.call(fact="Ana prefers window seats").content
-    'append: new information (reliability 0.54)'
+    >>> remember, recall = memory_tools(MemoryEngine.open(), "user:ana")
+    >>> asyncio.run(remember.acall(fact="Ana prefers window seats", source="assistant", ctx=None)).content
+    "append: ... (recorded as assistant's: claimed assistant)"
     >>> recall.call(query="seat preference").content
     '- Ana prefers window seats'
 
-    ``source`` is fixed here, not chosen by the model: what an agent writes is its own paraphrase
-    (source ``assistant``), which TARL trusts less than the user's own words, so an agent cannot
-    overwrite what the user said. The tool replies with TARL's decision so the model knows what happened.
+    Whose word a fact is follows the core's trust rule (:mod:`shared_core.trust`), the same as the
+    LangChain tool's: the model may claim ``assistant``, ``third_party``, ``document`` or ``web`` freely,
+    and ``user`` or ``tool`` only when relaying a message of that role in this conversation, found in
+    ``history`` (e.g. ``TarlMemory.aget_all``) and, inside an agent run, in the run's own messages
+    (the workflow ``Context``'s scratchpad, where a tool's fresh result sits until the run ends).
+    Without a supporting message the fact is recorded as the assistant's. A ``slot`` (canonical
+    ``subject.attribute``, as in the LangChain tool) is a key: the fact is weighed against that key's
+    values only, so a second manager revises the first; ``many`` says the attribute holds several
+    values (a further liked food is kept beside the others). A slot that is not ``subject.attribute``
+    or holds a random id is dropped (``shared_core.extraction.canonical_slot``): the fact is then
+    weighed against every memory. The tool replies with TARL's decision, so the model knows what happened.
     """
     if not isinstance(engine, MemoryEngine):
         raise TarlError("engine", engine, "must be a shared_core MemoryEngine")
     if not isinstance(namespace, str) or not namespace.strip():
         raise TarlError("namespace", namespace, "must be a non-empty string")
+    if history is not None and not callable(history):
+        raise TarlError("history", history, "must be a function returning the conversation's ChatMessages")
 
-    def claim(fact: str, slot: str | None, many: bool) -> Claim:
-        key = canonical_slot(slot)                 # a malformed or random-id slot: kept as free text
+    async def said(ctx: Context | None) -> list[tuple[str, str]]:
+        messages = list(await _maybe_await(history())) if history is not None else []
+        if ctx is not None:
+            messages += await ctx.store.get(SCRATCHPAD, default=[])
+        return [(role_of(m), text_of(m)) for m in messages if isinstance(m, ChatMessage)]
+
+    def claim(fact: str, attribution: Attribution, slot: str | None, many: bool) -> Claim:
         try:
-            return Claim(text=fact, namespace=namespace, source=source, slot=key, many=many if key else None)
+            return Claim(text=fact, namespace=namespace, source=attribution.source, slot=slot,
+                         many=many if slot is not None else None,
+                         metadata=attribution.metadata() if attribution.claimed != attribution.source else {})
         except ValidationError as exc:
-            raise TarlError("fact", fact, exc.errors()[0]["msg"]) from None
+            err = exc.errors()[0]
+            field = str(err["loc"][0]) if err.get("loc") and err["loc"][0] in ("slot", "many") else "fact"
+            raise TarlError(field, err.get("input"), err["msg"]) from None
 
-    def remember(fact: str, slot: str | None = None, many: bool = False) -> str:
-        """Store one durable fact about the user in long-term memory.
+    async def aremember(ctx: Context, fact: str, source: str | None = None, slot: str | None = None,
+                        many: bool = False) -> str:
+        """Store one durable fact in long-term memory (one short sentence); memory decides whether it is kept.
 
         Args:
-            fact: One short self-contained sentence, e.g. "Ana's manager is Priya".
-            slot: The attribute it is about, as "subject.attribute" in snake_case, e.g. "user.manager",
-                "order_zx4410.status"; the same slot every time for the same attribute of the same subject.
-            many: True if the attribute holds several values at once (likes, allergies), False if a new
-                value replaces the old one (city, employer, manager).
+            fact: One self-contained sentence, e.g. "The user lives in Porto".
+            source: Whose fact it is: "user" or "tool" when you pass on what the user said or what a
+                tool returned in this conversation (checked; otherwise recorded as yours), "assistant"
+                for your own inference, "third_party" for hearsay, "document" or "web". Omit it to let
+                memory find who said it.
+            slot: The attribute the fact is about, as "subject.attribute" in snake_case, e.g.
+                "user.home_city", "user.manager", "order_zx4410.status"; the same slot every time for the
+                same attribute of the same subject. Without one, the fact is weighed against every memory.
+            many: True if the attribute holds several values at once (likes, allergies, team members);
+                False if a new value replaces the old one (city, employer, manager).
         """
-        return _said(engine.write(claim(fact, slot, many)))
-
-    async def aremember(fact: str, slot: str | None = None, many: bool = False) -> str:
-        """Store one durable fact about the user in long-term memory (see ``remember``)."""
-        return _said(await engine.awrite(claim(fact, slot, many)))
+        try:
+            key = canonical_slot(slot)
+            attribution = attribute(fact, source, await said(ctx))
+            decision = await engine.awrite(claim(fact, attribution, key, many), keyed=key is not None)
+            return _said(decision, attribution)
+        except TarlError as err:                        # tell the model what was wrong; nothing was written
+            return f"not stored: {err}"
 
     def recall(query: str) -> str:
         """Search long-term memory for facts relevant to the query."""
@@ -63,9 +105,13 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, source: st
         """Search long-term memory for facts relevant to the query."""
         return render(await engine.asearch(query, namespace, top_k)) or "No relevant memories."
 
-    return [FunctionTool.from_defaults(fn=remember, async_fn=aremember, name="remember"),
+    return [FunctionTool.from_defaults(async_fn=aremember, name="remember"),
             FunctionTool.from_defaults(fn=recall, async_fn=arecall, name="recall")]
 
 
-def _said(decision: Decision) -> str:
-    return f"{decision.action.value}: {decision.rationale}"
+async def _maybe_await(value: Any) -> Any:
+    return await value if inspect.isawaitable(value) else value
+
+
+def _said(decision: Decision, attribution: Attribution) -> str:
+    return f"{decision.action.value}: {decision.rationale} (recorded as {attribution.source}'s: {attribution.note})"

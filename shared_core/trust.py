@@ -76,4 +76,4 @@ def attribute(fact: str, claimed: str | None, conversation: Iterable[tuple[str, 
         if any(r == role and supports(text, fact) for r, text in said):
             return Attribution(role, claimed, f"relays a {role} message of this conversation")
     why = f"no {claimed} message of this conversation says it" if claimed else "no user or tool message says it"
-    return Attribution("assistant", claimed, f"stored as the assistant's: {why}")
+    return Attribution("assistant", claimed, why)

@@ -100,14 +100,14 @@ def manager_script(messages: list[ChatMessage], kwargs: dict) -> ChatMessage:
     if any(m.role == MessageRole.TOOL for m in messages[last:]) or not kwargs.get("tools"):
         return ChatMessage(role="assistant", content="Noted.")
     name = said.split()[-1].strip(".")
-    args = {"fact": f"Ana's manager is {name}", "slot": "User.Manager", "many": False}
+    args = {"fact": f"Ana's manager is {name}", "source": "user", "slot": "User.Manager", "many": False}
     return ChatMessage(role="assistant", blocks=[ToolCallBlock(tool_call_id=name, tool_name="remember", tool_kwargs=args)])
 
 
 async def test_function_agent_remembers_with_a_slot_and_the_second_value_revises(recorder):
     recorder.script = manager_script
     memory = TarlMemory.from_defaults(namespace=NS, session_id="s1")
-    agent = FunctionAgent(tools=memory.tools(source="user"), llm=recorder.llm, system_prompt="You help Ana.")
+    agent = FunctionAgent(tools=memory.tools(), llm=recorder.llm, system_prompt="You help Ana.")
     await agent.run(user_msg="My manager is Priya.", memory=memory)
     await agent.run(user_msg="I changed teams, my manager is Daniel.", memory=memory)
     by_text = {t.claim.text: t for t in memory.engine.log(NS) if t.claim is not None}
