@@ -9,14 +9,17 @@ CPU's decision and is recorded, never losing the write.
 
     python examples/escalation.py
 
-Printed: each write with its action, who decided it (``policy`` / ``judge`` / ``fallback``) and why;
-then the counters. The same fields are in the transaction log (``engine.log(namespace)``).
+Printed: each write as two engines decide it, one with the shipped uncertainty rule (most writes
+never reach the judge) and one that asks the judge about every write (threshold 0, to show every
+path): the action, who decided it (``policy`` / ``judge`` / ``fallback``) and the judge's rationale or
+why its answer was refused; then the counters. The same fields are in the transaction log
+(``engine.log(namespace)``).
 """
 
 from __future__ import annotations
 
 from shared_core import Claim, LearnedPolicy, MemoryEngine
-from shared_core.escalation import EscalatingPolicy
+from shared_core.escalation import EscalatingPolicy, Uncertainty
 from shared_core.judging import JudgeRequest
 
 NS = "user:noor"
@@ -51,21 +54,25 @@ def scripted_judge(request: JudgeRequest) -> object:
 
 
 def main() -> int:
-    policy = EscalatingPolicy(LearnedPolicy(), scripted_judge, calls_per_minute=30)
-    with MemoryEngine.open(policy=policy) as engine:
-        print(f"{'claim':44} {'source':12} {'action':16} {'decided by':10} why")
+    shipped = EscalatingPolicy(LearnedPolicy(), scripted_judge, calls_per_minute=30)       # the shipped rule
+    everything = EscalatingPolicy(LearnedPolicy(), scripted_judge, uncertainty=Uncertainty(threshold=0.0))
+    print(f"{'claim':44} {'source':12} {'shipped rule':28} {'every write asked (threshold 0)':34} judge said")
+    with MemoryEngine.open(policy=shipped) as a, MemoryEngine.open(policy=everything) as b:
         for text, source in STREAM:
-            d = engine.write(Claim(text=text, source=source, namespace=NS))
-            why = d.judge_rationale or d.rationale
-            print(f"{text[:44]:44} {source:12} {d.action.value:16} {d.decided_by:10} {why[:70]}")
-        log = engine.log(NS)
-        assert len([t for t in log if t.claim is not None]) >= len(STREAM)      # every write is logged
-        counts = policy.counters.as_dict()
-        asked = [t.decision for t in log if t.decision is not None and t.decision.decided_by != "policy"]
-        assert counts["judge_calls"] == len(asked) == counts["judged"] + counts["fallbacks"]
-        print("\naccepted:", [e.text for e in engine.accepted(NS)])
-        print("counters:", {k: round(v, 2) for k, v in counts.items()})
-    policy.close()
+            da, db = (e.write(Claim(text=text, source=source, namespace=NS)) for e in (a, b))
+            print(f"{text[:44]:44} {source:12} {da.action.value + ' by ' + da.decided_by:28} "
+                  f"{db.action.value + ' by ' + db.decided_by:34} {db.judge_rationale[:60]}")
+        for engine, policy in ((a, shipped), (b, everything)):
+            log = engine.log(NS)
+            assert len([t for t in log if t.claim is not None]) >= len(STREAM)      # every write is logged
+            counts = policy.counters.as_dict()
+            asked = [t.decision for t in log if t.decision is not None and t.decision.decided_by != "policy"]
+            assert counts["judge_calls"] == len(asked) == counts["judged"] + counts["fallbacks"]
+        print("\nshipped rule, counters:", {k: round(v, 2) for k, v in shipped.counters.as_dict().items()})
+        print("threshold 0, counters: ", {k: round(v, 2) for k, v in everything.counters.as_dict().items()})
+        print("threshold 0, accepted: ", [e.text for e in b.accepted(NS)])
+    shipped.close()
+    everything.close()
     return 0
 
 

@@ -36,7 +36,7 @@ from .reliability import Comparison, prior
 from .schema import Action, Claim, Decision
 
 TERMS = ("low_probability", "leans_to_missing_target", "close_candidates", "small_margin", "removes_accepted",
-         "near_miss", "update_without_target", "weak_source", "empty_memory")
+         "near_miss", "update_without_target", "weak_source", "empty_memory", "contract_override")
 """The signals of doubt, in order (see :func:`doubt_terms`)."""
 CLOSE_GAP = 0.05
 """Two candidates whose match scores differ by less than this are too close to tell apart."""
@@ -49,10 +49,14 @@ TRUSTED_PRIOR = 0.9
 _LEANS = {Action.REVISE.value, Action.REJECT_CONFLICT.value}
 
 
-def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding) -> tuple[float, ...]:
-    """The signals of doubt (:data:`TERMS`), each in [0, 1]:
+def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding,
+                proposed: Decision | None = None) -> tuple[float, ...]:
+    """The signals of doubt (:data:`TERMS`), each in [0, 1], for the executed ``decision`` and the
+    policy's ``proposed`` one before the labelling contract (None: the same). The proposal is read
+    because the contract renormalises probabilities over the actions it allows: a policy that wanted
+    revise at 0.9 and is held to append would otherwise look certain of the append.
 
-    - ``low_probability``: 1 - the probability the base gave the action it executed;
+    - ``low_probability``: 1 - the probability the policy gave the action that is executed;
     - ``leans_to_missing_target``: the base's most probable action (before feasibility) is revise or
       reject_conflict, but grounding found no target (it believes the claim updates something memory
       could not locate);
@@ -62,10 +66,12 @@ def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding) -> tuple
     - ``near_miss``: no target, yet an open entry is this similar (cosine): grounding may have missed it;
     - ``update_without_target``: the claim reads as an update ("now", "moved", "switched") of nothing found;
     - ``weak_source``: the source is not one memory trusts by default;
-    - ``empty_memory``: nothing open to relate the claim to (a new claim there is rarely misjudged).
+    - ``empty_memory``: nothing open to relate the claim to (a new claim there is rarely misjudged);
+    - ``contract_override``: the contract did not allow the policy's own choice.
     """
-    probs = decision.probabilities
-    p = probs.get(decision.action.value, 1.0)
+    proposed = proposed or decision
+    probs = proposed.probabilities
+    p = probs.get(decision.action.value, 1.0 if proposed.action is decision.action else 0.0)
     lean = max(probs, key=probs.__getitem__) if probs else decision.action.value
     target = grounding.target is not None
     nearest = max((s for _, s in grounding.candidates), default=0.0)
@@ -79,6 +85,7 @@ def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding) -> tuple
         float(not target and bool(grounding.features.get("update_cue"))),
         float(grounding.features.get("source_prior", prior(claim)) < TRUSTED_PRIOR),
         float(not grounding.candidates and not target),
+        float(proposed.action is not decision.action),
     )
 
 
@@ -88,12 +95,12 @@ class Uncertainty:
 
     The defaults were fitted by ``tarl bench escalation`` on the hand-written dev split (free text and
     slotted claims, the shipped learned policy under the labelling contract); the default ``threshold``
-    0.6 escalated about 20% of dev decisions (the bench prints the threshold for each share and the
+    0.59 escalated about 20% of dev decisions (the bench prints the threshold for each share and the
     share it gives on test). Refit when the policy's weights change: the bench prints the new fit."""
 
-    weights: tuple[float, ...] = (0.36, 0.0, 0.23, 0.47, -0.13, 0.56, 0.58, 0.74, -1.65)
-    bias: float = -0.5
-    threshold: float = 0.6
+    weights: tuple[float, ...] = (1.04, 0.17, 0.22, 0.1, -0.11, 0.35, 0.22, 0.34, -1.65, 0.67)
+    bias: float = -0.87
+    threshold: float = 0.59
 
     def __post_init__(self) -> None:
         if len(self.weights) != len(TERMS):
@@ -101,13 +108,13 @@ class Uncertainty:
         if not 0.0 <= self.threshold <= 1.0:
             raise TarlError("threshold", self.threshold, "must be within [0, 1]")
 
-    def score(self, claim: Claim, decision: Decision, grounding: Grounding) -> float:
-        z = self.bias + sum(w * t for w, t in zip(self.weights, doubt_terms(claim, decision, grounding)))
+    def score(self, claim: Claim, decision: Decision, grounding: Grounding, proposed: Decision | None = None) -> float:
+        z = self.bias + sum(w * t for w, t in zip(self.weights, doubt_terms(claim, decision, grounding, proposed)))
         return 1.0 / (1.0 + math.exp(-z))
 
-    def why(self, claim: Claim, decision: Decision, grounding: Grounding) -> str | None:
+    def why(self, claim: Claim, decision: Decision, grounding: Grounding, proposed: Decision | None = None) -> str | None:
         """None when the base is confident enough; else a short reason naming the strongest signal."""
-        terms = doubt_terms(claim, decision, grounding)
+        terms = doubt_terms(claim, decision, grounding, proposed)
         z = self.bias + sum(w * t for w, t in zip(self.weights, terms))
         if 1.0 / (1.0 + math.exp(-z)) < self.threshold:
             return None
@@ -229,8 +236,9 @@ class EscalatingPolicy:
     # -- steps ------------------------------------------------------------------------------------
     def _triage(self, claim: Claim, grounding: Grounding, comparison: Comparison | None) -> tuple[Decision, str | None]:
         """The base decision, and why it goes to the judge (None: it does not)."""
-        base = enforce(self.base.decide(claim, grounding, comparison), grounding)   # what would be executed
-        why = self.uncertainty.why(claim, base, grounding)
+        proposed = self.base.decide(claim, grounding, comparison)
+        base = enforce(proposed, grounding)                # what would be executed without the judge
+        why = self.uncertainty.why(claim, base, grounding, proposed)
         self.counters.add(decisions=1, uncertain=why is not None)
         if why is not None and not self._spend(claim.namespace):
             self.counters.add(over_budget=1)

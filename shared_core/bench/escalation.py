@@ -62,6 +62,7 @@ def dev_test(folder: Path = HERE) -> tuple[dict[str, list[RawEpisode]], str]:
 class Scored:
     example: Example
     base: Decision
+    proposed: Decision
     terms: tuple[float, ...]
 
     @property
@@ -84,8 +85,9 @@ def scored(policy: Policy, exs: Sequence[Example]) -> list[Scored]:
     out = []
     for e in exs:
         if e.scored:
-            d = shipped(policy, e)
-            out.append(Scored(e, d, doubt_terms(e.claim, d, e.grounding)))
+            proposed = policy.decide(e.claim, e.grounding, e.comparison)
+            d = enforce(proposed, e.grounding)
+            out.append(Scored(e, d, proposed, doubt_terms(e.claim, d, e.grounding, proposed)))
     return out
 
 
@@ -105,7 +107,7 @@ def threshold_for(rule: Uncertainty, dev: Sequence[Scored], share: float) -> flo
     """The score above which ``share`` of dev decisions escalate (1.0 + eps never escalates)."""
     if share <= 0:
         return 1.0
-    scores = np.sort([rule.score(r.example.claim, r.base, r.example.grounding) for r in dev])[::-1]
+    scores = np.sort([rule.score(r.example.claim, r.base, r.example.grounding, r.proposed) for r in dev])[::-1]
     return float(scores[min(len(scores) - 1, int(round(share * len(scores))) - 1)])
 
 
@@ -162,7 +164,7 @@ def metrics(policy: Policy, rows: Sequence[Scored], rule: Uncertainty) -> dict[s
 
 def risk_coverage(rule: Uncertainty, rows: Sequence[Scored]) -> tuple[list[float], list[float]]:
     """Coverage (share kept by the CPU) vs risk (error rate of the kept), least doubtful kept first."""
-    order = sorted(rows, key=lambda r: rule.score(r.example.claim, r.base, r.example.grounding))
+    order = sorted(rows, key=lambda r: rule.score(r.example.claim, r.base, r.example.grounding, r.proposed))
     wrong = np.cumsum([not r.correct for r in order])
     k = np.arange(1, len(order) + 1)
     return list(k / len(order)), list(wrong / k)
@@ -171,7 +173,7 @@ def risk_coverage(rule: Uncertainty, rows: Sequence[Scored]) -> tuple[list[float
 def overhead_ms(policy: Policy, rows: Sequence[Scored], rule: Uncertainty, repeats: int = 5) -> float:
     """Median extra time per decision of the escalating wrapper over its base when it does not escalate."""
     esc = EscalatingPolicy(policy, lambda r: None, uncertainty=rule, calls_per_minute=None)
-    confident = [r for r in rows if rule.why(r.example.claim, r.base, r.example.grounding) is None] or list(rows)
+    confident = [r for r in rows if rule.why(r.example.claim, r.base, r.example.grounding, r.proposed) is None] or list(rows)
     extra = []
     for _ in range(repeats):
         for r in confident:
