@@ -176,7 +176,10 @@ class EscalatingPolicy:
     ['decisions', 'errors', 'fallbacks']
 
     ``calls_per_minute`` (None: unlimited) is per namespace; ``timeout`` in seconds bounds each judge
-    call (sync calls run in a worker thread, async ones under ``asyncio.wait_for``); ``clock`` (seconds,
+    call (sync calls run in a worker thread, async ones under ``asyncio.wait_for``). Inside
+    ``MemoryEngine.write`` the policy runs under the ledger's write lock, so a judge call holds it
+    (other writers, and this process's reads, wait): keep ``timeout`` well below the SQLite busy
+    timeout (30 s), hence the 10 s default; ``clock`` (seconds,
     monotonic) drives the budget window, so tests need no sleeping; ``config``: the engine's
     ``PolicyConfig`` (None: the shipped one), used to check the judge's target as the engine would.
     The base decision is put through the labelling contract before the rule reads it, and a judge's
@@ -185,7 +188,7 @@ class EscalatingPolicy:
 
     def __init__(self, base: Policy, judge: Judge | Callable[[JudgeRequest], Any], *,
                  uncertainty: Uncertainty | None = None, calls_per_minute: int | None = 30,
-                 timeout: float = 30.0, clock: Callable[[], float] = time.monotonic,
+                 timeout: float = 10.0, clock: Callable[[], float] = time.monotonic,
                  config: PolicyConfig | None = None) -> None:
         if not hasattr(base, "decide"):
             raise TarlError("base", base, "must be a Policy (an object with decide(claim, grounding, comparison))")
