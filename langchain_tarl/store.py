@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -38,6 +39,11 @@ if TYPE_CHECKING:
     from shared_core.policy import Policy
 
     from .retriever import TarlRetriever
+
+
+LAST_DECISION: ContextVar[Decision | None] = ContextVar("tarl_last_decision", default=None)
+"""The decision of the latest ``put``/``aput`` in this context, for wrappers around tools that call
+``put`` but return their own message (langmem's manage tool: see :mod:`langchain_tarl.langmem_tools`)."""
 
 
 class TarlItem(Item):
@@ -155,12 +161,16 @@ class TarlStore(BaseStore):
         """As ``BaseStore.put``, but returns the TARL decision (``None`` for ``value=None``, a delete)."""
         self._check_ttl(ttl)
         result = self._run([PutOp(namespace, str(key), value, index=index)])[0]
-        return result if isinstance(result, Decision) else None
+        decision = result if isinstance(result, Decision) else None
+        LAST_DECISION.set(decision)
+        return decision
 
     async def aput(self, namespace: tuple[str, ...], key: str, value: dict[str, Any],  # type: ignore[override]
                    index: Literal[False] | list[str] | None = None, *,
                    ttl: float | None | NotProvided = NOT_PROVIDED) -> Decision | None:
-        return await asyncio.to_thread(self.put, namespace, key, value, index, ttl=ttl)
+        decision = await asyncio.to_thread(self.put, namespace, key, value, index, ttl=ttl)
+        LAST_DECISION.set(decision)                 # the worker thread's context does not come back
+        return decision
 
     def add(self, namespace: tuple[str, ...], value: dict[str, Any]) -> Decision:
         """Offer a memory that has no key of its own (a free-text fact from a tool or an extractor): it
@@ -210,7 +220,7 @@ class TarlStore(BaseStore):
             return TarlItem(found[-1]) if found else None
         if isinstance(op, PutOp):
             if claim is not None:
-                return self.engine.write(claim, keyed=not self.ground_across_keys)
+                return self.engine.write(claim, keyed=True, scope="namespace" if self.ground_across_keys else "key")
             self._retract(namespaces.to_engine(op.namespace), op.key)
             return None
         if isinstance(op, SearchOp):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 
@@ -88,22 +88,25 @@ class MemoryEngine(BeliefsAPI):
 
     # -- writes -------------------------------------------------------------------------------
     def write(self, claim: Claim | dict[str, Any], *, vector: np.ndarray | None = None,
-              keyed: bool = False) -> Decision:
+              keyed: bool = False, scope: Literal["key", "namespace"] = "key") -> Decision:
         """Decide how ``claim`` changes memory and apply it atomically; returns the decision taken.
 
         ``vector``: the claim's embedding when the caller already has it (skips the embedder).
-        ``keyed``: the claim's slot is a key of a key-value view, weighed only against that key's open
-        entries (see :mod:`shared_core.keys`)."""
+        ``keyed``: the claim's slot is a key of a key-value view (see :mod:`shared_core.keys`): its whole
+        content decides whether it changes the key, and a change is never dropped; with ``scope="key"``
+        it is weighed only against that key's open entries, with ``"namespace"`` against the namespace."""
         claim = _claim(claim)
         self.config.source(claim.source)            # an unknown source is refused before anything else
         if keyed and claim.slot is None:
             raise TarlError("claim.slot", None, "a keyed write needs the key as the claim's slot")
+        if scope not in ("key", "namespace"):
+            raise TarlError("scope", scope, "must be 'key' or 'namespace'")
         vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
 
         def body(run: Callable[[Step], Transaction]) -> tuple[Decision, list[Transaction]]:
             slot = [e for e in self.store.slot(claim.namespace, claim.slot) if e.ledger is not Ledger.HISTORY] \
                 if claim.slot else []
-            if keyed:                                # candidates: the key's own open entries only
+            if keyed and scope == "key":             # candidates: the key's own open entries only
                 near = [(e, 0.0) for e in slot]
             else:
                 neighbours = self.vectors.query(vector, claim.namespace, self.config.neighbours,
@@ -111,7 +114,7 @@ class MemoryEngine(BeliefsAPI):
                 found = {e.id: e for e in self.store.entries([i for i, _ in neighbours])}
                 near = [(found[i], s) for i, s in neighbours if i in found and found[i].ledger is not Ledger.HISTORY]
             outcome = deciding.decide(claim, near, slot, self.policy, self.config)   # THE decision function
-            decided = keys.keep_change(claim, outcome.grounding.target, outcome.decision)
+            decided = keys.keep_change(claim, outcome.grounding.target, outcome.decision) if keyed else outcome.decision
             steps = outcome.steps if decided is outcome.decision else [
                 Step(decided.action, claim, decided.target_id, decision=decided)]
             return decided, [run(step) for step in steps]   # one step, or noop + promote
@@ -302,8 +305,9 @@ class MemoryEngine(BeliefsAPI):
         self.close()
 
     # -- async twins (the adapters' async paths); SQLite and Chroma calls run in a worker thread --
-    async def awrite(self, claim: Claim | dict[str, Any], *, keyed: bool = False) -> Decision:
-        return await asyncio.to_thread(self.write, claim, keyed=keyed)
+    async def awrite(self, claim: Claim | dict[str, Any], *, keyed: bool = False,
+                     scope: Literal["key", "namespace"] = "key") -> Decision:
+        return await asyncio.to_thread(self.write, claim, keyed=keyed, scope=scope)
 
     async def awrite_many(self, claims: Iterable[Claim | dict[str, Any]]) -> list[Decision]:
         return await asyncio.to_thread(self.write_many, list(claims))

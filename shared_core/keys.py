@@ -1,5 +1,8 @@
 """Keyed writes: what a caller whose slots are *keys* (a LangGraph store key, a tool's topic) may rely on.
 
+Only keyed writes (``write(..., keyed=True)``) get these promises. A slotted claim written without
+``keyed`` is TARL's own business: there a reworded restatement ("yep, still a Leeds fan") is ``noop``.
+
 A key-value caller expects two things a free-text memory does not promise, and the engine keeps both
 for it without the adapter taking any decision:
 
@@ -7,7 +10,7 @@ for it without the adapter taking any decision:
   open entries of its own key (``claim.slot``), never against other keys of the namespace. Distinct keys
   name distinct things ("o1".."o9" are nine orders, "bob_city" is not "alice_city"), so grounding them
   against each other by similarity loses data. A caller that wants grounding across keys (free text
-  whose key is a random id) writes with ``keyed=False``.
+  whose key is a random id) writes with ``scope="namespace"``.
 - **A changed value never vanishes.** When the target holds the claim's own key, the *whole* content
   (text and metadata, where a store keeps the full value) decides whether anything changed:
   ``{"text": "Buy milk", "done": false}`` then ``... true`` is a change although the text is equal. A

@@ -55,3 +55,13 @@ def test_keys_are_exact_and_a_keyed_write_needs_one():
         assert engine.by_slot("n", "k") == [] and engine.by_slot("n", " k ")[0].slot == " k "
         with pytest.raises(TarlError, match="claim.slot"):
             engine.write(Claim(text="x", namespace="n"), keyed=True)
+
+
+def test_only_keyed_writes_get_the_key_value_promises():
+    """A slotted claim written without ``keyed`` is TARL's own business: the policy's noop stands."""
+    with MemoryEngine.open(policy=RulePolicy()) as engine:
+        engine.write(Claim(text="I support Leeds United", namespace="n", slot="team"))
+        d = engine.write(Claim(text="yep, still a Leeds United fan", namespace="n", slot="team"))
+        assert "so it is not dropped" not in d.rationale
+        with pytest.raises(TarlError, match="scope"):
+            engine.write(Claim(text="x", namespace="n", slot="k"), keyed=True, scope="everything")
