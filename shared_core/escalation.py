@@ -9,9 +9,10 @@ per minute and namespace (beyond it the base decides). Each decision says who de
 (``decided_by``: ``policy``, ``judge``, ``fallback``), the judge's rationale and latency, and the
 transaction log stores that decision, so ``tarl inspect`` shows it. Counters are in :attr:`counters`.
 
-The uncertainty rule is measured, not guessed: a logistic model of "the base policy is wrong" over five
+The uncertainty rule is measured, not guessed: a logistic model of "the base policy is wrong" over ten
 signals of doubt (:func:`doubt_terms`), fitted on the hand-written dev split by ``tarl bench
-escalation`` (which prints the fitted weights); the shipped defaults below are that fit.
+escalation`` (which prints the fitted weights, and chose this model over top probability alone on dev);
+the shipped defaults below are that fit.
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .config import PolicyConfig
 from .errors import TarlError
 from .grounding import Grounding
 from .judging import JudgeRequest, parse_answer, request_for, validated
-from .config import PolicyConfig
 from .policy.base import Policy
 from .policy.contract import enforce
 from .reliability import Comparison, prior
@@ -108,18 +109,21 @@ class Uncertainty:
         if not 0.0 <= self.threshold <= 1.0:
             raise TarlError("threshold", self.threshold, "must be within [0, 1]")
 
+    def _p(self, terms: tuple[float, ...]) -> float:
+        return 1.0 / (1.0 + math.exp(-(self.bias + sum(w * t for w, t in zip(self.weights, terms)))))
+
     def score(self, claim: Claim, decision: Decision, grounding: Grounding, proposed: Decision | None = None) -> float:
-        z = self.bias + sum(w * t for w, t in zip(self.weights, doubt_terms(claim, decision, grounding, proposed)))
-        return 1.0 / (1.0 + math.exp(-z))
+        """P(the executed decision is wrong), as the rule estimates it."""
+        return self._p(doubt_terms(claim, decision, grounding, proposed))
 
     def why(self, claim: Claim, decision: Decision, grounding: Grounding, proposed: Decision | None = None) -> str | None:
         """None when the base is confident enough; else a short reason naming the strongest signal."""
         terms = doubt_terms(claim, decision, grounding, proposed)
-        z = self.bias + sum(w * t for w, t in zip(self.weights, terms))
-        if 1.0 / (1.0 + math.exp(-z)) < self.threshold:
+        p = self._p(terms)
+        if p < self.threshold:
             return None
         top = max(range(len(TERMS)), key=lambda i: self.weights[i] * terms[i])
-        return f"uncertain: P(wrong)={1.0 / (1.0 + math.exp(-z)):.2f}, mostly {TERMS[top]}"
+        return f"uncertain: P(wrong)={p:.2f}, mostly {TERMS[top]}"
 
 
 def judge_call(judge: Any) -> Callable[[JudgeRequest], Any]:
@@ -140,6 +144,10 @@ class Judge(Protocol):
 
 @dataclass
 class Counters:
+    """What escalation did, for monitoring and cost: decisions seen, how many were uncertain, judge
+    calls made, answers applied (``judged``) or refused (``fallbacks`` = ``invalid`` + ``errors`` +
+    ``timeouts``), uncertain decisions left to the policy by the budget, total judge time."""
+
     decisions: int = 0
     uncertain: int = 0
     judge_calls: int = 0
@@ -179,9 +187,9 @@ class EscalatingPolicy:
     call (sync calls run in a worker thread, async ones under ``asyncio.wait_for``). Inside
     ``MemoryEngine.write`` the policy runs under the ledger's write lock, so a judge call holds it
     (other writers, and this process's reads, wait): keep ``timeout`` well below the SQLite busy
-    timeout (30 s), hence the 10 s default; ``clock`` (seconds,
-    monotonic) drives the budget window, so tests need no sleeping; ``config``: the engine's
-    ``PolicyConfig`` (None: the shipped one), used to check the judge's target as the engine would.
+    timeout (30 s), hence the 10 s default. ``clock`` (seconds, monotonic) drives the budget window,
+    so tests need no sleeping. ``config``: the engine's ``PolicyConfig`` (None: the shipped one), used
+    to check the judge's target as the engine would.
     The base decision is put through the labelling contract before the rule reads it, and a judge's
     validated answer is exempt from the contract's re-enforcement in ``decision.decide``.
     """
