@@ -71,8 +71,6 @@ def main() -> int:
         print("\nshipped rule, counters:", {k: round(v, 2) for k, v in shipped.counters.as_dict().items()})
         print("threshold 0, counters: ", {k: round(v, 2) for k, v in everything.counters.as_dict().items()})
         print("threshold 0, accepted: ", [e.text for e in b.accepted(NS)])
-    shipped.close()
-    everything.close()
     return 0
 
 

@@ -23,7 +23,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -217,7 +216,6 @@ class EscalatingPolicy:
         self.counters = Counters()
         self._calls: dict[str, deque[float]] = {}
         self._budget_lock = threading.Lock()
-        self._pool: ThreadPoolExecutor | None = None
 
     # -- the Policy protocol --------------------------------------------------------------------
     def decide(self, claim: Claim, grounding: Grounding, comparison: Comparison | None) -> Decision:
@@ -238,7 +236,7 @@ class EscalatingPolicy:
             return base
         request, t0 = request_for(claim, grounding), time.perf_counter()
         try:
-            pending = self._acall(request) if self._acall is not None else asyncio.to_thread(self._call, request)
+            pending = self._acall(request) if self._acall is not None else self._in_thread(request)
             raw, error = await asyncio.wait_for(pending, self.timeout), None
         except Exception as exc:
             raw, error = None, exc
@@ -271,9 +269,48 @@ class EscalatingPolicy:
             return True
 
     def _sync_call(self, request: JudgeRequest) -> Any:
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tarl-judge")
-        return self._pool.submit(self._call, request).result(timeout=self.timeout)
+        """Call the judge in a daemon thread and wait at most ``timeout``: a judge that never returns
+        costs one parked thread, never the write, and never blocks the interpreter's exit (a pool's
+        workers are joined at exit)."""
+        box: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                box["answer"] = self._call(request)
+            except Exception as exc:  # handed to the caller, which falls back
+                box["error"] = exc
+
+        worker = threading.Thread(target=run, name="tarl-judge", daemon=True)
+        worker.start()
+        worker.join(self.timeout)
+        if worker.is_alive():
+            raise TimeoutError(f"judge did not answer within {self.timeout:g} s")
+        if "error" in box:
+            raise box["error"]
+        return box.get("answer")
+
+    def _in_thread(self, request: JudgeRequest) -> asyncio.Future[Any]:
+        """A sync judge from async code, in a daemon thread (``asyncio.to_thread`` would make
+        ``asyncio.run`` wait at exit for a judge that never returns)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+
+        def settle(answer: Any, error: Exception | None) -> None:
+            if not future.done():                       # wait_for may have given up already
+                future.set_exception(error) if error is not None else future.set_result(answer)
+
+        def run() -> None:
+            try:
+                answer, error = self._call(request), None
+            except Exception as exc:
+                answer, error = None, exc
+            try:
+                loop.call_soon_threadsafe(settle, answer, error)
+            except RuntimeError:                        # the loop closed while the judge thought
+                pass
+
+        threading.Thread(target=run, name="tarl-judge", daemon=True).start()
+        return future
 
     def _settle(self, claim: Claim, grounding: Grounding, base: Decision, why: str, t0: float, raw: Any,
                 error: Exception | None) -> Decision:
@@ -300,11 +337,6 @@ class EscalatingPolicy:
         self.counters.add(judge_calls=1, fallbacks=1, judge_ms_total=ms, **{counter: 1})
         return base.model_copy(update={"decided_by": "fallback", "judge_ms": ms, "judge_rationale": reason,
                                        "rationale": f"{base.rationale} ({why}; {reason})"})
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
 
 
 def with_judge(policy: Policy | None, judge: Any, **options: Any) -> Policy | None:

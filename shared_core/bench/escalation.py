@@ -138,7 +138,6 @@ def run(policy: Policy, rows: Sequence[Scored], rule: Uncertainty, accuracy: flo
     for r in rows:
         judge.current = r.example
         out.append(shipped(esc, r.example))
-    esc.close()
     return out
 
 

@@ -71,7 +71,6 @@ def test_bad_answers_errors_and_timeouts_fall_back(model, why):
         assert store.get(NS, "user.manager") is not None or d.action is Action.DEFER_VERIFY   # never lost
         assert store.engine.log("memories.u1")[-1].decision.decided_by == "fallback"
     RELEASE.set()
-    store.engine.policy.close()
 
 
 def test_open_with_a_chat_model_escalates_only_when_unsure():

@@ -74,7 +74,6 @@ def test_bad_answers_errors_and_timeouts_fall_back(reply, why):
         logged = engine.log(NS)[-1]
         assert logged.decision.decided_by == "fallback" and logged.claim.text == "Ana's manager is Priya"
     HOLD.set()
-    engine.policy.close()
 
 
 async def test_async_decide_awaits_astructured_predict():

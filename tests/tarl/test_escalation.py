@@ -97,7 +97,6 @@ def test_a_timeout_falls_back():
         release.set()
     assert d.decided_by == "fallback" and "timed out" in d.judge_rationale
     assert policy.counters.as_dict()["timeouts"] == 1
-    policy.close()
 
 
 def test_the_judge_is_not_called_when_the_base_is_confident():
@@ -206,3 +205,14 @@ def test_the_example_runs_offline(capsys):
     assert runpy.run_path(str(example))["main"]() == 0
     out = capsys.readouterr().out
     assert "judge" in out and "fallback" in out and "invalid answer" in out
+
+
+async def test_async_decide_with_a_sync_judge_runs_it_off_the_loop():
+    from shared_core.grounding import ground
+
+    seen = []
+    policy = EscalatingPolicy(LearnedPolicy(), lambda req: seen.append(threading.current_thread().name) or APPEND,
+                              uncertainty=ALWAYS)
+    claim = Claim(text="I live in Lisbon", namespace="u")
+    d = await policy.adecide(claim, ground(claim, []), None)
+    assert d.decided_by == "judge" and seen == ["tarl-judge"]
