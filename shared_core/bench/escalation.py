@@ -203,6 +203,19 @@ def risk_at(rule: Uncertainty, rows: Sequence[Scored], coverage: float) -> float
     return risk_at_curve(risk_coverage(rule, rows), coverage)
 
 
+def bound(rows: Sequence[Scored], share: float) -> dict[str, float]:
+    """The ceiling at ``share`` with a perfect sense of doubt: the CPU's wrong decisions escalate first
+    and an oracle answers them, every answer accepted (the contract's refusals ignored)."""
+    k = int(round(share * len(rows)))
+    wrong = [i for i, r in enumerate(rows) if not r.correct][:k]
+    fixed = [r.gold if i in set(wrong) else r.base.action.value for i, r in enumerate(rows)]
+    kept = [r for i, r in enumerate(rows) if i not in set(wrong)]
+    return {"escalated_share": len(wrong) / len(rows), "accuracy_kept": float(np.mean([r.correct for r in kept])),
+            "macro_f1_kept": m.macro_f1([r.gold for r in kept], [r.base.action.value for r in kept]),
+            "macro_f1_oracle": m.macro_f1([r.gold for r in rows], fixed),
+            "accuracy_oracle": float(np.mean([f == r.gold for f, r in zip(fixed, rows)]))}
+
+
 def refusals(policy: Policy, rows: Sequence[Scored], rule: Uncertainty) -> dict[str, int]:
     """Why the oracle's (gold) answers were refused by validation, by reason."""
     out: dict[str, int] = {}
@@ -241,6 +254,8 @@ def main(argv: list[str]) -> int:
         r = Uncertainty(rule.weights, rule.bias, t)
         report.add(name, **metrics(policy, rows[("free", "test")], r))
         slot_rows[name] = metrics(policy, rows[("slot", "test")], r)
+    report.add("perfect_doubt_20", **bound(rows[("free", "test")], 0.2))
+    slot_rows["perfect_doubt_20"] = bound(rows[("slot", "test")], 0.2)
     at20 = Uncertainty(rule.weights, rule.bias, thresholds["escalate_20"])
     why_refused = {v: refusals(policy, rows[(v, "test")], at20) for v in ("free", "slot")}
     curves = {f"{label} ({v})": risk_coverage(r, rows[(v, "test")])
@@ -259,6 +274,8 @@ def main(argv: list[str]) -> int:
     report.notes.append(f"oracle answers refused by validation at escalate_20, by reason: {why_refused}")
     report.notes.append("accuracy of the kept at 80% coverage on test: " + ", ".join(
         f"{k} {1 - risk_at_curve(c):.3f}" for k, c in curves.items()))
+    report.notes.append("perfect_doubt_20: the ceiling at 20% with a perfect sense of doubt (the CPU's errors escalate "
+                        "first, an oracle answers, the contract's refusals ignored)")
     report.notes.append("judge_overhead_ms: median extra time per non-escalated decision of EscalatingPolicy over "
                         "its base (same process, same decisions, wall clock)")
 

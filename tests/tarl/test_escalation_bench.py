@@ -16,7 +16,7 @@ def test_quick_run_writes_the_record(tmp_path: Path, capsys) -> None:
     out = tmp_path / "esc.json"
     assert escalation.main(["--quick", "--json", str(out)]) == 0
     record = json.loads(out.read_text())
-    assert record["benchmark"] == "escalation" and list(record["systems"]) == SYSTEMS
+    assert record["benchmark"] == "escalation" and list(record["systems"]) == [*SYSTEMS, "perfect_doubt_20"]
     rows = record["systems"]
     assert all(METRICS <= set(rows[s]) for s in SYSTEMS)
     assert rows["cpu_only"]["escalated_share"] == 0 and "judge_overhead_ms" in rows["cpu_only"]
@@ -26,7 +26,9 @@ def test_quick_run_writes_the_record(tmp_path: Path, capsys) -> None:
         r = rows[s]
         assert abs(r["judge_calls_per_1000"] - 1000 * r["escalated_share"]) < 1e-6
         assert r["accuracy_oracle"] >= rows["cpu_only"]["accuracy_kept"] - 1e-9   # gold answers never hurt
-    assert set(record["handwritten_slot"]) == set(SYSTEMS) and "risk_coverage" in record
+    assert set(record["handwritten_slot"]) == {*SYSTEMS, "perfect_doubt_20"} and "risk_coverage" in record
+    ceiling = rows["perfect_doubt_20"]
+    assert ceiling["accuracy_kept"] >= rows["cpu_only"]["accuracy_kept"]          # only errors were escalated
     assert "escalate_20" in capsys.readouterr().out
 
 
