@@ -148,3 +148,11 @@ async def test_extraction_names_slots_and_a_second_value_revises_the_first():
         assert ("", "The user's badge is blue") in accepted                 # a random id is never a slot
         assert [e.text for e in store.engine.history("memories.u1")] == ["The user's manager is Priya"]
     assert "subject.attribute" in extractor.prompts[0][0].content
+
+
+def test_a_bad_judge_is_refused_before_a_store_is_created(tmp_path):
+    from shared_core import TarlError
+
+    with pytest.raises(TarlError, match="judge"):
+        TarlStore.open(tmp_path / "store", judge=42)
+    assert not (tmp_path / "store").exists()
