@@ -183,15 +183,18 @@ class EscalatingPolicy:
     ['decisions', 'errors', 'fallbacks']
 
     ``calls_per_minute`` (None: unlimited) is per namespace; ``timeout`` in seconds bounds each judge
-    call (sync calls run in a worker thread, async ones under ``asyncio.wait_for``). Inside
-    ``MemoryEngine.write`` the policy runs under the ledger's write lock, so a judge call holds it
-    (other writers, and this process's reads, wait): keep ``timeout`` well below the SQLite busy
-    timeout (30 s), hence the 10 s default. ``clock`` (seconds, monotonic) drives the budget window,
+    call (sync calls run in a worker thread, async ones under ``asyncio.wait_for``). ``MemoryEngine.write``
+    decides with this policy before taking the ledger's write lock (``asks_judge``) and executes that
+    decision only if nothing touched the namespace meanwhile; otherwise it decides again under the lock,
+    where a judge call would hold the lock: hence a 10 s default, well below SQLite's busy timeout. ``clock`` (seconds, monotonic) drives the budget window,
     so tests need no sleeping. ``config``: the engine's ``PolicyConfig`` (None: the shipped one), used
     to check the judge's target as the engine would.
     The base decision is put through the labelling contract before the rule reads it, and a judge's
     validated answer is exempt from the contract's re-enforcement in ``decision.decide``.
     """
+
+    asks_judge = True
+    """Tells ``MemoryEngine.write`` to decide before taking its write lock, so a judge call never holds it."""
 
     def __init__(self, base: Policy, judge: Judge | Callable[[JudgeRequest], Any], *,
                  uncertainty: Uncertainty | None = None, calls_per_minute: int | None = 30,

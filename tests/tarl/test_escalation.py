@@ -216,3 +216,42 @@ async def test_async_decide_with_a_sync_judge_runs_it_off_the_loop():
     claim = Claim(text="I live in Lisbon", namespace="u")
     d = await policy.adecide(claim, ground(claim, []), None)
     assert d.decided_by == "judge" and seen == ["tarl-judge"]
+
+
+def test_a_judge_call_does_not_hold_the_write_lock():
+    asked, other_done, seen = threading.Event(), threading.Event(), []
+
+    def judge(request):
+        if request.claim.text == "I live in Lisbon":
+            asked.set()
+            seen.append(other_done.wait(5))          # False if the other write were blocked on our lock
+        return APPEND
+
+    engine, _ = engine_with(judge)
+    with engine:
+        writer = threading.Thread(target=lambda: engine.write(Claim(text="I live in Lisbon", namespace="a")))
+        writer.start()
+        asked.wait(5)
+        engine.write(Claim(text="My manager is Priya", namespace="b"))     # while the judge is thinking
+        other_done.set()
+        writer.join(10)
+        assert [e.text for e in engine.accepted("a")] == ["I live in Lisbon"]
+    assert seen == [True]
+
+
+def test_a_namespace_changed_while_the_judge_thought_is_decided_again():
+    requests = []
+
+    def judge(request):
+        requests.append(request)
+        if request.claim.text == "I moved to Porto" and len(requests) == 1:   # someone writes meanwhile
+            engine.write(Claim(text="I live in Lisbon", namespace="u"))
+        return APPEND
+
+    engine, _ = engine_with(judge)
+    with engine:
+        d = engine.write(Claim(text="I moved to Porto", namespace="u"))
+        outer = [r for r in requests if r.claim.text == "I moved to Porto"]
+        assert len(outer) == 2 and outer[0].candidates == ()              # asked again, on the new state
+        assert [c.text for c in outer[1].candidates] == ["I live in Lisbon"]
+        assert d.decided_by == "judge" and len(engine.log("u")) == 2
