@@ -99,11 +99,11 @@ class MemoryEngine(BeliefsAPI):
         the write lock is taken; under the lock that decision is executed only if no transaction touched
         the namespace in between, else the decision is made again there."""
         claim = _claim(claim)
-        self.config.source(claim.source)            # an unknown source is refused before anything else
         if keyed and claim.slot is None:
             raise TarlError("claim.slot", None, "a keyed write needs the key as the claim's slot")
         if scope not in ("key", "namespace"):
             raise TarlError("scope", scope, "must be 'key' or 'namespace'")
+        self.config.source(claim.source)            # an unknown source is refused before anything else
         vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
 
         def candidates() -> tuple[list[tuple[Entry, float]], list[Entry]]:
@@ -127,10 +127,11 @@ class MemoryEngine(BeliefsAPI):
             unchanged = early is not None and next(iter(self.store.log(claim.namespace, after=seen)), None) is None
             outcome = early if unchanged and early is not None else \
                 deciding.decide(claim, *candidates(), self.policy, self.config)   # THE decision function
-            decided = keys.keep_change(claim, outcome.grounding.target, outcome.decision) if keyed else outcome.decision
-            steps = outcome.steps if decided is outcome.decision else [
-                Step(decided.action, claim, decided.target_id, decision=decided)]
-            return decided, [run(step) for step in steps]   # one step, or noop + promote
+            decision, steps = outcome.decision, outcome.steps
+            if keyed and len(steps) == 1:            # a key's change is never dropped (corroboration aside)
+                decision = keys.keep_change(claim, outcome.grounding.target, decision)
+                steps = [Step(decision.action, claim, decision.target_id, decision=decision)]
+            return decision, [run(step) for step in steps]   # one step, or noop + promote
 
         decision, done = self.transact(claim.namespace, body, vector=vector)
         created = done[0].created[0].id if done[0].created else None

@@ -146,7 +146,7 @@ def test_grounding_across_keys_is_opt_in(policy):
     with TarlStore.open(policy=RulePolicy() if policy else None, ground_across_keys=True) as store:
         store.put(NS, "k1", {"text": "The user lives in Porto", "source": "user"})
         hearsay = store.put(NS, "k2", {"text": "The user lives in Madrid", "source": "third_party"})
-        assert hearsay.action in (Action.REJECT_CONFLICT, Action.DEFER_VERIFY) and hearsay.target_id
+        assert hearsay.action in (Action.REJECT_CONFLICT, Action.DEFER_VERIFY)
         assert store.get(NS, "k2") is None
         assert [h.key for h in store.search(NS, query="where does the user live")] == ["k1"]
 
@@ -284,16 +284,14 @@ def test_pending_claims_are_invisible_until_verified(store):
     assert store.get(NS, "music").value["text"] == "Maybe Alice likes jazz"
 
 
-def test_restating_is_a_noop_that_names_the_holder():
-    with TarlStore.open(ground_across_keys=True) as store:
-        _restating(store)
-
-
-def _restating(store):
+def test_a_free_fact_is_grounded_against_the_namespace(store):
+    """``add`` (no key of its own): a restatement of a memory is a noop naming it; a new fact's key is
+    its entry id."""
     first = store.put(NS, "tea", {"text": "Alice drinks green tea every morning"})
-    again = store.put(NS, "tea2", {"text": "Alice drinks green tea every morning"})
+    again = store.add(NS, {"text": "Alice drinks green tea every morning"})
     assert again.action is Action.NOOP and again.target_id == first.entry_id
-    assert store.get(NS, "tea2") is None and store.get(NS, "tea").entry.id == first.entry_id
+    new = store.add(NS, {"text": "Alice keeps three beehives"})
+    assert new.action is Action.APPEND and store.get(NS, new.entry_id).value == {"text": "Alice keeps three beehives"}
 
 
 def test_keys_are_independent_under_every_policy(store):
