@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared_core import Action, Claim, Ledger, MemoryEngine, TarlError
+from shared_core import Action, Claim, Decision, Ledger, MemoryEngine, TarlError
 from shared_core.escalation import EscalatingPolicy, Uncertainty, with_judge
 from shared_core.judging import JudgeRequest
 from shared_core.policy import LearnedPolicy
@@ -255,3 +255,27 @@ def test_a_namespace_changed_while_the_judge_thought_is_decided_again():
         assert len(outer) == 2 and outer[0].candidates == ()              # asked again, on the new state
         assert [c.text for c in outer[1].candidates] == ["I live in Lisbon"]
         assert d.decided_by == "judge" and len(engine.log("u")) == 2
+
+
+PROBS = st.dictionaries(st.sampled_from(["append", "noop", "revise", "reject_conflict", "defer_verify"]),
+                        st.floats(0, 1), min_size=1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(proposed=PROBS, executed=st.sampled_from(list(Action)[:5]), margin=st.floats(-1, 1),
+       threshold=st.floats(0, 1), source=st.sampled_from(["user", "tool", "web", "third_party"]))
+def test_the_rule_escalates_exactly_above_its_threshold(proposed, executed, margin, threshold, source):
+    from shared_core.escalation import TERMS, doubt_terms
+    from shared_core.grounding import ground
+
+    claim = Claim(text="I moved to Porto", namespace="u", source=source)
+    g = ground(claim, [])
+    p = max(proposed, key=proposed.__getitem__)
+    base = Decision(action=Action(p), probabilities=proposed, margin=margin)
+    done = base.model_copy(update={"action": executed})
+    terms = doubt_terms(claim, done, g, base)
+    assert len(terms) == len(TERMS) and all(0.0 <= t <= 1.0 for t in terms)
+    rule = Uncertainty(threshold=threshold)
+    score = rule.score(claim, done, g, base)
+    assert 0.0 <= score <= 1.0
+    assert (rule.why(claim, done, g, base) is None) == (score < threshold)
