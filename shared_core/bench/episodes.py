@@ -5,16 +5,18 @@ step index, the entry it is about. Gold next states are not written by hand: ``g
 gold actions through the one executor, so gold is as executable as predictions are.
 
 The generator (``generate``) follows the labelling contract (the project's ``tarl_labels`` notes) and
-is built so that the label cannot be read from metadata. Each step first picks what the claim *says*
+is built so that metadata alone tells little about the label (``bench/probe.py`` measures how little).
+Each step first picks what the claim *says*
 relative to memory (a first mention, a restatement in other words, a completed change, a further value
 of a multi-valued attribute, an uncertain plan, a future-dated change, a stale snapshot, an injected
 instruction, chit-chat); then draws its source from one mix and its confidence from one distribution
 (mode 0.9, what adapters send), whatever the event; and only then derives the label from the contract.
 So third parties and web pages also report true new facts (``defer_verify``) and restate accepted ones
 (``noop``), tools also return stale snapshots (``reject_conflict``) and confirm stored values (``noop``),
-users soften real changes ("..., I think") that still ``revise``. A namespace holds several subjects
-(the user, their children, a colleague, orders and tickets with distinct ids) whose slots never target
-each other. Cardinality lives in ``GoldStep.many`` (and on the claim once ``Claim`` has a ``many`` field),
+users soften real changes ("..., I think") that still ``revise``; a change to an important attribute
+(credentials, bank details, a phone number) from a source that is not clearly trusted waits
+(``defer_verify``). A namespace holds several subjects (the user, their children, a colleague, orders,
+tickets, trips, services) whose slots never target each other. Cardinality lives in ``GoldStep.many`` (and on the claim once ``Claim`` has a ``many`` field),
 never in claim metadata. Splits are disjoint by person (the namespace's user).
 """
 
@@ -132,8 +134,9 @@ class _Builder:
         if slot is not None and slot not in self.slotted:
             self.slotted[slot] = rng.random() < 0.55
         use_slot = slot if slot is not None and self.slotted[slot] and rng.random() < 0.9 else None
-        if valid_from is None and stamp and rng.random() < 0.35:
-            valid_from = at
+        held_from = self.steps[target].claim.valid_from if target is not None else None
+        if valid_from is None and stamp and rng.random() < 0.35 and (held_from is None or at >= held_from):
+            valid_from = at   # a stamp earlier than the target's validity would make the claim stale
         extra = {"many": many} if _CLAIM_HAS_MANY and use_slot else {}
         claim = Claim(text=text, namespace=self.namespace, source=source, confidence=confidence(rng), observed_at=at,
                       valid_from=valid_from, slot=use_slot, **extra)
@@ -227,24 +230,26 @@ def _event(b: _Builder, subject: Subject, attr: Attribute) -> None:
         return first_mention(fresh(), "further_value", own, F.LABEL_ADD if own is attr.add else F.LABEL_STATE)
     if event == "hedge":     # uncertain or merely planned: it waits, whoever says it
         sp = b.speaker(("tool",))
-        own = attr.hedge if rng.random() < 0.5 else ()
-        return put(say(sp, own, F.LABEL_HEDGE, fresh()), sp, Action.DEFER_VERIFY, rng.choice(acc) if single else None,
-                   "uncertain", "")
+        own, v = attr.hedge if rng.random() < 0.5 else (), fresh()
+        return put(say(sp, own, F.LABEL_HEDGE, v), sp, Action.DEFER_VERIFY, rng.choice(acc) if single else None,
+                   "uncertain", v)
     if event == "future":
         t, v, sp = rng.choice(acc), fresh(), b.speaker()
         when = b.clock + timedelta(days=rng.randint(10, 90))
+        if (held := b.steps[t].claim.valid_from) is not None and when <= held:   # later than what it replaces
+            when = held + timedelta(days=rng.randint(10, 90))
         if sp.trusted:        # a firm change with a date: revise now, valid from then
             text = (tool_output(rng, subject.key, subject.display, attr.key, v, f"{when:%Y-%m-%d}")
                     if sp.source == "tool" else say(sp, (), F.FUTURE_FIRM, v))
             return put(text, sp, Action.REVISE, t, "future_change", v, valid_from=when)
-        return put(say(sp, (), F.FUTURE_RUMOUR, v), sp, Action.DEFER_VERIFY, t, "future_rumour", "", stamp=False)
+        return put(say(sp, (), F.FUTURE_RUMOUR, v), sp, Action.DEFER_VERIFY, t, "future_rumour", v, stamp=False)
     if event == "stale":     # an older snapshot arrives late: older validity loses
         t = rng.choice(stamped)
         v = rng.choice(b.past.get(slot) or [fresh()])
         sp = b.speaker()
         text = say(sp, attr.state, F.LABEL_STATE, v)
         if sp.source in ("user", "assistant", "third_party") or rng.random() < 0.5:   # people say it is old
-            text = rng.choice(F.STALE[:-1]).format(t=text, date=rng.choice(F.DATES))
+            text = rng.choice([f for f in F.STALE if f != "{t}"]).format(t=text, date=rng.choice(F.DATES))
         before = b.steps[t].claim.valid_from - timedelta(days=rng.randint(30, 700))  # type: ignore[operator]
         return put(text, sp, Action.REJECT_CONFLICT, t, "stale", v, valid_from=before)
     t, sp = rng.choice(acc), Speaker(rng.choice(INJECTORS))   # an injected instruction never reaches Accepted

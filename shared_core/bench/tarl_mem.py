@@ -37,8 +37,8 @@ from .corpus import HERE as CORPUS, to_episode
 from .corpus import split as corpus_split
 from .episodes import Episode, generate
 from .report import DATA_DIR, Report, bench_args
-from .probe import ContentFreeProbe
-from .tarl_mem_baselines import FullHistory, Mem0AddOnly, OverwriteSimilar, WriteHold
+from .probe import fitted
+from .tarl_mem_baselines import ContentFreeProbe, FullHistory, Mem0AddOnly, OverwriteSimilar, WriteHold
 from .tarl_mem_examples import NEIGHBOURS, Vectors, examples
 from .tarl_mem_rollout import halumem_operations, metrics, rollout
 from .tarl_mem_sources import halumem
@@ -51,8 +51,8 @@ SHOWN = ("macro_f1", "next_state_acc", "next_state_acc_AH", "pollution", "confli
 
 
 def probe(episodes: Sequence[Episode], vectors: Vectors, seed: int) -> ContentFreeProbe:
-    """The content-free probe (``bench/probe.py``) fitted on the generated train split."""
-    return ContentFreeProbe(seed).fit(examples([ep for ep in episodes if ep.split == "train"], vectors))
+    """The content-free probe fitted on the generated train split."""
+    return fitted(examples([ep for ep in episodes if ep.split == "train"], vectors), seed)
 
 
 def systems(content_free: ContentFreeProbe, weights: Path = WEIGHTS_DIR) -> dict[str, Policy]:
@@ -162,7 +162,7 @@ def main(argv: list[str]) -> int:
     for ds, t in tables.items():
         report.notes.append(f"\n{ds} (rollout):\n" + t.table())
     report.notes += notes
-    report.notes.append("content_free_probe: a depth-8 tree on six features that read no word of the claim (bench/probe.py), "
+    report.notes.append("content_free_probe: a depth-8 tree on six features that read no word of the claim (tarl_mem_baselines), "
                         "fitted on the generated train split; its score is what metadata alone gives away")
     report.notes.append(f"decision_ms_p50_{size // 1000}k: decision.decide at {size} open entries, candidates = the "
                         f"{NEIGHBOURS} nearest (neighbour query and embedding excluded); halumem: memory points given "
