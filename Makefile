@@ -18,7 +18,7 @@ demo: $(STAMP)
 	$(BIN)/tarl demo
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	bash .ci/test.sh
 
 clean:
 	rm -rf $(VENV)

@@ -150,3 +150,71 @@ def locomo_file(tmp_path: Path) -> Path:
     data = tmp_path / "locomo.json"
     data.write_text(json.dumps([locomo_like(s) for s in range(3)]))
     return data
+
+
+@pytest.fixture(scope="session")
+def demo_store_master(tmp_path_factory) -> Path:
+    """The demo's store, written once per session; tests copy it (``demo_store``)."""
+    import contextlib
+    import io
+
+    from shared_core.demo import run
+
+    path = tmp_path_factory.mktemp("demo") / "store"
+    with contextlib.redirect_stdout(io.StringIO()):
+        run(path).close()
+    return path
+
+
+@pytest.fixture
+def demo_store(demo_store_master, tmp_path) -> Path:
+    import shutil
+
+    return Path(shutil.copytree(demo_store_master, tmp_path / "demo-store"))
+
+
+@pytest.fixture
+def tree_state():
+    """``tree_state(root)``: every file and folder under ``root`` with its content hash and mtime;
+    equal before and after means nothing was created, changed or touched."""
+    import hashlib
+
+    def state(root: Path) -> dict[str, tuple[bytes | None, int]]:
+        out: dict[str, tuple[bytes | None, int]] = {}
+        for p in sorted(root.rglob("*")):
+            digest = hashlib.sha256(p.read_bytes()).digest() if p.is_file() else None
+            out[str(p.relative_to(root))] = (digest, p.stat().st_mtime_ns)
+        return out
+
+    return state
+
+
+@pytest.fixture
+def serve_ui():
+    """``serve_ui(store, write=False) -> base URL``: the real ``tarl ui`` server (uvicorn, loopback,
+    a free port) in a thread, stopped after the test."""
+    import threading
+    import time
+
+    from shared_core.ui.server import prepare
+
+    running = []
+
+    def start(store: Path, write: bool = False) -> str:
+        server, sock, handle = prepare([str(store), "--port", "0"] + (["--write"] if write else []))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        running.append((server, thread, handle, sock))
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError("the ui server did not start")
+            time.sleep(0.02)
+        host, port = sock.getsockname()[:2]
+        return f"http://{host}:{port}"
+
+    yield start
+    for server, thread, handle, sock in running:
+        server.should_exit = True
+        thread.join(timeout=30)
+        handle.close()
+        sock.close()

@@ -3,7 +3,8 @@
 Runs (``--runs`` to choose), per system (``sqlite_embedded``: SQLite file + embedded Chroma;
 ``postgres_chroma_server``: PostgreSQL + Chroma server, from ``--pg-url`` / ``--chroma-url``):
 
-- ``sigkill``: a writer process is killed with SIGKILL at a random moment, ``--kills`` times; after each
+- ``sigkill``: a writer process is killed with SIGKILL after 1-39 writes, at a random moment of the next
+  ones, ``--kills`` times; after each
   kill the store is reopened and checked: replaying the log gives the live state (``inconsistent``),
   every write the writer saw return is in the ledger (``lost``), the index equals the ledger's open
   entries by ids and states (``index_diff``).
@@ -42,12 +43,17 @@ from shared_core.bench.core import synthetic_claims
 target, chroma, seed, n = sys.argv[1], sys.argv[2] or None, int(sys.argv[3]), int(sys.argv[4])
 with MemoryEngine.open(target, chroma_url=chroma) as engine:
     print("ready", flush=True)
+    failing = 0
     for c in synthetic_claims(n, "u", seed):
         try:
             d = engine.write(c)
             print("ok", d.entry_id or "-", flush=True)
+            failing = 0
         except Exception as exc:
             print("error", type(exc).__name__, str(exc).replace(chr(10), " ")[:200], flush=True)
+            failing += 1
+            if failing == 20:                      # e.g. the disk stays full: stop, as a caller would
+                break
 """
 READER = """
 import sys
@@ -109,10 +115,11 @@ def sigkill(target: str, chroma_url: str | None, kills: int, seed: int) -> dict[
     for k in range(kills):
         proc = _spawn(WRITER, target, chroma_url or "", str(seed * 1000 + k), "100000")
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-        time.sleep(rng.uniform(0.2, 1.5))
+        seen = [proc.stdout.readline() for _ in range(rng.randrange(1, 40))]   # well into the loop, then
+        time.sleep(rng.uniform(0.0, 0.2))                                     # at a random moment of a write
         os.kill(proc.pid, signal.SIGKILL)
         out, _ = proc.communicate()
-        ids, errors = _outputs(out)
+        ids, errors = _outputs("".join(seen) + out)
         returned += ids
         totals["kills"] += 1
         totals["errors"] += len(errors)
@@ -193,7 +200,7 @@ def disk_full(seed: int) -> dict[str, Any]:
         kinds = sorted({" ".join(e.split()[1:4]) for e in errors})
         subprocess.run(["mount", "-o", "remount,size=256m", str(mnt)], check=True)
         result = check(target, None, ids)
-        return {"writes_returned": len(ids), "errors": len(errors), "crashed": float(proc.returncode != 0),
+        return {"writes_returned": len(ids), "errors": len(errors), "exit_code": float(proc.returncode),
                 "lost": result["lost"], "inconsistent": result["inconsistent"], "index_diff": result["index_diff"],
                 "error_kinds": "; ".join(kinds)[:300] + (f" | stderr: {err.strip().splitlines()[-1][:200]}" if err.strip() else "")}
     finally:

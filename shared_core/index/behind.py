@@ -7,7 +7,8 @@ catch-up reads, under the store's index-writer lock, every entry moved since the
 *current* committed state, writes that to Chroma, and only then moves the watermark. Whoever catches up
 last wrote the latest state; a crash before the watermark moved is repaired by the next catch-up.
 
-The worker is a plain (non-daemon) thread: ``close`` drains it, so nothing is lost at exit. When the
+The worker is a plain (non-daemon) thread: ``close`` drains it, and so does the end of the program
+when nobody called ``close`` (the worker sees the main thread finish), so nothing is lost at exit. When the
 latest catch-up failed (the index is behind the ledger, e.g. the Chroma server is down), the next
 ``flush`` / ``close`` raises it rather than leaving it in a log nobody reads; a later catch-up that
 succeeds repairs the index (the watermark did not move) and clears it.
@@ -130,7 +131,9 @@ class IndexWriter:
         while True:
             with self._wake:
                 while self._answered == self._asked and not self._closing:
-                    self._wake.wait()
+                    self._wake.wait(0.5)
+                    if not threading.main_thread().is_alive():     # the program ended without close():
+                        self._closing = True                       # drain, then let the interpreter exit
                 if self._answered == self._asked and self._closing:
                     return
                 deadline = time.monotonic() + LINGER_S

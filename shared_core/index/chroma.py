@@ -142,12 +142,25 @@ class EntryIndex:
         return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0])]
 
     def load(self, namespace: str) -> tuple[list[str], np.ndarray, list[Ledger]]:
-        """Every open entry of ``namespace`` with its stored vector (warms the in-process cache)."""
-        got = self.collection.get(where={"namespace": namespace}, include=["embeddings", "metadatas"])
-        if not got["ids"]:
+        """Every open entry of ``namespace`` with its stored vector (warms the in-process cache), read in
+        pages: one unbounded get of 100k rows fails inside Chroma ("too many SQL variables")."""
+        ids: list[str] = []
+        vectors: list[np.ndarray] = []
+        ledgers: list[Ledger] = []
+        offset = 0
+        while True:
+            got = self.collection.get(where={"namespace": namespace}, include=["embeddings", "metadatas"],
+                                      limit=self.batch, offset=offset)
+            ids += got["ids"]
+            if got["ids"]:
+                vectors.append(np.asarray(got["embeddings"], dtype=np.float32))
+            ledgers += [Ledger(m["ledger"]) for m in got["metadatas"]]
+            if len(got["ids"]) < self.batch:
+                break
+            offset += self.batch
+        if not ids:
             return [], np.zeros((0, self.embedder.dim), dtype=np.float32), []
-        vectors = np.asarray(got["embeddings"], dtype=np.float32)
-        return list(got["ids"]), vectors, [Ledger(m["ledger"]) for m in got["metadatas"]]
+        return ids, np.concatenate(vectors), ledgers
 
     def ids(self) -> set[str]:
         return set(self.states())

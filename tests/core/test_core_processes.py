@@ -46,3 +46,12 @@ def test_engines_of_one_process_share_the_embedded_store(tmp_path):
         assert [h.entry.text for h in b.search("Ana lives in Rome", "u")] == ["Ana lives in Rome"]
     with MemoryEngine.open(tmp_path) as c:
         assert len(c.accepted("u")) == 1
+
+
+def test_a_program_that_never_closes_its_engine_still_exits_with_its_index_caught_up(tmp_path):
+    code = ("import sys\nfrom shared_core.engine import MemoryEngine\nfrom shared_core.schema import Claim\n"
+            "e = MemoryEngine.open(sys.argv[1])\ne.write(Claim(text='Ana lives in Rome', namespace='u'))\n")
+    subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True, timeout=120,
+                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+    with MemoryEngine.open(tmp_path) as eng:
+        assert eng.store.get_meta("indexed_tx") == "1" and eng.index.count() == 1
