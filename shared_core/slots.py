@@ -371,4 +371,4 @@ def differs(a: Slot, b: Slot) -> bool:
         return na != nb
     # short values only: in a long, chatty text most leftover words are not the value, and a restatement
     # in other words would look like a change
-    return 0 < len(a.values) <= SHORT and 0 < len(b.values) <= SHORT and not a.values & b.values
+    return len(a.values) <= SHORT and len(b.values) <= SHORT and bool(a.values - b.values) and bool(b.values - a.values)
