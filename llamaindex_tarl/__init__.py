@@ -5,6 +5,7 @@ Thin by design: every class translates LlamaIndex objects to ``shared_core.Memor
 """
 
 from .block import TarlMemoryBlock, user_statements
+from .chat_store import SQLiteChatStore
 from .engine import llamaindex_embedder, open_engine
 from .memory import TarlMemory, trim_history
 from .reflections import AgentReflections
@@ -12,6 +13,6 @@ from .retriever import TarlRetriever
 from .tools import memory_tools
 
 __all__ = [
-    "AgentReflections", "TarlMemory", "TarlMemoryBlock", "TarlRetriever", "memory_tools",
+    "AgentReflections", "SQLiteChatStore", "TarlMemory", "TarlMemoryBlock", "TarlRetriever", "memory_tools",
     "llamaindex_embedder", "open_engine", "trim_history", "user_statements",
 ]

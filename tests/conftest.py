@@ -1,16 +1,49 @@
-"""Shared fixtures: real engines on real SQLite files and real (embedded) Chroma."""
+"""Shared fixtures: real engines on real SQLite files and real (embedded) Chroma; real servers for server mode."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
+import shutil
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+ON_CI = os.environ.get("CI", "").lower() == "true"
+CHROMA = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
+
+
+def unavailable(what: str) -> None:
+    """A server a test needs is missing: skipped locally, a failure on CI (``CI=true``), where server
+    mode must never be silently skipped (``.ci/services.sh start`` provides the servers)."""
+    if ON_CI:
+        pytest.fail(f"{what} (CI=true: start the servers with .ci/services.sh start)")
+    pytest.skip(what)
+
+
+@pytest.fixture
+def pg_url():
+    """A fresh PostgreSQL database on the server at ``TARL_TEST_PG_URL``, dropped afterwards."""
+    import uuid
+
+    base = os.environ.get("TARL_TEST_PG_URL")
+    if not base:
+        unavailable("TARL_TEST_PG_URL is not set (no PostgreSQL server)")
+    import psycopg
+
+    name = "tarl_test_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(base, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    yield base.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(base, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture
@@ -29,6 +62,63 @@ def disk_engine(tmp_path):
     eng = MemoryEngine.open(tmp_path / "store")
     yield eng
     eng.close()
+
+
+# -- servers: ``.ci/services.sh start`` exports their URLs; else a test starts its own Chroma --------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, proc: subprocess.Popen, seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
+def start_chroma(data: Path, port: int) -> subprocess.Popen:
+    return subprocess.Popen([CHROMA, "run", "--path", str(data), "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@pytest.fixture(scope="session")
+def chroma_url(tmp_path_factory):
+    url = os.environ.get("TARL_TEST_CHROMA_URL")
+    if url:
+        yield url
+        return
+    if not Path(CHROMA).exists():
+        unavailable("the chroma CLI is not installed and TARL_TEST_CHROMA_URL is not set")
+    port = free_port()
+    proc = start_chroma(tmp_path_factory.mktemp("chroma-server"), port)
+    if not wait_for_port(port, proc):
+        proc.kill()
+        pytest.fail("chroma server did not start within 60 s")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+@pytest.fixture
+def index_and_ledger():
+    """``compare(engine)``: what the Chroma collection says (read raw) and what the ledger says, as
+    {entry id: ledger} of open entries; equal when the index tells the truth."""
+    from shared_core.schema import Ledger
+
+    def compare(engine) -> tuple[dict[str, Ledger], dict[str, Ledger]]:
+        got = engine.index.collection.get(include=["metadatas"])
+        indexed = {i: Ledger(m["ledger"]) for i, m in zip(got["ids"], got["metadatas"])}
+        truth = {e.id: e.ledger for ns in engine.namespaces() for lg in (Ledger.ACCEPTED, Ledger.PENDING)
+                 for e in engine.store.ledger(ns, lg)}
+        return indexed, truth
+
+    return compare
 
 
 def locomo_like(seed: int) -> dict[str, Any]:
@@ -60,3 +150,71 @@ def locomo_file(tmp_path: Path) -> Path:
     data = tmp_path / "locomo.json"
     data.write_text(json.dumps([locomo_like(s) for s in range(3)]))
     return data
+
+
+@pytest.fixture(scope="session")
+def demo_store_master(tmp_path_factory) -> Path:
+    """The demo's store, written once per session; tests copy it (``demo_store``)."""
+    import contextlib
+    import io
+
+    from shared_core.demo import run
+
+    path = tmp_path_factory.mktemp("demo") / "store"
+    with contextlib.redirect_stdout(io.StringIO()):
+        run(path).close()
+    return path
+
+
+@pytest.fixture
+def demo_store(demo_store_master, tmp_path) -> Path:
+    import shutil
+
+    return Path(shutil.copytree(demo_store_master, tmp_path / "demo-store"))
+
+
+@pytest.fixture
+def tree_state():
+    """``tree_state(root)``: every file and folder under ``root`` with its content hash and mtime;
+    equal before and after means nothing was created, changed or touched."""
+    import hashlib
+
+    def state(root: Path) -> dict[str, tuple[bytes | None, int]]:
+        out: dict[str, tuple[bytes | None, int]] = {}
+        for p in sorted(root.rglob("*")):
+            digest = hashlib.sha256(p.read_bytes()).digest() if p.is_file() else None
+            out[str(p.relative_to(root))] = (digest, p.stat().st_mtime_ns)
+        return out
+
+    return state
+
+
+@pytest.fixture
+def serve_ui():
+    """``serve_ui(store, write=False) -> base URL``: the real ``tarl ui`` server (uvicorn, loopback,
+    a free port) in a thread, stopped after the test."""
+    import threading
+    import time
+
+    from shared_core.ui.server import prepare
+
+    running = []
+
+    def start(store: Path, write: bool = False) -> str:
+        server, sock, handle = prepare([str(store), "--port", "0"] + (["--write"] if write else []))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        running.append((server, thread, handle, sock))
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError("the ui server did not start")
+            time.sleep(0.02)
+        host, port = sock.getsockname()[:2]
+        return f"http://{host}:{port}"
+
+    yield start
+    for server, thread, handle, sock in running:
+        server.should_exit = True
+        thread.join(timeout=30)
+        handle.close()
+        sock.close()

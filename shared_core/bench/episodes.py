@@ -5,16 +5,18 @@ step index, the entry it is about. Gold next states are not written by hand: ``g
 gold actions through the one executor, so gold is as executable as predictions are.
 
 The generator (``generate``) follows the labelling contract (the project's ``tarl_labels`` notes) and
-is built so that the label cannot be read from metadata. Each step first picks what the claim *says*
+is built so that metadata alone tells little about the label (``bench/probe.py`` measures how little).
+Each step first picks what the claim *says*
 relative to memory (a first mention, a restatement in other words, a completed change, a further value
 of a multi-valued attribute, an uncertain plan, a future-dated change, a stale snapshot, an injected
 instruction, chit-chat); then draws its source from one mix and its confidence from one distribution
 (mode 0.9, what adapters send), whatever the event; and only then derives the label from the contract.
 So third parties and web pages also report true new facts (``defer_verify``) and restate accepted ones
 (``noop``), tools also return stale snapshots (``reject_conflict``) and confirm stored values (``noop``),
-users soften real changes ("..., I think") that still ``revise``. A namespace holds several subjects
-(the user, their children, a colleague, orders and tickets with distinct ids) whose slots never target
-each other. Cardinality lives in ``GoldStep.many`` (and on the claim once ``Claim`` has a ``many`` field),
+users soften real changes ("..., I think") that still ``revise``; a change to an important attribute
+(credentials, bank details, a phone number) from a source that is not clearly trusted waits
+(``defer_verify``). A namespace holds several subjects (the user, their children, a colleague, orders,
+tickets, trips, services) whose slots never target each other. Cardinality lives in ``GoldStep.many`` (and on the claim once ``Claim`` has a ``many`` field),
 never in claim metadata. Splits are disjoint by person (the namespace's user).
 """
 

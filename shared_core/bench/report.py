@@ -9,13 +9,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-DATA_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-"""Development data lives beside the repository (``../shared/data``); benchmarks take ``--data``."""
+DATA_DIR = Path(os.environ.get("TARL_DATA") or Path(__file__).resolve().parents[2].parent / "shared" / "data")
+"""Development data lives beside the repository (``../shared/data``), or where ``TARL_DATA`` says (a
+checkout elsewhere, e.g. a git worktree); benchmarks take ``--data``."""
 
 
 def bench_args(name: str, description: str, default_data: Path | None = None) -> argparse.ArgumentParser:

@@ -36,4 +36,4 @@ def test_bench_core_quick_writes_json(tmp_path, capsys):
 
 def test_unknown_bench_is_a_clear_error(capsys):
     assert main(["bench", "nope"]) == 2
-    assert "unknown benchmark 'nope'" in capsys.readouterr().out
+    assert capsys.readouterr().err == "tarl: error: unknown benchmark 'nope'\n"

@@ -1,0 +1,5 @@
+"""``python -m shared_core.cli``: the ``tarl`` command."""
+
+from . import main
+
+raise SystemExit(main())
