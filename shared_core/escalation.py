@@ -189,8 +189,9 @@ class EscalatingPolicy:
     where a judge call would hold the lock: hence a 10 s default, well below SQLite's busy timeout. ``clock`` (seconds, monotonic) drives the budget window,
     so tests need no sleeping. ``config``: the engine's ``PolicyConfig`` (None: the shipped one), used
     to check the judge's target as the engine would.
-    The base decision is put through the labelling contract before the rule reads it, and a judge's
-    validated answer is exempt from the contract's re-enforcement in ``decision.decide``.
+    The rule reads the base decision as the labelling contract would execute it; what this policy
+    returns when it does not use the judge is the base's own proposal (``decision.decide`` applies the
+    contract once, as for the base alone); a judge's validated answer is exempt from it there.
     """
 
     asks_judge = True
@@ -247,10 +248,12 @@ class EscalatingPolicy:
 
     # -- steps ------------------------------------------------------------------------------------
     def _triage(self, claim: Claim, grounding: Grounding, comparison: Comparison | None) -> tuple[Decision, str | None]:
-        """The base decision, and why it goes to the judge (None: it does not)."""
+        """The base policy's decision as proposed, and why it goes to the judge (None: it does not).
+        The rule reads the decision the contract would execute; the proposal itself is returned, so
+        that ``decision.decide`` applies the contract once, exactly as for the base policy alone."""
         proposed = self.base.decide(claim, grounding, comparison)
-        base = enforce(proposed, grounding)                # what would be executed without the judge
-        why = self.uncertainty.why(claim, base, grounding, proposed)
+        why = self.uncertainty.why(claim, enforce(proposed, grounding), grounding, proposed)
+        base = proposed
         self.counters.add(decisions=1, uncertain=why is not None)
         if why is not None and not self._spend(claim.namespace):
             self.counters.add(over_budget=1)
