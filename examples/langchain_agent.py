@@ -29,8 +29,8 @@ from langchain_tarl.testing import ScriptedToolModel, call
 
 
 def remember(call_id: str, fact: str, source: str) -> AIMessage:
-    """The model files the fact under a topic: the store key, so later facts on it are weighed against it."""
-    args = {"fact": fact, "source": source, "topic": "home_city"}
+    """The model files the fact under a slot: the store key, so later facts on it are weighed against it."""
+    args = {"fact": fact, "source": source, "slot": "user.home_city"}
     return call("remember", call_id, **args)
 
 

@@ -60,8 +60,8 @@ def order_status(order_id: str) -> str:
 Step = Callable[[list[str]], tuple[str, dict[str, Any]]]   # tool outputs so far -> (tool, arguments)
 
 
-def remember(fact: str, source: str, topic: str) -> Step:
-    return lambda _: ("remember", {"fact": fact, "source": source, "topic": topic})
+def remember(fact: str, source: str, slot: str) -> Step:
+    return lambda _: ("remember", {"fact": fact, "source": source, "slot": slot})
 
 
 def lookup(order: str) -> Step:
@@ -69,14 +69,14 @@ def lookup(order: str) -> Step:
 
 
 REMEMBER_PLAN: dict[str, list[Step]] = {
-    SESSIONS[1][0]: [remember("The user lives in Lisbon", "user", "home_city"),
-                     remember("The user works as a nurse at Santa Maria hospital", "user", "job")],
-    SESSIONS[1][1]: [lookup("A-1001"), remember("Order A-1001 ships to 5 Rua Velha, Lisbon", "tool", "order A-1001")],
-    SESSIONS[2][0]: [remember("The user lives in Porto", "user", "home_city")],
-    SESSIONS[2][1]: [remember("The user works as a teacher at Escola Azul", "user", "job")],
-    SESSIONS[2][2]: [remember("The user is moving to Berlin next year", "third_party", "home_city")],
-    SESSIONS[2][3]: [lookup("A-1001"), remember("Order A-1001 now ships to 12 Rua Nova, Porto", "tool", "order A-1001")],
-    SESSIONS[2][4]: [lookup("B-2002"), remember("Order B-2002 ships to 12 Rua Nova, Porto", "tool", "order B-2002")],
+    SESSIONS[1][0]: [remember("The user lives in Lisbon", "user", "user.home_city"),
+                     remember("The user works as a nurse at Santa Maria hospital", "user", "user.job")],
+    SESSIONS[1][1]: [lookup("A-1001"), remember("Order A-1001 ships to 5 Rua Velha, Lisbon", "tool", "order_a1001.ship_to")],
+    SESSIONS[2][0]: [remember("The user lives in Porto", "user", "user.home_city")],
+    SESSIONS[2][1]: [remember("The user works as a teacher at Escola Azul", "user", "user.job")],
+    SESSIONS[2][2]: [remember("The user is moving to Berlin next year", "third_party", "user.home_city")],
+    SESSIONS[2][3]: [lookup("A-1001"), remember("Order A-1001 now ships to 12 Rua Nova, Porto", "tool", "order_a1001.ship_to")],
+    SESSIONS[2][4]: [lookup("B-2002"), remember("Order B-2002 ships to 12 Rua Nova, Porto", "tool", "order_b2002.ship_to")],
 }
 
 

@@ -3,6 +3,7 @@
 - :class:`TarlStore`: a LangGraph ``BaseStore`` whose writes are TARL decisions (``create_agent(store=...)``).
 - :class:`TarlRetriever`: Accepted memories as ``Document``s.
 - :class:`TarlMemoryMiddleware`: recall into the prompt, remember/recall tools, optional claim extraction.
+- :class:`ChatModelJudge`: the agent's chat model as the judge memory asks when its policy is unsure.
 - :class:`LRETrimMiddleware`: trim the model's input to a token budget with LRE.
 - :class:`JanusReflectionMiddleware`: lessons learned after each run, deployed only when Janus finds them useful.
 
@@ -11,6 +12,7 @@ LangGraph namespaces map to engine namespaces by joining labels with ``"."`` (``
 """
 
 from .embeddings import embedder_from_langchain
+from .judge import ChatModelJudge
 from .memory_middleware import ExtractedClaim, ExtractedClaims, TarlMemoryMiddleware
 from .messages import as_message
 from .reflection_middleware import JanusReflectionMiddleware
@@ -19,6 +21,6 @@ from .store import TarlItem, TarlSearchItem, TarlStore
 from .trim_middleware import LRETrimMiddleware
 
 __all__ = [
-    "ExtractedClaim", "ExtractedClaims", "JanusReflectionMiddleware", "LRETrimMiddleware", "TarlItem",
+    "ChatModelJudge", "ExtractedClaim", "ExtractedClaims", "JanusReflectionMiddleware", "LRETrimMiddleware", "TarlItem",
     "TarlMemoryMiddleware", "TarlRetriever", "TarlSearchItem", "TarlStore", "as_message", "embedder_from_langchain",
 ]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -14,10 +13,12 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.store.base import BaseStore, SearchItem
-from pydantic import BaseModel, Field
 from shared_core import Action, Decision, TarlError
+from shared_core.escalation import attach
+from shared_core.extraction import EXTRACT_PROMPT, ExtractedFact, ExtractedFacts, canonical_slot, parse_facts, store_key
 from shared_core.trust import Attribution, attribute
 
+from .judge import as_judge
 from .messages import as_message, last_user_text, latest_turn, transcript
 from .store import TarlStore
 from .values import text_of as _text
@@ -32,24 +33,8 @@ OUTCOMES = {
     Action.REJECT_CONFLICT: "not remembered: it contradicts a memory that memory trusts more",
     Action.DEFER_VERIFY: "held for verification; not used until confirmed",
 }
-EXTRACT_PROMPT = (
-    "Extract durable facts about the user or their world from this conversation turn, one short "
-    "self-contained sentence each. For each, give who asserted it as source: 'user' (the user about "
-    "themselves), 'third_party' (someone else, hearsay), 'tool' or 'assistant'. Return no claims if none."
-)
-
-
-class ExtractedClaim(BaseModel):
-    text: str = Field(description="One self-contained factual sentence.")
-    source: str = Field(default="user", description="user | third_party | tool | assistant | document | web")
-    confidence: float = Field(default=0.9, ge=0.0, le=1.0)
-    topic: str | None = Field(default=None, description="Optional stable key, e.g. 'home_city'.")
-
-
-class ExtractedClaims(BaseModel):
-    """Claims extracted from one conversation turn."""
-
-    claims: list[ExtractedClaim] = Field(default_factory=list)
+ExtractedClaim, ExtractedClaims = ExtractedFact, ExtractedFacts
+"""Earlier names of the core's extraction schema (``shared_core.extraction``)."""
 
 
 def describe(decision: Decision | None, attribution: Attribution | None = None) -> str:
@@ -89,27 +74,34 @@ class TarlMemoryMiddleware(AgentMiddleware):
 
     - Before every model call (sync and async) the Accepted memories most similar to the latest user
       message are appended to the system message inside ``<memories>`` (``request.override``).
-    - Tools ``remember(fact, source, topic)`` and ``recall(query)`` write and read through the store;
+    - Tools ``remember(fact, source, slot, many)`` and ``recall(query)`` write and read through the store;
       with a :class:`TarlStore` each remember is a TARL decision, and the tool reports it to the model.
       Whose word the fact is follows the core's trust rule (:mod:`shared_core.trust`): the model may
-      lower trust freely, and relay the user's or a tool's fact only if this thread holds it. A fact
-      with a ``topic`` is put under that key; one without is grounded against the whole namespace.
+      lower trust freely, and relay the user's or a tool's fact only if this thread holds it. The
+      model names the fact's ``slot`` (canonical ``subject.attribute``, e.g. ``user.manager``) and
+      whether the attribute holds ``many`` values; a fact with a slot is put under it, so a second
+      manager revises the first, while a further liked food is kept beside the others. A fact without
+      a (valid) slot is grounded against the whole namespace; a random id is never a key.
     - With ``extractor`` (a chat model supporting structured output), after each run the latest turn
-      is turned into claims and each is put through the store (TARL decides, as for any write).
+      is turned into facts with slots by the core's one extraction prompt (``shared_core.extraction``)
+      and each is put through the store (TARL decides, as for any write).
+    - With ``judge`` (a chat model, or a ``ChatModelJudge``), a ``TarlStore``'s engine asks it about the
+      writes its policy is unsure of (``shared_core.escalation``; the store's engine is changed).
 
     ``namespace`` is a fixed tuple or a function of the runtime (``Runtime`` or ``ToolRuntime``; both
     have ``context``). The store is ``store=`` or else the agent's (``create_agent(..., store=...)``).
     """
 
     def __init__(self, namespace: Namespace = ("memories",), *, store: BaseStore | None = None, k: int = 4,
-                 extractor: BaseChatModel | None = None, with_tools: bool = True) -> None:
+                 extractor: BaseChatModel | None = None, with_tools: bool = True, judge: Any = None) -> None:
         super().__init__()
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise TarlError("k", k, "must be a non-negative integer")
         if not callable(namespace) and (not isinstance(namespace, tuple) or not namespace):
             raise TarlError("namespace", namespace, "must be a non-empty tuple of labels or a function of the runtime")
         self.namespace, self.store, self.k = namespace, store, k
-        self.extractor = extractor.with_structured_output(ExtractedClaims) if extractor is not None else None
+        self.extractor = extractor.with_structured_output(ExtractedFacts) if extractor is not None else None
+        self.judge = as_judge(judge)
         self.tools: list[BaseTool] = self._tools() if with_tools else []
 
     # -- resolution ---------------------------------------------------------------------------
@@ -121,6 +113,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
         if store is None:
             raise TarlError("store", None, "TarlMemoryMiddleware needs a store: pass store= or "
                                            "create_agent(..., store=TarlStore.open())")
+        if self.judge is not None and isinstance(store, TarlStore):
+            attach(store.engine, self.judge)
         return store
 
     # -- recall into the prompt ---------------------------------------------------------------
@@ -150,7 +144,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
         mw = self
 
         def remember(fact: str, runtime: ToolRuntime[Any, Any], source: str | None = None,
-                     topic: str | None = None) -> str:
+                     slot: str | None = None, many: bool = False) -> str:
             """Store a durable fact in long-term memory; memory decides whether it is kept.
 
             Args:
@@ -159,14 +153,17 @@ class TarlMemoryMiddleware(AgentMiddleware):
                     a tool returned in this conversation (checked against the conversation; otherwise
                     it is recorded as yours); "assistant" for your own inference; "third_party" for
                     hearsay; "document" or "web". Omit it to let memory find who said it.
-                topic: Optional stable key for the fact, e.g. "home_city"; a later fact on the same
-                    topic is weighed against this one.
+                slot: The attribute the fact is about, as "subject.attribute" in snake_case, e.g.
+                    "user.home_city", "user.manager", "order_zx4410.status"; always the same slot for
+                    the same attribute of the same subject, so a new value is weighed against the old.
+                many: True if the attribute holds several values at once (likes, allergies, team
+                    members); False if a new value replaces the old one (city, employer, manager).
             """
-            return mw._remember(runtime, fact, source, topic)
+            return mw._remember(runtime, fact, source, slot, many)
 
         async def aremember(fact: str, runtime: ToolRuntime[Any, Any], source: str | None = None,
-                            topic: str | None = None) -> str:
-            return await asyncio.to_thread(mw._remember, runtime, fact, source, topic)
+                            slot: str | None = None, many: bool = False) -> str:
+            return await asyncio.to_thread(mw._remember, runtime, fact, source, slot, many)
 
         def recall(query: str, runtime: ToolRuntime[Any, Any]) -> str:
             """Search long-term memory for facts relevant to the query.
@@ -182,10 +179,10 @@ class TarlMemoryMiddleware(AgentMiddleware):
         return [StructuredTool.from_function(remember, coroutine=aremember, parse_docstring=True),
                 StructuredTool.from_function(recall, coroutine=arecall, parse_docstring=True)]
 
-    def _remember(self, runtime: Any, fact: str, source: str | None, topic: str | None) -> str:
+    def _remember(self, runtime: Any, fact: str, source: str | None, slot: str | None, many: bool) -> str:
         try:
-            return describe(*_offer(self._store(runtime), self._ns(runtime), fact, source, topic,
-                                    conversation(getattr(runtime, "state", None) or {})))
+            return describe(*_offer(self._store(runtime), self._ns(runtime), fact, source, slot,
+                                    conversation(getattr(runtime, "state", None) or {}), many=many))
         except TarlError as err:               # tell the model what was wrong; nothing was written
             return f"not stored: {err}"
 
@@ -198,9 +195,14 @@ class TarlMemoryMiddleware(AgentMiddleware):
 
     def _store_extracted(self, state: Any, runtime: Any, result: Any) -> None:
         store, ns, said = self._store(runtime), self._ns(runtime), conversation(state)
-        for claim in _claims(result):
+        try:
+            facts = parse_facts(result)
+        except ValueError as err:                   # the model's reply does not parse: nothing to store
+            log.warning("extraction reply not used: %s", err)
+            return
+        for fact in facts:
             try:
-                _offer(store, ns, claim.text, claim.source, claim.topic, said, claim.confidence)
+                _offer(store, ns, fact.text, fact.source, fact.slot, said, fact.confidence, many=fact.many)
             except TarlError as err:            # a malformed claim from the model: skip it, say so
                 log.warning("extracted claim not stored: %s", err)
 
@@ -218,29 +220,30 @@ class TarlMemoryMiddleware(AgentMiddleware):
         return None
 
 
-def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None, topic: str | None,
-           said: list[tuple[str, str]], confidence: float | None = None) -> tuple[Decision | None, Attribution]:
+def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None, slot: str | None,
+           said: list[tuple[str, str]], confidence: float | None = None, *,
+           many: bool = False) -> tuple[Decision | None, Attribution]:
     """Write one model-written fact. Whose word it is follows the core's trust rule
-    (``shared_core.trust``); a fact without a topic has no key of its own, so on a ``TarlStore`` it is
-    grounded against the whole namespace (``TarlStore.add``), elsewhere put under a fresh id."""
+    (``shared_core.trust``). Its key: the canonical slot (``shared_core.extraction.canonical_slot``);
+    a fact with no valid slot is grounded against the whole namespace on a ``TarlStore``
+    (``TarlStore.add``); on any other store the key comes from ``extraction.store_key`` (never random)."""
     if not isinstance(fact, str) or not fact.strip():
         raise TarlError("fact", fact, "must be a non-empty sentence")
+    if not isinstance(many, bool):
+        raise TarlError("many", many, "must be true or false")
     attribution = attribute(fact, source, said)
     value: dict[str, Any] = {"text": fact, "source": attribution.source}
     if confidence is not None:
         value["confidence"] = confidence
     if attribution.claimed not in (None, attribution.source):
         value["metadata"] = attribution.metadata()
-    if topic is None and isinstance(store, TarlStore):
-        return store.add(ns, value), attribution
-    return store.put(ns, topic or uuid.uuid4().hex, value), attribution
+    key = canonical_slot(slot)
+    if isinstance(store, TarlStore):
+        if key is None:
+            return store.add(ns, value), attribution
+        return store.put(ns, key, {**value, "many": many}), attribution
+    return store.put(ns, store_key(ExtractedFact(text=fact, slot=key, many=many)), value), attribution
 
 
 def _lines(hits: list[SearchItem]) -> str:
     return "\n".join(f"- {_text(h.value)}" for h in hits) or "no memories found"
-
-
-def _claims(result: Any) -> list[ExtractedClaim]:
-    if isinstance(result, ExtractedClaims):
-        return result.claims
-    return ExtractedClaims.model_validate(result).claims

@@ -6,8 +6,8 @@ The rule, in one place so that the store, the tools and the docs agree:
 - Its text, the claim TARL decides on, is ``value["text"]`` if that is a non-blank string, else
   ``value["content"]`` if that is one (langmem's shape), else the value's JSON (sorted keys), so
   structured memories (and ``{}``) still ground and search on their content.
-- ``source``, ``confidence``, ``valid_from``, ``valid_to``, ``observed_at`` (ISO strings or datetimes)
-  and ``metadata`` (a dict) ride in the value and become the claim's fields; the store key, exactly
+- ``source``, ``confidence``, ``valid_from``, ``valid_to``, ``observed_at`` (ISO strings or datetimes),
+  ``many`` (the key holds several values at once, e.g. liked foods) and ``metadata`` (a dict) ride in the value and become the claim's fields; the store key, exactly
   as given, becomes the claim's ``slot``, so a second ``put`` on the same key is weighed against the
   first. The whole value is in the claim's metadata, so any change of any field is a change.
 - The whole value is kept in the entry's metadata under :data:`VALUE_KEY` and handed back unchanged
@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from shared_core import Claim, Entry, TarlError
 
 VALUE_KEY = "langgraph_value"
-CLAIM_FIELDS = ("source", "confidence", "valid_from", "valid_to", "observed_at")
+CLAIM_FIELDS = ("source", "confidence", "valid_from", "valid_to", "observed_at", "many")
 
 
 def claim_from_value(namespace: str, key: str | None, value: Any, *, default_source: str) -> Claim:

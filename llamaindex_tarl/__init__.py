@@ -7,12 +7,13 @@ Thin by design: every class translates LlamaIndex objects to ``shared_core.Memor
 from .block import TarlMemoryBlock, user_statements
 from .chat_store import SQLiteChatStore
 from .engine import llamaindex_embedder, open_engine
+from .judge import LLMJudge
 from .memory import TarlMemory, trim_history
 from .reflections import AgentReflections
 from .retriever import TarlRetriever
 from .tools import memory_tools
 
 __all__ = [
-    "AgentReflections", "SQLiteChatStore", "TarlMemory", "TarlMemoryBlock", "TarlRetriever", "memory_tools",
+    "AgentReflections", "LLMJudge", "SQLiteChatStore", "TarlMemory", "TarlMemoryBlock", "TarlRetriever", "memory_tools",
     "llamaindex_embedder", "open_engine", "trim_history", "user_statements",
 ]

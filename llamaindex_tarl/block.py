@@ -12,7 +12,7 @@ from llama_index.core.llms import LLM
 from llama_index.core.memory import BaseMemoryBlock
 from pydantic import AfterValidator, Field, PrivateAttr, ValidationError
 
-from shared_core import Claim, Decision, Hit, MemoryEngine, TarlError
+from shared_core import Claim, Decision, Hit, MemoryEngine, TarlError, extraction
 
 from .messages import query_of, role_of
 
@@ -20,10 +20,8 @@ ClaimLike = str | dict[str, Any] | Claim
 Extractor = Callable[[list[ChatMessage]], Iterable[ClaimLike]]
 """Turns messages into claims (texts, dicts of ``Claim`` fields, or ``Claim``s); may be async."""
 
-EXTRACT_PROMPT = (
-    "List the durable facts the user states about themselves or their world in the conversation below, "
-    "one short self-contained sentence per line, no numbering. Reply NONE if there are none.\n\n{transcript}"
-)
+EXTRACT_PROMPT = extraction.EXTRACT_PROMPT + extraction.JSON_REPLY + "\n\nConversation:\n{transcript}"
+"""The core's one slot-naming extraction prompt, asked in plain chat (any LLM), JSON reply."""
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*")
 
 
@@ -66,7 +64,9 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
 
     Writes happen when ``Memory`` flushes (``_aput``), i.e. once the history outgrows its budget; call
     ``aremember`` to write right away. With ``extractor=`` (an ``LLM`` or a callable) claims are extracted
-    from whole turns; otherwise every user statement is one claim with ``source``. ``atruncate`` drops the
+    from whole turns (an LLM gets the core's slot-naming prompt: each fact with a canonical
+    ``subject.attribute`` slot and whether it holds several values, so a second value of one attribute
+    is weighed against the first); otherwise every user statement is one claim with ``source``. ``atruncate`` drops the
     least relevant memories first.
     """
 
@@ -97,7 +97,7 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
     # -- writes: messages -> claims -> engine -------------------------------------------------
     def remember(self, messages: Sequence[ChatMessage]) -> list[Decision]:
         if isinstance(self.extractor, LLM):
-            raw: Any = _lines(self.extractor.chat([_prompt(messages)]).message.content)
+            raw: Any = _facts(self.extractor.chat([_prompt(messages)]).message.content)
         else:
             raw = (self.extractor or user_statements)(list(messages))
             if inspect.isawaitable(raw):
@@ -108,7 +108,7 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
 
     async def aremember(self, messages: Sequence[ChatMessage]) -> list[Decision]:
         if isinstance(self.extractor, LLM):
-            raw: Any = _lines((await self.extractor.achat([_prompt(messages)])).message.content)
+            raw: Any = _facts((await self.extractor.achat([_prompt(messages)])).message.content)
         else:
             raw = (self.extractor or user_statements)(list(messages))
             if inspect.isawaitable(raw):
@@ -166,7 +166,23 @@ def render(hits: Sequence[Hit]) -> str:
 
 def _prompt(messages: Sequence[ChatMessage]) -> ChatMessage:
     transcript = "\n".join(f"{role_of(m)}: {m.content}" for m in messages if m.content)
-    return ChatMessage(role="user", content=EXTRACT_PROMPT.format(transcript=transcript))
+    return ChatMessage(role="user", content=EXTRACT_PROMPT.replace("{transcript}", transcript))  # JSON braces
+
+
+def _facts(reply: str | None) -> list[dict[str, Any]]:
+    """The LLM's reply (JSON facts with slots, or plain lines) as dicts of Claim fields; a fact whose
+    slot is missing or not a canonical ``subject.attribute`` is kept as free text (no slot)."""
+    try:
+        facts = extraction.parse_facts(reply or "")
+    except ValueError as err:
+        raise TarlError("extractor", reply, f"reply does not parse: {err}") from None
+    out = []
+    for f in facts:
+        item: dict[str, Any] = {"text": f.text, "source": f.source, "confidence": f.confidence}
+        if f.slot is not None:
+            item.update(slot=f.slot, many=f.many)
+        out.append(item)
+    return out
 
 
 def _lines(reply: str | None) -> list[str]:

@@ -30,12 +30,14 @@ from llama_index.core.tools import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
 from shared_core import MemoryEngine, TarlError
+from shared_core.escalation import attach, judge_call
 from shared_core.lre import MESSAGE_OVERHEAD, Scorer, StreamingScorer, count_tokens, trim
 from shared_core.policy import Policy
 
 from .block import TarlMemoryBlock
 from .chat_store import CHAT_FILE, SQLiteChatStore
 from .engine import open_engine
+from .judge import as_judge
 from .messages import as_message, ends_turn, last_turn, query_of, text_of
 from .retriever import TarlRetriever
 from .tools import memory_tools
@@ -105,11 +107,14 @@ class TarlMemory(BaseChatStoreMemory):
         chat_history: Sequence[ChatMessage] | None = None,
         source: str = "user",
         policy: Policy | None = None,
+        judge: Any = None,
     ) -> TarlMemory:
         """One call for the common case: a store at ``path`` (None: in memory) or an open ``engine``;
         ``session_id`` (default: a new one) keys the chat history, ``namespace`` the long-term memory;
         with ``path`` and no ``chat_store`` the history is kept in ``path/chat.db`` (it survives a restart);
-        ``policy`` (for a new store) picks the decision policy (None: the engine's default).
+        ``policy`` (for a new store) picks the decision policy (None: the engine's default);
+        ``judge`` (an ``LLM``, e.g. the agent's own, or an :class:`~llamaindex_tarl.LLMJudge`) is asked
+        about the writes the policy is unsure of (``shared_core.escalation``; an ``engine`` given is changed).
         Token counting: ``token_counter`` (text -> int) or a LlamaIndex-style ``tokenizer_fn`` (text ->
         tokens); the default is LRE's offline approximation, so nothing is downloaded."""
         if token_counter is not None and tokenizer_fn is not None:
@@ -120,6 +125,9 @@ class TarlMemory(BaseChatStoreMemory):
         block_fields = {"namespace": namespace, "top_k": top_k, "extractor": extractor, "source": source}
         fields = {"token_limit": token_limit, "keep_last": keep_last, "token_counter": token_counter or count_tokens,
                   "chat_store": chat_store or SimpleChatStore(), "chat_store_key": session_id or uuid.uuid4().hex}
+        judge = as_judge(judge)
+        if judge is not None:
+            judge_call(judge)
         check_fields(TarlMemoryBlock, block_fields)     # validate everything before opening a store:
         check_fields(cls, fields)                       # opening one at a path creates files
         history = _check_messages(chat_history) if chat_history is not None else []
@@ -131,6 +139,7 @@ class TarlMemory(BaseChatStoreMemory):
             owned.append(fields["chat_store"])
         memory = cls(TarlMemoryBlock(opened, **block_fields), **fields)
         memory._owned = owned
+        attach(memory.engine, judge)
         if history:
             memory.set(history)
         return memory

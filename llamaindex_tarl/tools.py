@@ -14,6 +14,7 @@ from llama_index.core.workflow import Context
 from pydantic import ValidationError
 
 from shared_core import Claim, Decision, MemoryEngine, TarlError
+from shared_core.extraction import canonical_slot
 from shared_core.trust import Attribution, attribute
 
 from .block import render
@@ -42,9 +43,12 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
     and ``user`` or ``tool`` only when relaying a message of that role in this conversation, found in
     ``history`` (e.g. ``TarlMemory.aget_all``) and, inside an agent run, in the run's own messages
     (the workflow ``Context``'s scratchpad, where a tool's fresh result sits until the run ends).
-    Without a supporting message the fact is recorded as the assistant's. A ``topic`` is a key, as in
-    the LangChain tool: the fact is weighed against that key's value only. The tool replies with
-    TARL's decision, so the model knows what happened.
+    Without a supporting message the fact is recorded as the assistant's. A ``slot`` (canonical
+    ``subject.attribute``, as in the LangChain tool) is a key: the fact is weighed against that key's
+    values only, so a second manager revises the first; ``many`` says the attribute holds several
+    values (a further liked food is kept beside the others). A slot that is not ``subject.attribute``
+    or holds a random id is dropped (``shared_core.extraction.canonical_slot``): the fact is then
+    weighed against every memory. The tool replies with TARL's decision, so the model knows what happened.
     """
     if not isinstance(engine, MemoryEngine):
         raise TarlError("engine", engine, "must be a shared_core MemoryEngine")
@@ -59,16 +63,18 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
             messages += await ctx.store.get(SCRATCHPAD, default=[])
         return [(role_of(m), text_of(m)) for m in messages if isinstance(m, ChatMessage)]
 
-    def claim(fact: str, attribution: Attribution, topic: str | None) -> Claim:
+    def claim(fact: str, attribution: Attribution, slot: str | None, many: bool) -> Claim:
         try:
-            return Claim(text=fact, namespace=namespace, source=attribution.source, slot=topic,
+            return Claim(text=fact, namespace=namespace, source=attribution.source, slot=slot,
+                         many=many if slot is not None else None,
                          metadata=attribution.metadata() if attribution.claimed != attribution.source else {})
         except ValidationError as exc:
             err = exc.errors()[0]
-            field = "topic" if err.get("loc") == ("slot",) else "fact"
+            field = str(err["loc"][0]) if err.get("loc") and err["loc"][0] in ("slot", "many") else "fact"
             raise TarlError(field, err.get("input"), err["msg"]) from None
 
-    async def aremember(ctx: Context, fact: str, source: str | None = None, topic: str | None = None) -> str:
+    async def aremember(ctx: Context, fact: str, source: str | None = None, slot: str | None = None,
+                        many: bool = False) -> str:
         """Store one durable fact in long-term memory (one short sentence); memory decides whether it is kept.
 
         Args:
@@ -77,13 +83,16 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
                 tool returned in this conversation (checked; otherwise recorded as yours), "assistant"
                 for your own inference, "third_party" for hearsay, "document" or "web". Omit it to let
                 memory find who said it.
-            topic: Optional stable key for the fact, e.g. "home_city"; a later fact on the same topic is
-                weighed against this one (and only against it). Without one, the fact is weighed against
-                every memory.
+            slot: The attribute the fact is about, as "subject.attribute" in snake_case, e.g.
+                "user.home_city", "user.manager", "order_zx4410.status"; the same slot every time for the
+                same attribute of the same subject. Without one, the fact is weighed against every memory.
+            many: True if the attribute holds several values at once (likes, allergies, team members);
+                False if a new value replaces the old one (city, employer, manager).
         """
         try:
+            key = canonical_slot(slot)
             attribution = attribute(fact, source, await said(ctx))
-            decision = await engine.awrite(claim(fact, attribution, topic), keyed=topic is not None)
+            decision = await engine.awrite(claim(fact, attribution, key, many), keyed=key is not None)
             return _said(decision, attribution)
         except TarlError as err:                        # tell the model what was wrong; nothing was written
             return f"not stored: {err}"

@@ -67,8 +67,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         theirs = slot_of(e)
         if not slots.same_subject(mine, theirs):    # another order, item or person: not what this claim is about
             continue
-        ident = slots.identity(mine, theirs) or (slots.same_subject(mine, theirs) and restates(claim, e))
         score = match_score(claim, e, sims.get(e.id, 0.0))
+        ident = slots.identity(mine, theirs) or restates(claim, e) or (
+            slots.compatible(mine, theirs) and score >= cfg.match_threshold)
         if mine.many and ident:     # several values: the entry holding the claim's value is the one it is about
             score += 0.5 * bool(mine.values & theirs.values)
         scored.append((ident, score, e.ledger is Ledger.ACCEPTED, e, theirs))
@@ -99,7 +100,7 @@ def decide(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries
     cfg = config or default_config()
     g, c = situate(claim, neighbours, slot_entries, cfg)
     d = policy.decide(claim, g, c)
-    if contract:
+    if contract and d.decided_by != "judge":      # a judge's answer was checked on its own target (judging)
         d = enforce(d, g)
     if content_free(claim.text) and not g.features.get("identity"):
         return Outcome(d, [Step(d.action, claim, d.target_id, decision=d)], g, c)

@@ -105,7 +105,10 @@ class MemoryEngine(BeliefsAPI):
         ``vector``: the claim's embedding when the caller already has it (skips the embedder).
         ``keyed``: the claim's slot is a key of a key-value view (see :mod:`shared_core.keys`): its whole
         content decides whether it changes the key, and a change is never dropped; with ``scope="key"``
-        it is weighed only against that key's open entries, with ``"namespace"`` against the namespace."""
+        it is weighed only against that key's open entries, with ``"namespace"`` against the namespace.
+        A policy that may ask an LLM (``asks_judge``, e.g. ``escalation.EscalatingPolicy``) decides before
+        the write lock is taken; under the lock that decision is executed only if no transaction touched
+        the namespace in between, else the decision is made again there."""
         claim = _claim(claim)
         if keyed and claim.slot is None:
             raise TarlError("claim.slot", None, "a keyed write needs the key as the claim's slot")
@@ -114,17 +117,27 @@ class MemoryEngine(BeliefsAPI):
         self.config.source(claim.source)            # an unknown source is refused before anything else
         vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
 
-        def body(run: Callable[[Step], Transaction]) -> tuple[Decision, list[Transaction]]:
+        def candidates() -> tuple[list[tuple[Entry, float]], list[Entry]]:
             slot = [e for e in self.store.slot(claim.namespace, claim.slot) if e.ledger is not Ledger.HISTORY] \
                 if claim.slot else []
             if keyed and scope == "key":             # candidates: the key's own open entries only
-                near = [(e, 0.0) for e in slot]
-            else:
-                neighbours = self.vectors.query(vector, claim.namespace, self.config.neighbours,
-                                                (Ledger.ACCEPTED, Ledger.PENDING))
-                found = {e.id: e for e in self.store.entries([i for i, _ in neighbours])}
-                near = [(found[i], s) for i, s in neighbours if i in found and found[i].ledger is not Ledger.HISTORY]
-            outcome = deciding.decide(claim, near, slot, self.policy, self.config)   # THE decision function
+                return [(e, 0.0) for e in slot], slot
+            neighbours = self.vectors.query(vector, claim.namespace, self.config.neighbours,
+                                            (Ledger.ACCEPTED, Ledger.PENDING))
+            found = {e.id: e for e in self.store.entries([i for i, _ in neighbours])}
+            return [(found[i], s) for i, s in neighbours if i in found and found[i].ledger is not Ledger.HISTORY], slot
+
+        early, seen = None, 0
+        if getattr(self.policy, "asks_judge", False):   # an LLM may be asked: never while holding the write lock
+            with self._lock:
+                self._refresh()
+                seen, found = self.store.head(), candidates()
+            early = deciding.decide(claim, *found, self.policy, self.config)
+
+        def body(run: Callable[[Step], Transaction]) -> tuple[Decision, list[Transaction]]:
+            unchanged = early is not None and next(iter(self.store.log(claim.namespace, after=seen)), None) is None
+            outcome = early if unchanged and early is not None else \
+                deciding.decide(claim, *candidates(), self.policy, self.config)   # THE decision function
             decision, steps = outcome.decision, outcome.steps
             if keyed and len(steps) == 1:            # a key's change is never dropped (corroboration aside)
                 decision = keys.keep_change(claim, outcome.grounding.target, decision)

@@ -227,6 +227,13 @@ class Decision(BaseModel):
     rationale: str = ""
     entry_id: str | None = None
     tx: int | None = None
+    decided_by: str = "policy"
+    """``policy`` (the CPU policy), ``judge`` (an LLM judge's answer, validated) or ``fallback`` (the
+    policy's choice after the judge failed: invalid answer, error or timeout). See ``escalation``."""
+    judge_rationale: str = ""
+    """The judge's one-line rationale, or why its answer was not used, or why it was not asked."""
+    judge_ms: float | None = None
+    """Wall time of the judge call (None: no call)."""
 
 
 class Move(BaseModel):

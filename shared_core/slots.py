@@ -350,9 +350,25 @@ def identity(a: Slot, b: Slot) -> bool:
     return thing and (not a.known or not b.known)
 
 
+SHORT = 3
+"""Most value words a text may leave for ``differs`` to compare them word by word."""
+
+
+def compatible(a: Slot, b: Slot) -> bool:
+    """Nothing says the two are about different things: the subjects agree and the attributes do not
+    disagree (an unrecognised attribute on either side disagrees with nothing)."""
+    if a.explicit is not None and b.explicit is not None:
+        return a.explicit == b.explicit
+    return same_subject(a, b) and (not (a.known and b.known) or a.attribute == b.attribute)
+
+
 def differs(a: Slot, b: Slot) -> bool:
     """The two say something different about their slot: each names a value the other does not, or
     one negates what the other affirms."""
     if a.negated != b.negated:
         return True
-    return bool(a.values - b.values) and bool(b.values - a.values)
+    if (na := {v for v in a.values if any(c.isdigit() for c in v)}) and (nb := {v for v in b.values if any(c.isdigit() for c in v)}):
+        return na != nb
+    # short values only: in a long, chatty text most leftover words are not the value, and a restatement
+    # in other words would look like a change
+    return len(a.values) <= SHORT and len(b.values) <= SHORT and bool(a.values - b.values) and bool(b.values - a.values)

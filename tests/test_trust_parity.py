@@ -24,7 +24,7 @@ def order_status(order_id: str) -> str:
 
 
 def args(fact, source, i):
-    out = {"fact": fact, "topic": f"t{i}"}
+    out = {"fact": fact, "slot": f"fact.t{i}"}
     if source is not None:
         out["source"] = source
     return out

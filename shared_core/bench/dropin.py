@@ -37,7 +37,7 @@ def conformance() -> dict[str, Counter[str]]:
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", str(SUITE)],
                          capture_output=True, text=True, env=_env(), cwd=ROOT)
     counts: dict[str, Counter[str]] = {name: Counter() for name in STORES}
-    for status, param in re.findall(r"^(PASSED|FAILED|ERROR) \S+\[(in_memory|tarl_memory|tarl_disk)", out.stdout, re.M):
+    for status, param in re.findall(r"^(PASSED|FAILED|ERROR|XFAIL) \S+\[(in_memory|tarl_memory|tarl_disk)", out.stdout, re.M):
         counts[param][status.lower()] += 1
     return counts
 
@@ -60,7 +60,7 @@ def main(argv: list[str]) -> int:
     for param, counts in conformance().items():
         total = sum(counts.values())
         report.add(f"conformance_{STORES[param]}", tests=total, passed=counts["passed"],
-                   failed=counts["failed"] + counts["error"])
+                   failed=counts["failed"] + counts["error"], known_policy_misses=counts["xfail"])
     results = scenario(setups)
     for setup in setups:
         rows = results.get(setup, [])
@@ -71,6 +71,8 @@ def main(argv: list[str]) -> int:
                    rumour_kept_out=sum(bool(r["rumour_kept_out"]) for r in rows) / n)
     report.notes.append("conformance: 4 of the suite's tests assert where TarlStore differs on purpose "
                         "(README store table): they pass on each store with that store's own expectation")
+    report.notes.append("known_policy_misses: tests marked xfail because the shipped policy decides otherwise "
+                        "than the labelling rules (the value is kept, in Pending); see POLICY_MISSES in the suite")
     report.notes.append("scenario: shares over the questions of session 3, run in a new process; "
                         "see examples/three_sessions.py for the facts and what each setup is")
     report.extra["scenario"] = results

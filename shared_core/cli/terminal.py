@@ -46,6 +46,8 @@ def transaction_lines(t: Transaction) -> list[str]:
     claim = f" {quoted(t.claim.text)}" if t.claim else ""
     target = f" -> {safe(t.target_id)}" if t.target_id else ""
     why = f"  ({safe(t.decision.rationale)})" if t.decision and t.decision.rationale else ""
+    if t.decision is not None and t.decision.decided_by != "policy":      # escalated to an LLM judge
+        why += f"  [{t.decision.decided_by}, {t.decision.judge_ms or 0:.0f} ms]"
     out = [f"tx{t.tx:<5} {t.at:%Y-%m-%d %H:%M:%S} {safe(t.namespace):<14} {t.action.value:<15}{claim}{target}{why}"]
     for m in t.moves:
         src = m.from_ledger.value if m.from_ledger else "new"

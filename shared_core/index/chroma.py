@@ -28,7 +28,9 @@ def _settings() -> Any:
 def persistent_client(path: str | Path) -> Any:
     import chromadb
 
-    return chromadb.PersistentClient(path=str(path), settings=_settings())
+    # absolute: chromadb caches one system per path string, so "./memory" opened again after a chdir
+    # would reuse the system of the old directory ("unable to open database file")
+    return chromadb.PersistentClient(path=str(Path(path).resolve()), settings=_settings())
 
 
 def ephemeral_client() -> Any:

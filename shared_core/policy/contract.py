@@ -64,7 +64,13 @@ def enforce(decision: Decision, grounding: Grounding) -> Decision:
     if mask[ACTIONS.index(decision.action.value)] and probs.sum() == 0:
         return decision
     masked = np.where(mask, probs, 0.0)
-    if masked.sum() > 0:
+    keep = Action.APPEND if mask[ACTIONS.index(Action.APPEND.value)] else Action.DEFER_VERIFY
+    if decision.action is Action.NOOP and not grounding.features.get("identity") and mask[ACTIONS.index(keep.value)]:
+        # the policy found nothing new to store, but the claim restates nothing in memory: keep it as it is
+        # (stored, or Pending for an untrusted source) rather than take the policy's runner-up guess
+        action = keep
+        renorm = {a: float(v / masked.sum()) if masked.sum() > 0 else float(a == keep.value) for a, v in zip(ACTIONS, masked)}
+    elif masked.sum() > 0:
         action = Action(ACTIONS[int(np.argmax(masked))])
         renorm = {a: float(v / masked.sum()) for a, v in zip(ACTIONS, masked)}
     else:

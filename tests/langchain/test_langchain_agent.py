@@ -15,7 +15,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langchain_tarl.testing import call, scripted
 from shared_core import Reason, TarlError
 
-from langchain_tarl import ExtractedClaims, TarlMemoryMiddleware
+from langchain_tarl import TarlMemoryMiddleware
+from shared_core.extraction import ExtractedFacts
 
 USER_NS = "memories.alice"
 
@@ -26,11 +27,11 @@ class Ctx:
 
 
 def script():
-    """The model files each fact under one topic (the store key, hence the claim's slot)."""
+    """The model files each fact under one slot (the store key, hence the claim's slot)."""
     return scripted(
-        call("remember", "c1", fact="The user lives in Lisbon", source="tool", topic="home_city"), AIMessage("Noted."),
-        call("remember", "c2", fact="The user lives in Porto", source="user", topic="home_city"), AIMessage("Updated."),
-        call("remember", "c3", fact="The user lives in Madrid", source="third_party", topic="home_city"),
+        call("remember", "c1", fact="The user lives in Lisbon", source="tool", slot="user.home_city"), AIMessage("Noted."),
+        call("remember", "c2", fact="The user lives in Porto", source="user", slot="user.home_city"), AIMessage("Updated."),
+        call("remember", "c3", fact="The user lives in Madrid", source="third_party", slot="user.home_city"),
         AIMessage("I keep Porto."),
         AIMessage("You live in Porto."),
     )
@@ -110,17 +111,17 @@ class ExtractorModel:
     """Builds a scripted model that answers structured-output calls with a tool call of the schema."""
 
     @staticmethod
-    def returning(*claims: dict):
-        return scripted(call(ExtractedClaims.__name__, "x1", claims=list(claims)))
+    def returning(*facts: dict):
+        return scripted(call(ExtractedFacts.__name__, "x1", facts=list(facts)))
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
 async def test_extractor_writes_claims_through_tarl_after_the_run(store, mode, caplog):
-    store.put(("memories",), "home", {"text": "The user lives in Porto", "source": "user"})
+    store.put(("memories",), "user.home_city", {"text": "The user lives in Porto", "source": "user"})
     extractor = ExtractorModel.returning(
         {"text": "  ", "source": "user"},                                    # malformed: skipped, logged
         {"text": "The user has a dog named Rex", "source": "user"},
-        {"text": "The user lives in Madrid", "source": "third_party", "topic": "home"},
+        {"text": "The user lives in Madrid", "source": "third_party", "slot": "User.Home City"},
     )
     agent = create_agent(scripted(AIMessage("Nice!")), store=store,
                          middleware=[TarlMemoryMiddleware(extractor=extractor, with_tools=False)])

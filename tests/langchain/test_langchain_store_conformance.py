@@ -79,8 +79,19 @@ def test_value_is_a_copy(store):
 def test_a_changed_value_on_the_same_key_becomes_current(store, old, new):
     store.put(NS, "k", old)
     store.put(NS, "k", new)
-    assert store.get(NS, "k").value == new
+    current = store.get(NS, "k").value
+    if is_tarl(store) and (old.get("text"), new.get("text")) in POLICY_MISSES:
+        assert current == old and store.versions(NS, "k")[0].value == new     # not lost: it waits, visible
+        pytest.xfail(POLICY_MISSES[old.get("text"), new.get("text")])
+    assert current == new
     assert len(store.search(NS)) == 1
+
+
+POLICY_MISSES = {
+    ("Alice drinks tea", "Alice drinks coffee"):
+        "the shipped policy defers the user's own unhedged change (the labelling rules say revise); "
+        "when it is fixed, the assertion above fails: remove the entry",
+}
 
 
 def test_putting_the_same_value_again_changes_nothing(store):

@@ -1,0 +1,320 @@
+"""``tarl bench escalation``: what sending the CPU policy's least confident decisions to an LLM judge buys,
+measured without an LLM, on the hand-written TARL corpus (fit and choose on dev, report on test).
+
+Decisions are teacher-forced (each on the gold state before it), grounded as the engine grounds them,
+and run through the shipped :class:`~shared_core.escalation.EscalatingPolicy` (validation included)
+with simulated judges:
+
+- ``oracle``: answers the gold action and gold target. Its answer is still validated: when the gold
+  target is not among the candidates the judge is shown, the answer is refused and the CPU decision
+  stands (``oracle_fallback_share``).
+- ``judge80``: right with probability 0.8; otherwise an action drawn uniformly among the other actions
+  feasible here (a targeted action gets a random candidate). Mean over ``JUDGE80_SEEDS`` seeds.
+
+The uncertainty rule's weights are fitted on dev (logistic regression of "the CPU is wrong" on
+``escalation.doubt_terms``); the threshold for share s is the dev score quantile that escalates s of dev
+decisions; test shares are reported as they come out. Metrics per system (``escalate_S``):
+``escalated_share``, ``accuracy_kept`` / ``macro_f1_kept`` (the CPU decisions not escalated),
+``macro_f1_oracle`` / ``macro_f1_judge80`` (the whole stream), ``judge_calls_per_1000``. The main
+table is free text (no slot given); ``*_slot`` metrics are the same claims with their slots.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..escalation import TERMS, EscalatingPolicy, Uncertainty, doubt_terms
+from ..index import default_embedder
+from ..judging import JudgeRequest
+from ..policy import LearnedPolicy, Policy
+from ..policy.contract import enforce
+from ..schema import Decision
+from . import tarl_mem_metrics as m
+from .corpus import HERE, RawEpisode, raw_episodes, to_episode
+from .corpus import split as corpus_split
+from .report import Report, bench_args
+from .tarl_mem_examples import Example, Vectors, examples
+
+SHARES = (0, 5, 10, 20, 30, 50)
+JUDGE80_SEEDS = 5
+ACTIONS = m.ACTIONS
+
+
+def dev_test(folder: Path = HERE) -> tuple[dict[str, list[RawEpisode]], str]:
+    """The corpus's frozen dev/test split (``corpus.split``); while none is frozen, the same rule drawn
+    now (``corpus.split.draw``, what freezing writes), said so in the report."""
+    try:
+        return corpus_split.load(folder), "frozen split"
+    except FileNotFoundError:
+        drawn = corpus_split.draw(raw_episodes(folder))
+        by_id = {r.id: r for r in raw_episodes(folder)}
+        return {part: [by_id[i] for i in ids] for part, ids in drawn.items()}, "split drawn by corpus.split.draw (not frozen yet)"
+
+
+@dataclass
+class Scored:
+    example: Example
+    base: Decision
+    proposed: Decision
+    terms: tuple[float, ...]
+
+    @property
+    def gold(self) -> str:
+        return ACTIONS[self.example.label]
+
+    @property
+    def correct(self) -> bool:
+        return self.base.action.value == self.gold
+
+
+def shipped(policy: Policy, e: Example) -> Decision:
+    """The decision as ``decision.decide`` makes it on the example's grounding: the policy's, then the
+    labelling contract (a judge's validated answer is exempt; pending resolution is not modelled)."""
+    d = policy.decide(e.claim, e.grounding, e.comparison)
+    return d if d.decided_by == "judge" else enforce(d, e.grounding)
+
+
+def scored(policy: Policy, exs: Sequence[Example]) -> list[Scored]:
+    out = []
+    for e in exs:
+        if e.scored:
+            proposed = policy.decide(e.claim, e.grounding, e.comparison)
+            d = enforce(proposed, e.grounding)
+            out.append(Scored(e, d, proposed, doubt_terms(e.claim, d, e.grounding, proposed)))
+    return out
+
+
+def fit(rows: Sequence[Scored], l2: float = 0.01, steps: int = 3000) -> Uncertainty:
+    """Logistic regression of "the base is wrong" on the doubt terms (gradient descent, L2)."""
+    x = np.asarray([r.terms for r in rows], float)
+    y = np.asarray([not r.correct for r in rows], float)
+    w, b = np.zeros(x.shape[1]), 0.0
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-(x @ w + b)))
+        w -= 0.5 * (x.T @ (p - y) / len(y) + l2 * w)
+        b -= 0.5 * float(np.mean(p - y))
+    return Uncertainty(weights=tuple(round(float(v), 2) for v in w), bias=round(b, 2))
+
+
+def threshold_for(rule: Uncertainty, dev: Sequence[Scored], share: float) -> float:
+    """The score above which ``share`` of dev decisions escalate (1.0 + eps never escalates)."""
+    if share <= 0:
+        return 1.0
+    scores = np.sort([rule.score(r.example.claim, r.base, r.example.grounding, r.proposed) for r in dev])[::-1]
+    return float(scores[min(len(scores) - 1, int(round(share * len(scores))) - 1)])
+
+
+class SimulatedJudge:
+    """Answers for the example currently being decided (``current``): gold with probability ``accuracy``,
+    else a random other feasible action."""
+
+    def __init__(self, accuracy: float, seed: int) -> None:
+        self.accuracy, self.rng, self.current = accuracy, random.Random(seed), None  # type: Example | None
+
+    def judge(self, request: JudgeRequest) -> dict[str, Any]:
+        e = self.current
+        assert e is not None
+        gold = ACTIONS[e.label]
+        if self.rng.random() < self.accuracy:
+            return {"action": gold, "target_id": e.gold_target, "rationale": "gold"}
+        accepted = [c.id for c in request.candidates if c.ledger.value == "accepted"]
+        options = [a for a in ACTIONS if a != gold and (accepted or a not in ("revise", "reject_conflict"))]
+        action = self.rng.choice(options)
+        target = self.rng.choice(accepted) if accepted and action != "append" else None
+        return {"action": action, "target_id": target, "rationale": "simulated wrong answer"}
+
+
+def run(policy: Policy, rows: Sequence[Scored], rule: Uncertainty, accuracy: float, seed: int) -> list[Decision]:
+    judge = SimulatedJudge(accuracy, seed)
+    esc = EscalatingPolicy(policy, judge, uncertainty=rule, calls_per_minute=None)
+    out = []
+    for r in rows:
+        judge.current = r.example
+        out.append(shipped(esc, r.example))
+    return out
+
+
+def metrics(policy: Policy, rows: Sequence[Scored], rule: Uncertainty) -> dict[str, float]:
+    gold = [r.gold for r in rows]
+    oracle = run(policy, rows, rule, 1.0, 0)
+    escalated = [d.decided_by != "policy" for d in oracle]
+    kept = [r for r, e in zip(rows, escalated) if not e]
+    f1_80 = [m.macro_f1(gold, [d.action.value for d in run(policy, rows, rule, 0.8, s + 1)]) for s in range(JUDGE80_SEEDS)]
+    n = len(rows)
+    return {
+        "escalated_share": sum(escalated) / n,
+        "accuracy_kept": float(np.mean([r.correct for r in kept])) if kept else float("nan"),
+        "macro_f1_kept": m.macro_f1([r.gold for r in kept], [r.base.action.value for r in kept]),
+        "macro_f1_oracle": m.macro_f1(gold, [d.action.value for d in oracle]),
+        "macro_f1_judge80": float(np.mean(f1_80)),
+        "judge_calls_per_1000": 1000 * sum(escalated) / n,
+        "accuracy_oracle": float(np.mean([d.action.value == g for d, g in zip(oracle, gold)])),
+        "oracle_fallback_share": sum(d.decided_by == "fallback" for d in oracle) / max(1, sum(escalated)),
+        "decisions": float(n),
+    }
+
+
+def risk_coverage(rule: Uncertainty, rows: Sequence[Scored]) -> tuple[list[float], list[float]]:
+    """Coverage (share kept by the CPU) vs risk (error rate of the kept), least doubtful kept first."""
+    order = sorted(rows, key=lambda r: rule.score(r.example.claim, r.base, r.example.grounding, r.proposed))
+    wrong = np.cumsum([not r.correct for r in order])
+    k = np.arange(1, len(order) + 1)
+    return list(k / len(order)), list(wrong / k)
+
+
+def overhead_ms(policy: Policy, rows: Sequence[Scored], rule: Uncertainty, repeats: int = 5) -> float:
+    """Median extra time per decision of the escalating wrapper over its base when it does not escalate."""
+    esc = EscalatingPolicy(policy, lambda r: None, uncertainty=rule, calls_per_minute=None)
+    confident = [r for r in rows if rule.why(r.example.claim, r.base, r.example.grounding, r.proposed) is None] or list(rows)
+    extra = []
+    for _ in range(repeats):
+        for r in confident:
+            e = r.example
+            t0 = time.perf_counter()
+            policy.decide(e.claim, e.grounding, e.comparison)
+            t1 = time.perf_counter()
+            esc.decide(e.claim, e.grounding, e.comparison)
+            extra.append((time.perf_counter() - t1) - (t1 - t0))
+    return float(np.median(extra) * 1000)
+
+
+P_ONLY = Uncertainty((1.0,) + (0.0,) * (len(TERMS) - 1), 0.0)
+"""The naive rule, for comparison: escalate the decisions with the lowest top probability."""
+
+
+def choose(dev: Sequence[Scored]) -> tuple[str, Uncertainty]:
+    """The rule chosen on dev: the fitted doubt model or top probability alone, whichever keeps the
+    more accurate decisions on average over the escalation shares."""
+    fitted = fit(dev)
+    score = {name: float(np.mean([1 - risk_at(rule, dev, 1 - s / 100) for s in SHARES if s]))
+             for name, rule in (("doubt_terms", fitted), ("top_probability", P_ONLY))}
+    name = max(score, key=score.__getitem__)
+    return name, fitted if name == "doubt_terms" else P_ONLY
+
+
+def risk_at(rule: Uncertainty, rows: Sequence[Scored], coverage: float) -> float:
+    return risk_at_curve(risk_coverage(rule, rows), coverage)
+
+
+def bound(rows: Sequence[Scored], share: float) -> dict[str, float]:
+    """The ceiling at ``share`` with a perfect sense of doubt: the CPU's wrong decisions escalate first
+    and an oracle answers them, every answer accepted (the contract's refusals ignored)."""
+    k = int(round(share * len(rows)))
+    wrong = [i for i, r in enumerate(rows) if not r.correct][:k]
+    fixed = [r.gold if i in set(wrong) else r.base.action.value for i, r in enumerate(rows)]
+    kept = [r for i, r in enumerate(rows) if i not in set(wrong)]
+    return {"escalated_share": len(wrong) / len(rows), "accuracy_kept": float(np.mean([r.correct for r in kept])),
+            "macro_f1_kept": m.macro_f1([r.gold for r in kept], [r.base.action.value for r in kept]),
+            "macro_f1_oracle": m.macro_f1([r.gold for r in rows], fixed),
+            "accuracy_oracle": float(np.mean([f == r.gold for f, r in zip(fixed, rows)]))}
+
+
+def refusals(policy: Policy, rows: Sequence[Scored], rule: Uncertainty) -> dict[str, int]:
+    """Why the oracle's (gold) answers were refused by validation, by reason."""
+    out: dict[str, int] = {}
+    for d in run(policy, rows, rule, 1.0, 0):
+        if d.decided_by == "fallback":
+            why = d.judge_rationale
+            key = ("gold_target_not_a_candidate" if "is not one of the candidates" in why else
+                   "contract" if "labelling contract" in why else
+                   "no_accepted_target" if "needs an Accepted target" in why else "other")
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def bookkeeping_ms(writes: int = 200, repeats: int = 2000) -> float:
+    """Median time of what ``MemoryEngine.write`` adds for a policy that ``asks_judge`` (it decides
+    before the write lock): a cache refresh and the head read before, the namespace-changed check
+    under the lock; on an in-memory SQLite store holding ``writes`` entries."""
+    from ..engine import MemoryEngine
+    from ..schema import Claim
+
+    with MemoryEngine.open(policy=LearnedPolicy()) as engine:
+        engine.write_many([Claim(text=f"fact {i} is {3 * i}", namespace="ns") for i in range(writes)])
+        times = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            with engine._lock:
+                engine._refresh()
+                seen = engine.store.head()
+            next(iter(engine.store.log("ns", after=seen)), None)
+            times.append(time.perf_counter() - t0)
+    return float(np.median(times) * 1000)
+
+
+def main(argv: list[str]) -> int:
+    p = bench_args("escalation", __doc__ or "")
+    args = p.parse_args(argv)
+    parts, how = dev_test()
+    if args.quick:
+        parts = {part: raws[: max(5, len(raws) // 4)] for part, raws in parts.items()}
+    vectors, policy = Vectors(default_embedder()), LearnedPolicy()
+    rows: dict[tuple[str, str], list[Scored]] = {}
+    for variant, slots in (("free", False), ("slot", True)):
+        for part, raws in parts.items():
+            eps = [to_episode(r, slots=slots, split=part) for r in raws]
+            rows[(variant, part)] = scored(policy, examples(eps, vectors))
+    chosen, rule = choose(rows[("free", "dev")] + rows[("slot", "dev")])
+    n_dev, n_test = len(parts["dev"]), len(parts["test"])
+    report = Report("escalation", f"hand-written corpus, dev {n_dev} / test {n_test} episodes ({how}); "
+                                  f"rows: test split, free text, teacher-forced")
+    slot_rows: dict[str, dict[str, float]] = {}
+    thresholds: dict[str, float] = {}
+    for share in SHARES:
+        name = "cpu_only" if share == 0 else f"escalate_{share}"
+        t = min(1.0, threshold_for(rule, rows[("free", "dev")] + rows[("slot", "dev")], share / 100) + 1e-9 * (share == 0))
+        thresholds[name] = t
+        r = Uncertainty(rule.weights, rule.bias, t)
+        report.add(name, **metrics(policy, rows[("free", "test")], r))
+        slot_rows[name] = metrics(policy, rows[("slot", "test")], r)
+    report.add("perfect_doubt_20", **bound(rows[("free", "test")], 0.2))
+    slot_rows["perfect_doubt_20"] = bound(rows[("slot", "test")], 0.2)
+    at20 = Uncertainty(rule.weights, rule.bias, thresholds["escalate_20"])
+    why_refused = {v: refusals(policy, rows[(v, "test")], at20) for v in ("free", "slot")}
+    curves = {f"{label} ({v})": risk_coverage(r, rows[(v, "test")])
+              for v in ("free", "slot") for label, r in (("chosen rule", rule), ("1 - p only", P_ONLY))}
+    decide_extra = overhead_ms(policy, rows[("free", "test")], at20)
+    report.add("cpu_only", judge_overhead_ms=decide_extra, judge_overhead_write_ms=decide_extra + bookkeeping_ms())
+    report.extra = {"handwritten_slot": slot_rows, "thresholds": thresholds, "oracle_refusals_at_20": why_refused,
+                    "uncertainty": {"chosen": chosen, "terms": TERMS, "weights": rule.weights, "bias": rule.bias},
+                    "risk_coverage": {k: {"coverage": c, "risk": r} for k, (c, r) in curves.items()}}
+    side = Report("slot", "")
+    for name, row in slot_rows.items():
+        side.add(name, **row)
+    report.notes.append("the same claims with their slots (handwritten_slot):\n" + side.table())
+    report.notes.append(f"uncertainty rule chosen on dev: {chosen}; fitted doubt model bias {rule.bias}, weights "
+                        f"{dict(zip(TERMS, rule.weights))}; thresholds on P(wrong) set on dev: "
+                        + ", ".join(f"{k} {v:.3f}" for k, v in thresholds.items()))
+    report.notes.append(f"oracle answers refused by validation at escalate_20, by reason: {why_refused}")
+    report.notes.append("accuracy of the kept at 80% coverage on test: " + ", ".join(
+        f"{k} {1 - risk_at_curve(c):.3f}" for k, c in curves.items()))
+    report.notes.append("perfect_doubt_20: the ceiling at 20% with a perfect sense of doubt (the CPU's errors escalate "
+                        "first, an oracle answers, the contract's refusals ignored)")
+    report.notes.append("judge_overhead_ms: median extra time per non-escalated decision of EscalatingPolicy over "
+                        "its base (same process, same decisions, wall clock); judge_overhead_write_ms adds what "
+                        "MemoryEngine.write does for a policy that asks a judge (refresh, head read, namespace-changed "
+                        "check: bookkeeping_ms, in-memory SQLite)")
+
+    def draw(ax: Any) -> None:
+        for label, (cov, risk) in curves.items():
+            ax.plot(cov, risk, label=label, ls="-" if "chosen" in label else "--")
+        ax.set_xlabel("coverage (share decided by the CPU)")
+        ax.set_ylabel("risk (error rate of the kept decisions)")
+        ax.set_title("escalation: risk-coverage on hand-written test")
+        ax.legend(fontsize=8)
+
+    report.plot("escalation_risk_coverage.png", draw)
+    report.emit(args)
+    return 0
+
+
+def risk_at_curve(curve: tuple[list[float], list[float]], coverage: float = 0.8) -> float:
+    cov, risk = curve
+    return risk[min(range(len(cov)), key=lambda j: abs(cov[j] - coverage))]

@@ -1,0 +1,369 @@
+"""Confidence-gated escalation: decide on the CPU when sure, ask the agent's own LLM only when not.
+
+Every peer pays an LLM call on every write. :class:`EscalatingPolicy` wraps any :class:`Policy`: the
+base decides first (a fraction of a millisecond); only when :class:`Uncertainty` says the decision is in
+doubt is the claim sent to ``judge`` with one structured request (:mod:`shared_core.judging`). The
+judge's answer is applied only after validation; an invalid answer, an exception or a timeout falls
+back to the base decision, so escalation can never lose a write or crash one. A budget caps judge calls
+per minute and namespace (beyond it the base decides). Each decision says who decided
+(``decided_by``: ``policy``, ``judge``, ``fallback``), the judge's rationale and latency, and the
+transaction log stores that decision, so ``tarl inspect`` shows it. Counters are in :attr:`counters`.
+
+The uncertainty rule is measured, not guessed: a logistic model of "the base policy is wrong" over ten
+signals of doubt (:func:`doubt_terms`), fitted on the hand-written dev split by ``tarl bench
+escalation`` (which prints the fitted weights, and chose this model over top probability alone on dev);
+the shipped defaults below are that fit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .config import PolicyConfig
+from .errors import TarlError
+from .grounding import Grounding
+from .judging import JudgeRequest, parse_answer, request_for, validated
+from .policy.base import Policy
+from .policy.contract import enforce
+from .reliability import Comparison, prior
+from .schema import Action, Claim, Decision
+
+TERMS = ("low_probability", "leans_to_missing_target", "close_candidates", "small_margin", "removes_accepted",
+         "near_miss", "update_without_target", "weak_source", "empty_memory", "contract_override")
+"""The signals of doubt, in order (see :func:`doubt_terms`)."""
+CLOSE_GAP = 0.05
+"""Two candidates whose match scores differ by less than this are too close to tell apart."""
+MARGIN_BAND = 0.15
+"""A reliability margin |rho| below this does not say which of claim and target to trust."""
+STRICT_PROBABILITY = 0.9
+"""A revise (it removes an Accepted entry) needs at least this probability not to count as in doubt."""
+TRUSTED_PRIOR = 0.9
+"""Sources with a prior below this (assistant, tool, documents, hearsay, web) are weighed case by case."""
+_LEANS = {Action.REVISE.value, Action.REJECT_CONFLICT.value}
+
+
+def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding,
+                proposed: Decision | None = None) -> tuple[float, ...]:
+    """The signals of doubt (:data:`TERMS`), each in [0, 1], for the executed ``decision`` and the
+    policy's ``proposed`` one before the labelling contract (None: the same). The proposal is read
+    because the contract renormalises probabilities over the actions it allows: a policy that wanted
+    revise at 0.9 and is held to append would otherwise look certain of the append.
+
+    - ``low_probability``: 1 - the probability the policy gave the action that is executed;
+    - ``leans_to_missing_target``: the base's most probable action (before feasibility) is revise or
+      reject_conflict, but grounding found no target (it believes the claim updates something memory
+      could not locate);
+    - ``close_candidates``: a target was found but the runner-up matched almost as well;
+    - ``small_margin``: a target was found and the reliability margin is near zero;
+    - ``removes_accepted``: the action removes an Accepted entry (revise) below a stricter probability;
+    - ``near_miss``: no target, yet an open entry is this similar (cosine): grounding may have missed it;
+    - ``update_without_target``: the claim reads as an update ("now", "moved", "switched") of nothing found;
+    - ``weak_source``: the source is not one memory trusts by default;
+    - ``empty_memory``: nothing open to relate the claim to (a new claim there is rarely misjudged);
+    - ``contract_override``: the contract did not allow the policy's own choice.
+    """
+    proposed = proposed or decision
+    probs = proposed.probabilities
+    p = probs.get(decision.action.value, 1.0 if proposed.action is decision.action else 0.0)
+    lean = max(probs, key=probs.__getitem__) if probs else decision.action.value
+    target = grounding.target is not None
+    nearest = max((s for _, s in grounding.candidates), default=0.0)
+    return (
+        1.0 - p,
+        float(lean in _LEANS and not target),
+        float(target and grounding.features.get("runner_up_gap", 1.0) < CLOSE_GAP),
+        float(target and abs(decision.margin) < MARGIN_BAND),
+        float(decision.action is Action.REVISE and p < STRICT_PROBABILITY),
+        0.0 if target else min(1.0, max(0.0, nearest)),
+        float(not target and bool(grounding.features.get("update_cue"))),
+        float(grounding.features.get("source_prior", prior(claim)) < TRUSTED_PRIOR),
+        float(not grounding.candidates and not target),
+        float(proposed.action is not decision.action),
+    )
+
+
+@dataclass(frozen=True)
+class Uncertainty:
+    """P(the base policy is wrong) = sigmoid(bias + weights . doubt_terms); escalate at >= threshold.
+
+    The defaults were fitted by ``tarl bench escalation`` on the hand-written dev split (free text and
+    slotted claims, the shipped learned policy under the labelling contract); the default ``threshold``
+    0.37 escalated about 20% of dev decisions (the bench prints the threshold for each share and the
+    share it gives on test). Refit when the policy's weights change: the bench prints the new fit."""
+
+    weights: tuple[float, ...] = (1.74, 0.57, -0.11, -0.04, -0.28, 0.53, 0.33, 0.08, -1.42, 1.39)
+    bias: float = -1.68
+    threshold: float = 0.37
+
+    def __post_init__(self) -> None:
+        if len(self.weights) != len(TERMS):
+            raise TarlError("weights", self.weights, f"expected {len(TERMS)} numbers, one per term {TERMS}")
+        if not 0.0 <= self.threshold <= 1.0:
+            raise TarlError("threshold", self.threshold, "must be within [0, 1]")
+
+    def _p(self, terms: tuple[float, ...]) -> float:
+        return 1.0 / (1.0 + math.exp(-(self.bias + sum(w * t for w, t in zip(self.weights, terms)))))
+
+    def score(self, claim: Claim, decision: Decision, grounding: Grounding, proposed: Decision | None = None) -> float:
+        """P(the executed decision is wrong), as the rule estimates it."""
+        return self._p(doubt_terms(claim, decision, grounding, proposed))
+
+    def why(self, claim: Claim, decision: Decision, grounding: Grounding, proposed: Decision | None = None) -> str | None:
+        """None when the base is confident enough; else a short reason naming the strongest signal."""
+        terms = doubt_terms(claim, decision, grounding, proposed)
+        p = self._p(terms)
+        if p < self.threshold:
+            return None
+        top = max(range(len(TERMS)), key=lambda i: self.weights[i] * terms[i])
+        return f"uncertain: P(wrong)={p:.2f}, mostly {TERMS[top]}"
+
+
+def judge_call(judge: Any) -> Callable[[JudgeRequest], Any]:
+    """The function to call for ``judge`` (its ``judge`` method, or itself); ``TarlError`` otherwise,
+    so adapters can check a ``judge=`` argument before they open anything."""
+    call = getattr(judge, "judge", None) or (judge if callable(judge) else None)
+    if call is None:
+        raise TarlError("judge", judge, "must have judge(request) or be a callable request -> answer")
+    return call
+
+
+class Judge(Protocol):
+    """Anything with ``judge(request) -> answer`` (``JudgeAnswer``, dict or JSON text); may also have
+    ``async ajudge(request)``. A plain callable ``request -> answer`` works too."""
+
+    def judge(self, request: JudgeRequest) -> Any: ...
+
+
+@dataclass
+class Counters:
+    """What escalation did, for monitoring and cost: decisions seen, how many were uncertain, judge
+    calls made, answers applied (``judged``) or refused (``fallbacks`` = ``invalid`` + ``errors`` +
+    ``timeouts``), uncertain decisions left to the policy by the budget, total judge time."""
+
+    decisions: int = 0
+    uncertain: int = 0
+    judge_calls: int = 0
+    judged: int = 0
+    fallbacks: int = 0
+    invalid: int = 0
+    errors: int = 0
+    timeouts: int = 0
+    over_budget: int = 0
+    judge_ms_total: float = 0.0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def add(self, **deltas: float) -> None:
+        with self._lock:
+            for k, v in deltas.items():
+                setattr(self, k, getattr(self, k) + v)
+
+    def as_dict(self) -> dict[str, float]:
+        with self._lock:
+            return {k: v for k, v in vars(self).items() if not k.startswith("_")}
+
+
+class EscalatingPolicy:
+    """A :class:`Policy` that asks ``judge`` about the decisions ``base`` is unsure of.
+
+    >>> from shared_core import MemoryEngine, LearnedPolicy
+    >>> def judge(request):                      # the agent's LLM; here a scripted stand-in
+    ...     return {"action": "append", "target_id": None, "rationale": "a new fact"}
+    >>> policy = EscalatingPolicy(LearnedPolicy(), judge, calls_per_minute=20)
+    >>> engine = MemoryEngine.open(policy=policy)
+    >>> engine.write({"text": "I live in Lisbon", "namespace": "u"}).decided_by in {"policy", "judge"}
+    True
+    >>> sorted(policy.counters.as_dict())[:3]
+    ['decisions', 'errors', 'fallbacks']
+
+    ``calls_per_minute`` (None: unlimited) is per namespace; ``timeout`` in seconds bounds each judge
+    call (sync calls run in a worker thread, async ones under ``asyncio.wait_for``). ``MemoryEngine.write``
+    decides with this policy before taking the ledger's write lock (``asks_judge``) and executes that
+    decision only if nothing touched the namespace meanwhile; otherwise it decides again under the lock,
+    where a judge call would hold the lock: hence a 10 s default, well below SQLite's busy timeout. ``clock`` (seconds, monotonic) drives the budget window,
+    so tests need no sleeping. ``config``: the engine's ``PolicyConfig`` (None: the shipped one), used
+    to check the judge's target as the engine would.
+    The rule reads the base decision as the labelling contract would execute it; what this policy
+    returns when it does not use the judge is the base's own proposal (``decision.decide`` applies the
+    contract once, as for the base alone); a judge's validated answer is exempt from it there.
+    """
+
+    asks_judge = True
+    """Tells ``MemoryEngine.write`` to decide before taking its write lock, so a judge call never holds it."""
+
+    def __init__(self, base: Policy, judge: Judge | Callable[[JudgeRequest], Any], *,
+                 uncertainty: Uncertainty | None = None, calls_per_minute: int | None = 30,
+                 timeout: float = 10.0, clock: Callable[[], float] = time.monotonic,
+                 config: PolicyConfig | None = None) -> None:
+        if not hasattr(base, "decide"):
+            raise TarlError("base", base, "must be a Policy (an object with decide(claim, grounding, comparison))")
+        self._call = judge_call(judge)
+        if calls_per_minute is not None and (isinstance(calls_per_minute, bool) or not isinstance(calls_per_minute, int)
+                                             or calls_per_minute < 0):
+            raise TarlError("calls_per_minute", calls_per_minute, "must be None or a non-negative integer")
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+            raise TarlError("timeout", timeout, "must be a positive number of seconds")
+        if uncertainty is not None and not isinstance(uncertainty, Uncertainty):
+            raise TarlError("uncertainty", uncertainty, "must be an Uncertainty rule or None (the shipped one)")
+        self.base, self.judge = base, judge
+        self._acall = getattr(judge, "ajudge", None)
+        self.uncertainty = uncertainty or Uncertainty()
+        self.calls_per_minute, self.timeout, self.clock = calls_per_minute, float(timeout), clock
+        self.config = config
+        self.name = f"escalating_{getattr(base, 'name', 'policy')}"
+        self.counters = Counters()
+        self._calls: dict[str, deque[float]] = {}
+        self._budget_lock = threading.Lock()
+
+    # -- the Policy protocol --------------------------------------------------------------------
+    def decide(self, claim: Claim, grounding: Grounding, comparison: Comparison | None) -> Decision:
+        base, why = self._triage(claim, grounding, comparison)
+        if why is None:
+            return base
+        request, t0 = request_for(claim, grounding), time.perf_counter()
+        try:
+            raw, error = self._sync_call(request), None
+        except Exception as exc:  # the judge is user code: nothing it raises may lose the write
+            raw, error = None, exc
+        return self._settle(claim, grounding, base, why, t0, raw, error)
+
+    async def adecide(self, claim: Claim, grounding: Grounding, comparison: Comparison | None) -> Decision:
+        """The async twin: awaits the judge's ``ajudge`` (or runs ``judge`` in a thread)."""
+        base, why = self._triage(claim, grounding, comparison)
+        if why is None:
+            return base
+        request, t0 = request_for(claim, grounding), time.perf_counter()
+        try:
+            pending = self._acall(request) if self._acall is not None else self._in_thread(request)
+            raw, error = await asyncio.wait_for(pending, self.timeout), None
+        except Exception as exc:
+            raw, error = None, exc
+        return self._settle(claim, grounding, base, why, t0, raw, error)
+
+    # -- steps ------------------------------------------------------------------------------------
+    def _triage(self, claim: Claim, grounding: Grounding, comparison: Comparison | None) -> tuple[Decision, str | None]:
+        """The base policy's decision as proposed, and why it goes to the judge (None: it does not).
+        The rule reads the decision the contract would execute; the proposal itself is returned, so
+        that ``decision.decide`` applies the contract once, exactly as for the base policy alone."""
+        proposed = self.base.decide(claim, grounding, comparison)
+        why = self.uncertainty.why(claim, enforce(proposed, grounding), grounding, proposed)
+        base = proposed
+        self.counters.add(decisions=1, uncertain=why is not None)
+        if why is not None and not self._spend(claim.namespace):
+            self.counters.add(over_budget=1)
+            return base.model_copy(update={"judge_rationale": f"{why}; judge budget exhausted, policy decided"}), None
+        return base, why
+
+    def _spend(self, namespace: str) -> bool:
+        """Take one call from ``namespace``'s budget (a sliding 60 s window); False when it is spent."""
+        if self.calls_per_minute is None:
+            return True
+        now = self.clock()
+        with self._budget_lock:
+            window = self._calls.setdefault(namespace, deque())
+            while window and window[0] <= now - 60.0:
+                window.popleft()
+            if len(window) >= self.calls_per_minute:
+                return False
+            window.append(now)
+            return True
+
+    def _sync_call(self, request: JudgeRequest) -> Any:
+        """Call the judge in a daemon thread and wait at most ``timeout``: a judge that never returns
+        costs one parked thread, never the write, and never blocks the interpreter's exit (a pool's
+        workers are joined at exit)."""
+        box: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                box["answer"] = self._call(request)
+            except Exception as exc:  # handed to the caller, which falls back
+                box["error"] = exc
+
+        worker = threading.Thread(target=run, name="tarl-judge", daemon=True)
+        worker.start()
+        worker.join(self.timeout)
+        if worker.is_alive():
+            raise TimeoutError(f"judge did not answer within {self.timeout:g} s")
+        if "error" in box:
+            raise box["error"]
+        return box.get("answer")
+
+    def _in_thread(self, request: JudgeRequest) -> asyncio.Future[Any]:
+        """A sync judge from async code, in a daemon thread (``asyncio.to_thread`` would make
+        ``asyncio.run`` wait at exit for a judge that never returns)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+
+        def settle(answer: Any, error: Exception | None) -> None:
+            if not future.done():                       # wait_for may have given up already
+                future.set_exception(error) if error is not None else future.set_result(answer)
+
+        def run() -> None:
+            try:
+                answer, error = self._call(request), None
+            except Exception as exc:
+                answer, error = None, exc
+            try:
+                loop.call_soon_threadsafe(settle, answer, error)
+            except RuntimeError:                        # the loop closed while the judge thought
+                pass
+
+        threading.Thread(target=run, name="tarl-judge", daemon=True).start()
+        return future
+
+    def _settle(self, claim: Claim, grounding: Grounding, base: Decision, why: str, t0: float, raw: Any,
+                error: Exception | None) -> Decision:
+        """The judge's validated answer, or the base decision marked as a fallback with the reason."""
+        if isinstance(error, TimeoutError):
+            return self._fallback(base, why, f"judge timed out after {self.timeout:g} s", t0, "timeouts")
+        if error is not None:
+            return self._fallback(base, why, f"judge raised {type(error).__name__}: {error}", t0, "errors")
+        try:
+            answer = parse_answer(raw)
+            action, target, _ = validated(claim, grounding, answer, self.config)
+        except ValueError as exc:
+            return self._fallback(base, why, f"invalid answer: {exc}", t0, "invalid")
+        ms = (time.perf_counter() - t0) * 1000
+        self.counters.add(judge_calls=1, judged=1, judge_ms_total=ms)
+        said = f"{base.action.value} p={base.probabilities.get(base.action.value, 1.0):.2f}"
+        return base.model_copy(update={
+            "action": action, "target_id": target, "decided_by": "judge", "judge_ms": ms,
+            "judge_rationale": answer.rationale,
+            "rationale": f"judge: {action.value}: {answer.rationale} (policy said {said}; {why})"})
+
+    def _fallback(self, base: Decision, why: str, reason: str, t0: float, counter: str) -> Decision:
+        ms = (time.perf_counter() - t0) * 1000
+        self.counters.add(judge_calls=1, fallbacks=1, judge_ms_total=ms, **{counter: 1})
+        return base.model_copy(update={"decided_by": "fallback", "judge_ms": ms, "judge_rationale": reason,
+                                       "rationale": f"{base.rationale} ({why}; {reason})"})
+
+
+def with_judge(policy: Policy | None, judge: Any, **options: Any) -> Policy | None:
+    """What an adapter's ``judge=`` means: ``policy`` (None: the default learned policy) escalating to
+    ``judge``; ``judge`` None leaves ``policy`` as it is. ``options`` go to :class:`EscalatingPolicy`."""
+    if judge is None:
+        return policy
+    from .policy import LearnedPolicy
+
+    return EscalatingPolicy(policy if policy is not None else LearnedPolicy(), judge, **options)
+
+
+def attach(engine: Any, judge: Any) -> None:
+    """Make an open ``engine`` escalate to ``judge`` (None: leave it as it is): its policy becomes an
+    :class:`EscalatingPolicy` over the policy it had (over that one's base, if it already escalated to
+    another judge). For adapters handed an engine or store they did not open."""
+    if judge is None:
+        return
+    policy = engine.policy
+    if isinstance(policy, EscalatingPolicy):
+        if policy.judge is judge:
+            return
+        policy = policy.base
+    engine.policy = EscalatingPolicy(policy, judge, config=getattr(engine, "config", None))

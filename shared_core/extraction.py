@@ -1,0 +1,115 @@
+"""Extraction that names slots: one prompt and one parser, used by both adapters' extractors and tools.
+
+Why: the slot is what lets memory see that two facts are about one attribute. Stored under random ids,
+"manager is Priya" and "manager is Daniel" both stay Accepted; under one slot (``user.manager``) the
+second revises the first. Slotted claims are also decided far better than free text. The model that
+reads the conversation already knows the attribute, so the prompt asks it for a canonical
+``subject.attribute`` slot and whether the attribute holds one value or several.
+
+A slot is checked here, not trusted: :func:`canonical_slot` lower-cases and snake-cases it and refuses
+anything that is not ``subject.attribute`` or that looks like a random id (hex or uuid labels): such a
+fact is kept as free text (no slot), never keyed by a random id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+from .grounding import normalised
+from .judging import reply_object
+
+EXTRACT_PROMPT = (
+    "Extract the durable facts about the user or their world from this conversation turn, one short "
+    "self-contained sentence each (name the subject: 'The user ...', 'Order ZX-4410 ...'). For each fact give:\n"
+    "- source: who asserted it: 'user' (the user about themselves), 'third_party' (someone else, hearsay), "
+    "'tool' (a tool's output), 'assistant' (your own inference), 'document' or 'web';\n"
+    "- slot: a canonical key 'subject.attribute' in lower snake_case, e.g. user.home_city, user.manager, "
+    "user.likes_food, daughter.school, order_zx4410.status, stripe.api_key. Use the same slot every time the "
+    "same attribute of the same subject comes up; different subjects (two orders, two people) get different "
+    "slots. Never use a random id as a slot;\n"
+    "- many: true when the attribute holds several values at once (likes, allergies, team members, a child's "
+    "activities), false when a new value replaces the old one (home city, employer, manager, an order's status).\n"
+    "Return no facts if there are none (greetings, questions, chit-chat)."
+)
+"""The one extraction prompt (system message; the conversation turn follows as the user message)."""
+JSON_REPLY = (
+    '\nReply with JSON only: {"facts": [{"text": "...", "source": "user", "slot": "user.home_city", '
+    '"many": false}]}, or {"facts": []}.'
+)
+"""Appended for models asked in plain chat rather than through structured output."""
+
+_LABEL = re.compile(r"^[a-z][a-z0-9_]*$")
+_RANDOM = re.compile(r"^(?:[0-9a-f]{12,}|[0-9a-f]{8}_?[0-9a-f]{4}_?[0-9a-f]{4}_?[0-9a-f]{4}_?[0-9a-f]{12})$")
+MANY_KEY_SEPARATOR = "#"
+
+
+def canonical_slot(raw: Any) -> str | None:
+    """``raw`` as a ``subject.attribute`` slot (lower snake_case labels; a bare attribute is the
+    user's: ``home_city`` -> ``user.home_city``), or None when it is missing, malformed or contains a
+    random id label (hex of 12+ characters, or a uuid)."""
+    if not isinstance(raw, str):
+        return None
+    labels = [re.sub(r"[^a-z0-9]+", "_", part.strip().lower()).strip("_") for part in raw.split(".")]
+    if len(labels) == 1:                        # an attribute alone ("home_city") is the user's
+        labels = ["user", *labels]
+    if not all(_LABEL.match(x) for x in labels):
+        return None
+    if any(_RANDOM.match(x.replace("-", "_")) or _RANDOM.match(x.replace("_", "")) for x in labels):
+        return None
+    return ".".join(labels)
+
+
+class ExtractedFact(BaseModel):
+    """One fact as the model extracts it (the schema chat models fill through structured output)."""
+
+    text: str = Field(description="One short self-contained factual sentence.")
+    source: str = Field(default="user", description="user | third_party | tool | assistant | document | web")
+    confidence: float = Field(default=0.9, ge=0.0, le=1.0)
+    slot: str | None = Field(default=None, description="Canonical 'subject.attribute', e.g. 'user.home_city'.")
+    many: bool = Field(default=False, description="True if the attribute holds several values at once.")
+
+    @field_validator("slot", mode="before")
+    @classmethod
+    def _slot(cls, v: Any) -> str | None:
+        return canonical_slot(v)
+
+
+class ExtractedFacts(BaseModel):
+    """Facts extracted from one conversation turn."""
+
+    facts: list[ExtractedFact] = Field(default_factory=list)
+
+
+def parse_facts(raw: Any) -> list[ExtractedFact]:
+    """A model's reply as facts: an :class:`ExtractedFacts`, a dict or JSON text of one, a list of
+    facts, or plain text (one fact per line, no slot; ``NONE`` for nothing). Raises ``ValueError``
+    naming the first bad field."""
+    if isinstance(raw, ExtractedFacts):
+        return list(raw.facts)
+    raw = reply_object(raw)
+    if isinstance(raw, str):
+        lines = [re.sub(r"^\s*(?:[-*\u2022]|\d+[.)])\s*", "", x).strip() for x in raw.splitlines()]
+        return [ExtractedFact(text=x) for x in lines if x and x.upper() != "NONE"]
+    if isinstance(raw, list):
+        raw = {"facts": raw}
+    try:
+        return list(ExtractedFacts.model_validate(raw).facts)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise ValueError(f"{'.'.join(map(str, err['loc']))}={err.get('input')!r}: {err['msg']}") from None
+
+
+def store_key(fact: ExtractedFact) -> str:
+    """The key a fact is put under in a plain key-value store (one value per key): its slot for a
+    single-valued attribute (a later value replaces it); for a multi-valued one the slot plus a digest
+    of the value, so a further value is kept beside the others and the same value again lands on the
+    same key; for a fact with no slot a digest of its text. Never a random id. (A ``TarlStore`` needs
+    none of this: it keeps several values on one slot when the claim says ``many``.)"""
+    digest = hashlib.sha1(normalised(fact.text).encode()).hexdigest()[:8]
+    if fact.slot is None:
+        return f"fact{MANY_KEY_SEPARATOR}{digest}"
+    return f"{fact.slot}{MANY_KEY_SEPARATOR}{digest}" if fact.many else fact.slot
