@@ -13,6 +13,7 @@ from pydantic import Field, PrivateAttr
 
 from shared_core import MemoryEngine, TarlError
 from shared_core.beliefs.briefing import briefing
+from shared_core.beliefs.live import LiveView
 from shared_core.beliefs.tools import DEFAULT_RULE, BeliefTools, Rule, ToolSpec
 
 
@@ -68,6 +69,7 @@ class TarlBeliefBlock(BaseMemoryBlock[str]):
     namespace: str = Field(default="default", pattern=r"\S")
     accept_short_term_memory: bool = False
     _engine: MemoryEngine = PrivateAttr()
+    _live: LiveView | None = PrivateAttr(default=None)
 
     def __init__(self, engine: MemoryEngine, **data: Any) -> None:
         super().__init__(**data)
@@ -76,7 +78,14 @@ class TarlBeliefBlock(BaseMemoryBlock[str]):
         self._engine = engine
 
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
-        return await asyncio.to_thread(briefing, self._engine, self.namespace)
+        return await asyncio.to_thread(self.summary)
+
+    def summary(self) -> str:
+        """The ``<beliefs>`` text (the same the LangChain middleware puts in the system message)."""
+        if self._live is None:
+            self._live = LiveView(self._engine, self.namespace)
+        self._live.refresh()
+        return briefing(self._live)
 
     async def _aput(self, messages: list[ChatMessage]) -> None:
         return None

@@ -26,16 +26,22 @@ class Aliases:
     """Both directions of the alias map for one namespace's entries (any ledger, History included)."""
 
     def __init__(self, entries: Iterable[Entry]) -> None:
-        counts: Counter[str] = Counter()
+        self.counts: Counter[str] = Counter()
         self.entries: dict[str, Entry] = {}
         self.by_id: dict[str, str] = {}
         self.by_alias: dict[str, str] = {}
+        self.add(entries)
+
+    def add(self, entries: Iterable[Entry]) -> None:
+        """Take in entries created (or moved) since: new ones get the next alias of their kind. Callers
+        add in commit order, so ranks match a fresh ``Aliases`` over the whole namespace."""
         for e in sorted(entries, key=lambda e: (e.created_tx, e.id)):
+            known = e.id in self.entries
             self.entries[e.id] = e
             prefix = PREFIX.get(K.kind(e) or "")
-            if prefix is not None:
-                counts[prefix] += 1
-                alias = f"{prefix}{counts[prefix]}"
+            if prefix is not None and not known:
+                self.counts[prefix] += 1
+                alias = f"{prefix}{self.counts[prefix]}"
                 self.by_id[e.id], self.by_alias[alias] = alias, e.id
 
     def alias(self, entry_id: str) -> str:

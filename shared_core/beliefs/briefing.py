@@ -2,7 +2,7 @@
 
 A model that forgets (a new session, a trimmed history) still sees what it may test now and what the
 latest result settled, so it does not re-test a refuted branch. Stateless: "what just changed" is read
-from the log (every move since the latest recorded result), so two processes, or two calls of one
+from the ledger (every move since the latest recorded result), so two processes, or two calls of one
 prompt, show the same text.
 """
 
@@ -15,23 +15,22 @@ from typing import TYPE_CHECKING
 from ..schema import Move
 from . import kinds as K
 from .aliases import Aliases
+from .live import LiveView
 from .hypotheses import Status, frontier, status
 
 if TYPE_CHECKING:
-    from ..engine import MemoryEngine
     from ..executor import MemoryState
 
 TAG = "beliefs"
 
 
-def briefing(engine: MemoryEngine, namespace: str, *, limit: int = 8) -> str:
+def briefing(live: LiveView, *, limit: int = 8) -> str:
     """``<beliefs>`` block: counts by status, the frontier (top ``limit`` by prior), what is established,
     and what followed from the latest result. Empty string when the namespace has no hypotheses."""
-    state = engine.state(namespace)
+    state, al, namespace = live.state, live.aliases, live.namespace
     hyps = [e for e in state.entries.values() if K.kind(e) == K.HYPOTHESIS]
     if not hyps:
         return ""
-    al = Aliases(state.entries.values())
     counts = Counter(status(state, h).value for h in hyps)
     lines = [f"Hypotheses in {namespace!r}: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))]
     options = sorted(frontier(state, state.pending), key=lambda e: (-K.prior(e), e.created_tx))
@@ -45,7 +44,7 @@ def briefing(engine: MemoryEngine, namespace: str, *, limit: int = 8) -> str:
     results = [e for e in state.entries.values() if K.kind(e) == K.RESULT]
     if results:
         latest = max(results, key=lambda e: e.created_tx)
-        moves = [m for t in engine.log(namespace, after=latest.created_tx - 1) for m in t.moves]
+        moves = [m for _, m in live.engine.store.moves_since(latest.created_tx - 1) if m.entry_id in state.entries]
         lines.append(f"Since the latest result ({al.alias(latest.id)}):")
         lines += consequences(moves, state, al, limit=limit)
     dead = counts.get(Status.REFUTED.value, 0) + counts.get(Status.PRUNED.value, 0)

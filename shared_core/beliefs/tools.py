@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -32,18 +33,20 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import TarlError
-from ..schema import Entry, Ledger, Transaction
+from ..schema import Entry, Ledger, Move
 from . import kinds as K
 from .aliases import Aliases
 from .briefing import briefing, consequences
 from .graph import ancestors
+from .live import LiveView
 from .hypotheses import best, frontier, sample, status
 
 if TYPE_CHECKING:
     from ..engine import MemoryEngine
     from ..executor import MemoryState
 
-Rule = Literal["argmax", "sample"]
+Rule = Literal["argmax", "deepest", "sample"]
+RULES: tuple[Rule, ...] = ("argmax", "deepest", "sample")
 DEFAULT_RULE: Rule = "argmax"
 """What ``next_to_test`` suggests by default: the highest-prior frontier hypothesis. Chosen on ``tarl
 bench beliefs --agent`` (see README): with the engine's pruning and deduction in the loop, argmax
@@ -132,10 +135,12 @@ class BeliefTools:
             raise TarlError("engine", engine, "must be a shared_core MemoryEngine")
         if not isinstance(namespace, str) or not namespace.strip():
             raise TarlError("namespace", namespace, "must be a non-empty string")
-        if rule not in ("argmax", "sample"):
-            raise TarlError("rule", rule, "must be 'argmax' or 'sample'")
+        if rule not in RULES:
+            raise TarlError("rule", rule, f"must be one of {', '.join(RULES)}")
         self.engine, self.namespace, self.rule = engine, namespace, rule
         self.rng = random.Random(seed)
+        self._live: LiveView | None = None
+        self._lock = threading.RLock()         # parallel tool calls share one live view
         self.specs: tuple[ToolSpec, ...] = (
             ToolSpec("declare_question", "Declare a question with competing candidate answers (closed_world: "
                      "the list is complete and exactly one holds, so refuting all but one deduces it). "
@@ -168,10 +173,11 @@ class BeliefTools:
             params = spec.schema.model_validate(args or {})
         except ValidationError as exc:
             return validation_message(exc)
-        try:
-            return spec.run(params)
-        except TarlError as err:
-            return self.error(err)
+        with self._lock:
+            try:
+                return spec.run(params)
+            except TarlError as err:
+                return self.error(err)
 
     async def acall(self, name: str, args: dict[str, Any] | None = None) -> str:
         """``call`` on a worker thread: the engine's SQLite transaction never blocks the event loop."""
@@ -183,11 +189,28 @@ class BeliefTools:
 
     def briefing(self) -> str:
         """The prompt summary for this namespace (see :mod:`.briefing`)."""
-        return briefing(self.engine, self.namespace)
+        with self._lock:
+            self.view()
+            assert self._live is not None
+            return briefing(self._live)
 
     def view(self) -> tuple[MemoryState, Aliases]:
-        state = self.engine.state(self.namespace)
-        return state, Aliases(state.entries.values())
+        """The namespace now (other processes' writes included)."""
+        self._changes()
+        assert self._live is not None
+        return self._live.state, self._live.aliases
+
+    def _seen(self) -> tuple[MemoryState, Aliases]:
+        """The view as of the last refresh (right after ``_changes``: no need to look again)."""
+        assert self._live is not None
+        return self._live.state, self._live.aliases
+
+    def _changes(self) -> list[Move]:
+        """The namespace's moves since the last look (after a write: the write and its consequences)."""
+        if self._live is None:
+            self._live = LiveView(self.engine, self.namespace)
+            return []
+        return self._live.refresh()
 
     # -- the tools ----------------------------------------------------------------------------
     def _declare(self, p: DeclareQuestion) -> str:
@@ -227,12 +250,13 @@ class BeliefTools:
                         "Nothing written; call explain for why, or propose it with retest=true to test it anew.")
         h = self.engine.hypothesis(p.text, self.namespace, prior=p.prior, depends_on=premises,
                                    group=group.id if group else None)
-        return self._outcome(f"proposed: {h.text!r}", h.id, self._transactions(h.created_tx))
+        return self._outcome(f"proposed: {h.text!r}", h.id, self._changes())
 
     def _start(self, p: StartExperiment) -> str:
         h = self.view()[1].resolve(p.hypothesis, "hypothesis", K.HYPOTHESIS)
         exp = self.engine.start_experiment(h.id, p.description)
-        al = self.view()[1]
+        self._changes()
+        al = self._seen()[1]
         return (f"{al.alias(exp.id)} started on {al.alias(h.id)} {h.text!r}. When it is done, call "
                 f"record_result(hypothesis={al.alias(h.id)!r}, ...).")
 
@@ -247,18 +271,25 @@ class BeliefTools:
         outcome = K.CONFIRMED if p.confirmed else K.REFUTED
         t = self.engine.record_result(h.id, p.confirmed, experiment_id=exp.id if exp else None,
                                       text=f"{outcome}: {h.text} -- evidence: {p.evidence}")
-        return self._outcome("recorded:", t.created[0].id, [t], subject=h.id)
+        return self._outcome("recorded:", t.created[0].id, self._changes(), subject=h.id)
 
     def _next(self, p: NoInput) -> str:
         state, al = self.view()
         options = sorted(frontier(state, state.pending), key=lambda e: (-K.prior(e), e.created_tx))
         if not options:
             return "Nothing to test: the frontier is empty. " + _established(state, al)
-        pick = best(options) if self.rule == "argmax" else sample(options, self.rng)
+        depth = {e.id: _depth(state, e) for e in options}
+        if self.rule == "sample":
+            pick = sample(options, self.rng)
+        else:                         # options are sorted by prior: max keeps the highest-prior first
+            pick = max(options, key=lambda e: depth[e.id]) if self.rule == "deepest" else best(options)
         assert pick is not None
         total = sum(K.prior(e) for e in options)
-        why = (f"the highest prior ({K.prior(pick):.2f})" if self.rule == "argmax"
-               else f"drawn in proportion to prior ({K.prior(pick):.2f}, a {K.prior(pick) / total:.0%} chance)")
+        why = {"argmax": f"the highest prior ({K.prior(pick):.2f})",
+               "deepest": f"the deepest (rests on {depth[pick.id]} confirmed hypotheses), then the highest "
+                          f"prior ({K.prior(pick):.2f})",
+               "sample": f"drawn in proportion to prior ({K.prior(pick):.2f}, a {K.prior(pick) / total:.0%} chance)"}
+        why = why[self.rule]
         others = ", ".join(f"{al.alias(e.id)} {K.prior(e):.2f}" for e in options if e.id != pick.id)
         return (f"Test {al.alias(pick.id)} next: {pick.text!r}. Why: {why} among {len(options)} frontier "
                 f"hypotheses (untested, every premise confirmed){_rests(pick, al)}."
@@ -279,11 +310,8 @@ class BeliefTools:
         return al.render(str(self.engine.explain(entry.id)))
 
     # -- what followed --------------------------------------------------------------------------
-    def _transactions(self, tx: int) -> list[Transaction]:
-        return [t for t in self.engine.log(self.namespace, after=tx - 1) if t.tx == tx]
-
-    def _outcome(self, head: str, created: str, txs: Sequence[Transaction], subject: str | None = None) -> str:
-        state, al = self.view()
+    def _outcome(self, head: str, created: str, moves: Sequence[Move], subject: str | None = None) -> str:
+        state, al = self._seen()
         subject_entry = state.entry(subject or created)
         lead = f"{al.alias(created)} {head}"
         if subject is not None and subject_entry is not None:
@@ -292,7 +320,7 @@ class BeliefTools:
             lead += f" [{status(state, subject_entry).value if subject_entry else 'unknown'}]"
             if subject_entry is not None and subject_entry.note:
                 lead += f": {al.render(subject_entry.note)}"
-        lines = consequences([m for t in txs for m in t.moves], state, al, skip=created)
+        lines = consequences(moves, state, al, skip=created)
         return "\n".join([lead, *lines])
 
 
@@ -323,6 +351,11 @@ def _restated(state: MemoryState, text: str, kind: str, group: str | None = None
     same = [e for e in state.entries.values() if K.kind(e) == kind and _norm(e.text) == _norm(text)
             and (kind != K.HYPOTHESIS or K.group_of(e) == group)]
     return max(same, key=lambda e: e.created_tx, default=None)
+
+
+def _depth(state: MemoryState, e: Entry) -> int:
+    """How many hypotheses ``e`` rests on, transitively (on the frontier: all of them confirmed)."""
+    return sum(1 for a in ancestors(state, e.id) if K.kind(state.entry(a) or e) == K.HYPOTHESIS and a != e.id)
 
 
 def _rests(e: Entry, al: Aliases) -> str:
