@@ -4,9 +4,10 @@ The worlds are ``tarl bench beliefs``'s seeded hypothesis DAGs. The model is sim
 its own *noisy* prior (log-normal noise of sigma 0, 0.2, 0.4 on the calibrated prior, renormalised in
 closed groups; the world and its truth stay the same at every noise level). Systems:
 
-- ``engine``, ``engine_argmax``: the chooser drives :class:`BeliefTools` by text, as an LLM would:
-  ``declare_question`` / ``propose_hypothesis`` with its priors, then per experiment ``next_to_test``
-  (rule "sample" or "argmax"), ``start_experiment`` and ``record_result``. It reads the ids out of
+- ``engine``, ``engine_argmax``, ``engine_deepest``: the chooser drives :class:`BeliefTools` by text,
+  as an LLM would: ``declare_question`` / ``propose_hypothesis`` with its priors, then per experiment
+  ``next_to_test`` (rule "sample", "argmax" or "deepest" -- the tools' default), ``start_experiment``
+  and ``record_result``. It reads the ids out of
   the replies; pruning, exhaustion and deduction happen in the engine.
 - ``perfect_recall``, ``perfect_recall_frontier``, ``greedy``: the chooser alone with a perfect
   memory of every result (sampling by prior; sampling top-down with premises confirmed first;
@@ -15,8 +16,9 @@ closed groups; the world and its truth stay the same at every noise level). Syst
 Metrics per noise level (rows ``system@noise``): experiments to goal (per-seed mean over episodes),
 ratio and per-seed wins/losses against ``perfect_recall_frontier``, the dead-path lock-in rate (share
 of episodes needing more than 3x the median of ``perfect_recall_frontier``'s episodes on the same
-world), experiments wasted on already-settled hypotheses, and the tool round trip (``BeliefTools.call``:
-validation, engine transaction, reply text) p50/p95 in milliseconds.
+world; also > 2x, and the worst episode's multiple), experiments wasted on already-settled
+hypotheses, and the tool round trip (``BeliefTools.call``: validation, engine transaction, reply
+text) p50/p95 in milliseconds.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import time
 from collections.abc import Sequence
 
 from .beliefs import Episode, Knowledge, World, _observe, _perturb, make_world, run_baseline
+from ..beliefs.tools import DEFAULT_RULE
 from .report import Report, bench_args
 
 SYSTEMS = ("engine", "engine_argmax", "engine_deepest", "perfect_recall", "perfect_recall_frontier", "greedy")
@@ -133,20 +136,26 @@ def evaluate(seeds: Sequence[int], episodes: int, depth: int, noise: float,
     return out
 
 
+def per_seed(runs: dict[str, list[list[Episode]]]) -> dict[str, list[float]]:
+    return {s: [statistics.fmean(e.experiments for e in eps) for eps in runs[s]] for s in SYSTEMS}
+
+
 def summarise(runs: dict[str, list[list[Episode]]]) -> dict[str, dict[str, float]]:
-    per_seed = {s: [statistics.fmean(e.experiments for e in eps) for eps in runs[s]] for s in SYSTEMS}
+    means = per_seed(runs)
     reference = [statistics.median(e.experiments for e in eps) for eps in runs[REFERENCE]]
-    base = per_seed[REFERENCE]
+    base = means[REFERENCE]
     rows = {}
     for s in SYSTEMS:
-        locked = [e.experiments > LOCK_IN * ref for eps, ref in zip(runs[s], reference) for e in eps]
+        ratios = [e.experiments / ref for eps, ref in zip(runs[s], reference) for e in eps]
         rows[s] = {
-            "experiments_mean": statistics.fmean(per_seed[s]),
-            "experiments_median": statistics.median(per_seed[s]),
-            "ratio_to_prf": statistics.fmean(per_seed[s]) / statistics.fmean(base),
-            "wins": sum(a < b for a, b in zip(per_seed[s], base)),
-            "losses": sum(a > b for a, b in zip(per_seed[s], base)),
-            "lock_in_rate": statistics.fmean(locked),
+            "experiments_mean": statistics.fmean(means[s]),
+            "experiments_median": statistics.median(means[s]),
+            "ratio_to_prf": statistics.fmean(means[s]) / statistics.fmean(base),
+            "wins": sum(a < b for a, b in zip(means[s], base)),
+            "losses": sum(a > b for a, b in zip(means[s], base)),
+            "lock_in_rate": statistics.fmean(r > LOCK_IN for r in ratios),
+            "over_2x_rate": statistics.fmean(r > 2.0 for r in ratios),
+            "worst_ratio": max(ratios),
             "wasted_mean": statistics.fmean(e.wasted for eps in runs[s] for e in eps),
         }
     return rows
@@ -166,17 +175,34 @@ def main(argv: list[str]) -> int:
                                f"sampling systems, 1 for deterministic ones, depth {args.depth}, prior noise "
                                f"{', '.join(str(n) for n in args.noise)})")
     timings: list[float] = []
+    seeds_out: dict[str, dict[str, list[float]]] = {}
     for noise in args.noise:
-        for system, row in summarise(evaluate(seeds, episodes, args.depth, noise, timings)).items():
+        runs = evaluate(seeds, episodes, args.depth, noise, timings)
+        for system, row in summarise(runs).items():
             report.add(f"{system}@{noise}", **row)
+        seeds_out[str(noise)] = per_seed(runs)
     q = statistics.quantiles(timings, n=20)
     for system in ("engine", "engine_argmax", "engine_deepest"):
         for noise in args.noise:
             report.add(f"{system}@{noise}", tool_ms_p50=statistics.median(timings), tool_ms_p95=q[18])
-    report.extra.update(noise_levels=args.noise, tool_calls=len(timings), mode="agent")
+    report.extra.update(noise_levels=args.noise, tool_calls=len(timings), mode="agent", per_seed=seeds_out,
+                        default_rule=DEFAULT_RULE)
+    report.notes.append(f"the tools' default rule is {DEFAULT_RULE!r} (engine_{DEFAULT_RULE}); engine = rule 'sample'")
     report.notes.append(f"rows: system@prior_noise; ratio/wins/losses per seed against {REFERENCE}; lock_in_rate: "
-                        f"episodes needing > {LOCK_IN:g}x the median of {REFERENCE}'s episodes on the same world")
+                        f"episodes needing > {LOCK_IN:g}x the median of {REFERENCE}'s episodes on the same world "
+                        "(over_2x_rate: > 2x; worst_ratio: the worst episode, in those medians)")
     report.notes.append(f"tool round trip over {len(timings)} BeliefTools.call(...) calls (validation, engine "
                         "transaction, reply text), all noise levels together")
+    report.plot("beliefs_agent.png", lambda ax: _draw(ax, report, args.noise))
     report.emit(args)
     return 0
+
+
+def _draw(ax: object, report: Report, noises: list[float]) -> None:
+    for system in SYSTEMS:
+        ys = [report.systems[f"{system}@{n}"]["experiments_mean"] for n in noises]
+        ax.plot(noises, ys, marker="o", label=system)  # type: ignore[attr-defined]
+    ax.set_xlabel("prior noise (log-normal sigma)")  # type: ignore[attr-defined]
+    ax.set_ylabel("experiments to goal (mean of per-seed means)")  # type: ignore[attr-defined]
+    ax.set_yscale("log")  # type: ignore[attr-defined]
+    ax.legend()  # type: ignore[attr-defined]
