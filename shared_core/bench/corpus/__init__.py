@@ -103,11 +103,22 @@ def validate(raw: RawEpisode) -> list[str]:
     except Exception as e:  # the executor refused a gold step: the label is not executable
         return [f"{where}: gold actions do not execute: {e}"]
     for i, s in enumerate(raw.steps):
-        t = s.get("target")
+        t, action, slot = s.get("target"), s.get("action"), s.get("slot")
         if t is not None:
             e = states[i].entry(entry_id(t))
             if e is None or e.ledger is not Ledger.ACCEPTED:
                 problems.append(f"{where} step {i}: target step {t} is not in Accepted at this point")
+            vf, tvf = s.get("valid_from_day"), raw.steps[t].get("valid_from_day", raw.steps[t].get("day", 0))
+            if action == "revise" and vf is not None and float(vf) < float(tvf):
+                problems.append(f"{where} step {i}: revises step {t} with an earlier validity (stale: reject_conflict)")
+        occupied = slot is not None and not s.get("many") and any(
+            e.slot == slot for e in states[i].accepted)
+        if occupied and action == "append":
+            problems.append(f"{where} step {i}: append on the occupied single-valued slot {slot!r}")
+        if occupied and action in ("noop", "defer_verify") and t is None:
+            problems.append(f"{where} step {i}: {action} on the occupied slot {slot!r} names no target")
+        if slot is not None and action == "noop" and t is None:
+            problems.append(f"{where} step {i}: a slotted noop restates an entry: give its target")
     return problems
 
 

@@ -1,0 +1,25 @@
+"""The shipped hand-written corpus is well formed and its gold labels execute through the executor."""
+
+from shared_core.bench.corpus import raw_episodes, validate
+
+
+def test_every_shipped_episode_validates() -> None:
+    raws = raw_episodes()
+    assert len(raws) >= 50
+    assert [p for r in raws for p in validate(r)] == []
+
+
+def test_episode_ids_are_unique() -> None:
+    ids = [r.id for r in raw_episodes()]
+    assert len(ids) == len(set(ids))
+
+
+def test_validator_refuses_gold_that_does_not_execute(tmp_path) -> None:
+    line = ('{"id": "x-1", "domain": "x", "namespace": "u", "steps": ['
+            '{"text": "I live in Lisbon", "slot": "user.city", "many": false, "day": 0, "action": "append", "target": null},'
+            '{"text": "I heard she lives in Rome", "source": "third_party", "slot": "user.city", "many": false, "day": 1, "action": "reject_conflict", "target": 0},'
+            '{"text": "she moved to Porto", "source": "third_party", "slot": "user.city", "many": false, "day": 2, "action": "defer_verify", "target": 0},'
+            '{"text": "Rome it is", "slot": "user.city", "many": false, "day": 3, "action": "revise", "target": 1}]}')
+    (tmp_path / "x.jsonl").write_text(line + "\n")
+    problems = validate(raw_episodes(tmp_path)[0])
+    assert problems and "revise needs an Accepted target" in problems[0]
