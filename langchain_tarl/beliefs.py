@@ -61,11 +61,6 @@ def belief_tools(beliefs: BeliefTools) -> list[BaseTool]:
 
 
 def _tool(beliefs: BeliefTools, spec: ToolSpec) -> BaseTool:
-    def run(**kwargs: Any) -> str:
-        return beliefs.call(spec.name, kwargs)
-
-    async def arun(**kwargs: Any) -> str:
-        return await beliefs.acall(spec.name, kwargs)
-
+    run, arun = beliefs.functions(spec.name)
     return StructuredTool.from_function(func=run, coroutine=arun, name=spec.name, description=spec.description,
                                         args_schema=spec.schema, handle_validation_error=validation_message)

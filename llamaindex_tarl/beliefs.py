@@ -36,12 +36,7 @@ def belief_tools(engine: MemoryEngine, namespace: str, *, rule: Rule = DEFAULT_R
 
 
 def _tool(beliefs: BeliefTools, spec: ToolSpec) -> FunctionTool:
-    def run(**kwargs: Any) -> str:
-        return beliefs.call(spec.name, kwargs)
-
-    async def arun(**kwargs: Any) -> str:
-        return await beliefs.acall(spec.name, kwargs)
-
+    run, arun = beliefs.functions(spec.name)
     return FunctionTool.from_defaults(fn=run, async_fn=arun, name=spec.name, description=spec.description,
                                       fn_schema=spec.schema)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -183,6 +183,18 @@ class BeliefTools:
     async def acall(self, name: str, args: dict[str, Any] | None = None) -> str:
         """``call`` on a worker thread: the engine's SQLite transaction never blocks the event loop."""
         return await asyncio.to_thread(self.call, name, args)
+
+    def functions(self, name: str) -> tuple[Callable[..., str], Callable[..., Awaitable[str]]]:
+        """Tool ``name`` as a sync and an async keyword function, the shape frameworks wrap as a tool."""
+        self.spec(name)
+
+        def run(**kwargs: Any) -> str:
+            return self.call(name, kwargs)
+
+        async def arun(**kwargs: Any) -> str:
+            return await self.acall(name, kwargs)
+
+        return run, arun
 
     def error(self, err: TarlError) -> str:
         text = self.view()[1].render(str(err))
