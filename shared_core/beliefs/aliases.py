@@ -18,7 +18,8 @@ from ..schema import Entry
 from . import kinds as K
 
 PREFIX = {K.GROUP: "Q", K.HYPOTHESIS: "H", K.EXPERIMENT: "E", K.RESULT: "R", K.CLOSED_WORLD: "A"}
-NOUN = {K.GROUP: "question", K.HYPOTHESIS: "hypothesis", K.EXPERIMENT: "experiment", K.RESULT: "result"}
+NOUN = {K.GROUP: "question", K.HYPOTHESIS: "hypothesis", K.EXPERIMENT: "experiment", K.RESULT: "result",
+        K.CLOSED_WORLD: "closed-world assumption"}
 _RAW_ID = re.compile(r"\b[0-9a-f]{16}\b")
 
 

@@ -110,7 +110,7 @@ class NoInput(_Input):
 class Explain(_Input):
     """Why an entry is where it is."""
 
-    id: str = Field(description="Any id: H... (hypothesis), Q... (question), E... or R....")
+    id: str = Field(description="Any id: H... (hypothesis), Q... (question), E..., R... or A... (assumption).")
 
 
 @dataclass(frozen=True)
@@ -347,7 +347,7 @@ def validation_message(exc: ValidationError) -> str:
     return f"error: {'; '.join(parts)}. Nothing was written; fix the call and retry."
 
 
-_KIND_OF_PREFIX = {K.GROUP: "Q", K.EXPERIMENT: "E", K.RESULT: "R", K.HYPOTHESIS: "H"}
+_KIND_OF_PREFIX = {K.GROUP: "Q", K.EXPERIMENT: "E", K.RESULT: "R", K.HYPOTHESIS: "H", K.CLOSED_WORLD: "A"}
 
 
 def _premises(al: Aliases, refs: Sequence[str]) -> list[str]:
