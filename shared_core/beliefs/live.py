@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..executor import MemoryState
-from ..schema import Move
+from ..schema import Entry, Move, Transaction
 from .aliases import Aliases
 
 if TYPE_CHECKING:
@@ -44,3 +44,21 @@ class LiveView:
         self.state.tx = self.head
         mine = {e.id for e in current}
         return [m for _, m in rows if m.entry_id in mine]
+
+    def absorb(self, done: Transaction | Entry) -> list[Move] | None:
+        """Take in our own write without reading the store: a transaction, or an entry created with no
+        consequences (an experiment). Exact only if nothing else committed since our last look (its
+        number is the next one); else None, and the caller refreshes. Saves the reads right after a
+        write, which wait on the engine's write-behind thread."""
+        tx = done.tx if isinstance(done, Transaction) else done.created_tx
+        if tx != self.head + 1:
+            return None
+        if isinstance(done, Transaction):
+            self.state.apply(done)
+            moves = list(done.moves)
+        else:
+            self.state.entries[done.id] = done
+            moves = [Move(entry_id=done.id, from_ledger=None, to_ledger=done.ledger, reason=done.reason, note=done.note)]
+        self.aliases.add([self.state.entries[m.entry_id] for m in moves])
+        self.head = self.state.tx = tx
+        return moves

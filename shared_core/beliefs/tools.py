@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import TarlError
-from ..schema import Entry, Ledger, Move
+from ..schema import Entry, Ledger, Move, Transaction
 from . import kinds as K
 from .aliases import Aliases
 from .briefing import briefing, consequences
@@ -220,12 +220,14 @@ class BeliefTools:
         assert self._live is not None
         return self._live.state, self._live.aliases
 
-    def _changes(self) -> list[Move]:
-        """The namespace's moves since the last look (after a write: the write and its consequences)."""
+    def _changes(self, done: Transaction | Entry | None = None) -> list[Move]:
+        """The namespace's moves since the last look (after a write: the write and its consequences;
+        ``done``: that write, when the engine returned it, so it need not be read back)."""
         if self._live is None:
             self._live = LiveView(self.engine, self.namespace)
             return []
-        return self._live.refresh()
+        absorbed = self._live.absorb(done) if done is not None else None
+        return absorbed if absorbed is not None else self._live.refresh()
 
     # -- the tools ----------------------------------------------------------------------------
     def _declare(self, p: DeclareQuestion) -> str:
@@ -270,7 +272,7 @@ class BeliefTools:
     def _start(self, p: StartExperiment) -> str:
         h = self.view()[1].resolve(p.hypothesis, "hypothesis", K.HYPOTHESIS)
         exp = self.engine.start_experiment(h.id, p.description)
-        self._changes()
+        self._changes(exp)
         al = self._seen()[1]
         return (f"{al.alias(exp.id)} started on {al.alias(h.id)} {h.text!r}. When it is done, call "
                 f"record_result(hypothesis={al.alias(h.id)!r}, ...).")
@@ -286,7 +288,7 @@ class BeliefTools:
         outcome = K.CONFIRMED if p.confirmed else K.REFUTED
         t = self.engine.record_result(h.id, p.confirmed, experiment_id=exp.id if exp else None,
                                       text=f"{outcome}: {h.text} -- evidence: {p.evidence}")
-        return self._outcome("recorded:", t.created[0].id, self._changes(), subject=h.id)
+        return self._outcome("recorded:", t.created[0].id, self._changes(t), subject=h.id)
 
     def _next(self, p: NoInput) -> str:
         state, al = self.view()
