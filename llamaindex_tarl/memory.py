@@ -13,6 +13,7 @@ does not serialise memory: pass ``memory=`` on every ``agent.run``.
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,7 +27,7 @@ from llama_index.core.tools import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
 from shared_core import MemoryEngine, TarlError
-from shared_core.lre import MESSAGE_OVERHEAD, Unit, count_tokens, select_units
+from shared_core.lre import MESSAGE_OVERHEAD, Scorer, StreamingScorer, Unit, count_tokens, select_units
 from shared_core.policy import Policy
 
 from .block import TarlMemoryBlock
@@ -64,6 +65,8 @@ class TarlMemory(BaseChatStoreMemory):
     scorer: Any = Field(default=None, exclude=True)
     """An LRE ``Scorer`` (None: the shipped default weights)."""
     _block: TarlMemoryBlock = PrivateAttr()
+    _stream: Any = PrivateAttr(default=None)
+    _stream_lock: Any = PrivateAttr(default_factory=threading.Lock)
 
     def __init__(self, block: TarlMemoryBlock, **data: Any) -> None:
         super().__init__(**data)
@@ -191,9 +194,19 @@ class TarlMemory(BaseChatStoreMemory):
             raise TarlError("initial_token_count", initial_token_count, f"exceeds token_limit={self.token_limit}")
         head = [ChatMessage(role="system", content=f"{MEMORY_HEADER}\n{memories}")] if memories else []
         used = initial_token_count + sum(self.token_counter(text_of(m)) + MESSAGE_OVERHEAD for m in head)
-        kept = trim_history(history, max(self.token_limit - used, 0), keep_last=self.keep_last,
-                            token_counter=self.token_counter, scorer=self.scorer)
+        with self._stream_lock:                     # a StreamingScorer is stateful: one trim at a time
+            kept = trim_history(history, max(self.token_limit - used, 0), keep_last=self.keep_last,
+                                token_counter=self.token_counter, scorer=self._unit_scorer())
         return head + kept
+
+    def _unit_scorer(self) -> Any:
+        """A ``StreamingScorer`` kept for this session around ``scorer`` (an LRE ``Scorer`` or None), so
+        each turn is scored once across ``get`` calls; any other unit scorer is used as given."""
+        if self.scorer is not None and not isinstance(self.scorer, Scorer):
+            return self.scorer
+        if self._stream is None or (self.scorer is not None and self._stream.scorer is not self.scorer):
+            self._stream = StreamingScorer(self.scorer)
+        return self._stream
 
 
 def trim_history(

@@ -18,21 +18,19 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from . import decision as deciding
 from . import executor, pending
 from .beliefs.api import BeliefsAPI
+from .config import PolicyConfig
 from .errors import TarlError, UnknownEntry
 from .executor import MemoryState, Step
-from .grounding import Grounding, ground
 from .index import Embedder, default_embedder
 from .index.behind import IndexWriter
 from .index.cache import VectorCache
 from .ledgers import LedgerStore, SQLiteLedgerStore
 from .policy import LearnedPolicy, Policy
-from .reliability import compare
 from .schema import Action, Claim, Decision, Entry, Ledger, Reason, Transaction, utcnow
 
-NEIGHBOURS = 8
-"""Open entries fetched from the index as grounding candidates for each claim."""
 INDEXED_TX = "indexed_tx"
 _T = TypeVar("_T")
 
@@ -55,11 +53,12 @@ class MemoryEngine(BeliefsAPI):
     """
 
     def __init__(self, store: LedgerStore, index: Any, *, policy: Policy | None = None,
-                 clock: Callable[[], datetime] = utcnow) -> None:
+                 config: PolicyConfig | dict[str, Any] | None = None, clock: Callable[[], datetime] = utcnow) -> None:
         self.store = store
         self.index = index
         self.vectors = VectorCache(index.embedder.dim, self._load_vectors)
         self.policy: Policy = policy or LearnedPolicy()
+        self.config = PolicyConfig.coerce(config)
         self.clock = clock
         self._seen = 0
         self._lock = threading.RLock()          # the vector cache is shared by threads (async adapters)
@@ -68,9 +67,11 @@ class MemoryEngine(BeliefsAPI):
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, embedder: Embedder | None = None, policy: Policy | None = None,
-             chroma_url: str | None = None, clock: Callable[[], datetime] = utcnow) -> MemoryEngine:
+             config: PolicyConfig | dict[str, Any] | None = None, chroma_url: str | None = None,
+             clock: Callable[[], datetime] = utcnow) -> MemoryEngine:
         """``path`` None: private in-memory store and index; else ``path/ledger.db`` and ``path/chroma``.
-        ``chroma_url`` uses a Chroma server for the index instead of the embedded one."""
+        ``chroma_url`` uses a Chroma server for the index instead of the embedded one. ``config``: source
+        trust, source-name aliases and thresholds (``PolicyConfig``; default: shipped with the weights)."""
         from .index import chroma
 
         embedder = embedder or default_embedder()
@@ -83,7 +84,7 @@ class MemoryEngine(BeliefsAPI):
             store = SQLiteLedgerStore(root / "ledger.db")
             client = chroma.http_client(chroma_url) if chroma_url else chroma.persistent_client(root / "chroma")
             prefix = "tarl"
-        return cls(store, chroma.EntryIndex(client, embedder, prefix=prefix), policy=policy, clock=clock)
+        return cls(store, chroma.EntryIndex(client, embedder, prefix=prefix), policy=policy, config=config, clock=clock)
 
     # -- writes -------------------------------------------------------------------------------
     def write(self, claim: Claim | dict[str, Any], *, vector: np.ndarray | None = None) -> Decision:
@@ -91,30 +92,27 @@ class MemoryEngine(BeliefsAPI):
 
         ``vector``: the claim's embedding when the caller already has it (skips the embedder)."""
         claim = _claim(claim)
+        self.config.source(claim.source)            # an unknown source is refused before anything else
         vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
 
         def body(run: Callable[[Step], Transaction]) -> tuple[Decision, list[Transaction]]:
-            neighbours = self.vectors.query(vector, claim.namespace, NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))
+            neighbours = self.vectors.query(vector, claim.namespace, self.config.neighbours, (Ledger.ACCEPTED, Ledger.PENDING))
             found = {e.id: e for e in self.store.entries([i for i, _ in neighbours])}
             near = [(found[i], s) for i, s in neighbours if i in found and found[i].ledger is not Ledger.HISTORY]
             slot = [e for e in self.store.slot(claim.namespace, claim.slot) if e.ledger is not Ledger.HISTORY] \
                 if claim.slot else []
-            grounding = ground(claim, near, slot)
-            decision, steps = pending.resolve(claim, grounding, self.decide(claim, grounding))
-            return decision, [run(step) for step in steps]   # one step, or noop + promote (corroboration)
+            outcome = deciding.decide(claim, near, slot, self.policy, self.config)   # THE decision function
+            return outcome.decision, [run(step) for step in outcome.steps]   # one step, or noop + promote
 
         decision, done = self.transact(claim.namespace, body, vector=vector)
         created = done[0].created[0].id if done[0].created else None
         return decision.model_copy(update={"tx": done[-1].tx, "entry_id": created})
 
-    def decide(self, claim: Claim, grounding: Grounding) -> Decision:
-        """The policy's decision for ``claim`` given its grounding (no side effects)."""
-        comparison = compare(claim, grounding.target) if grounding.target is not None else None
-        return self.policy.decide(claim, grounding, comparison)
-
     def write_many(self, claims: Iterable[Claim | dict[str, Any]]) -> list[Decision]:
         """Validates every claim first, so one bad claim writes nothing; then writes them in order."""
         checked = [_claim(c) for c in claims]
+        for c in checked:
+            self.config.source(c.source)
         vectors = self.index.embed([c.text for c in checked]) if checked else []
         return [self.write(c, vector=v) for c, v in zip(checked, vectors)]
 

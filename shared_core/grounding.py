@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -59,21 +60,26 @@ FEATURE_NAMES: tuple[str, ...] = (
     "entities_differ", "ids_differ", "ids_shared", "negation_differs", "same_slot", "slot_differs",
     "near_duplicate", "exact_duplicate", "target_pending", "runner_up_gap", "update_cue", "additive_cue",
     "claim_length", "is_question", "content_free", "value_replaced",
+    "identity", "same_subject", "same_attribute", "value_differs", "value_overlap", "many", "change_signal",
+    "untrusted", "slot_known",
 )
 """The grounding features every policy may read, in a fixed order (zeros when there is no target)."""
 
 
-def content_tokens(text: str) -> set[str]:
-    return {t.lower().strip(".:-/#") for t in _TOKEN.findall(text)} - STOP - {""}
+@lru_cache(maxsize=65536)
+def content_tokens(text: str) -> frozenset[str]:
+    """Lower-cased content words (cached: every candidate's text is tokenised on every write)."""
+    return frozenset({t.lower().strip(".:-/#") for t in _TOKEN.findall(text)} - STOP - {""})
 
 
 def numbers(text: str) -> set[str]:
     return set(_NUMBER.findall(text))
 
 
-def identifiers(text: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def identifiers(text: str) -> frozenset[str]:
     """Mixed letter-digit tokens (order ids, ticket keys, flight numbers): the keys tool outputs refresh."""
-    return {m.lower() for m in _IDENT.findall(text)}
+    return frozenset(m.lower() for m in _IDENT.findall(text))
 
 
 def entities(text: str) -> set[str]:
@@ -179,6 +185,7 @@ _ATTRIBUTION = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)
 def proposition(text: str) -> str:
     """The claim without its attribution frame ("My cousin says ...", "According to X, ...", "Note: ..."):
     hearsay and relayed notes wrap a proposition, and it is the proposition that must match memory."""
@@ -189,7 +196,7 @@ SHARED_ID_SCORE = 0.6
 """Match score of an entry that names the same identifier (order, ticket, flight) as the claim."""
 
 
-def _match_score(claim: Claim, entry: Entry, similarity: float) -> float:
+def match_score(claim: Claim, entry: Entry, similarity: float) -> float:
     a, b = content_tokens(proposition(claim.text)), content_tokens(proposition(entry.text))
     score = max(similarity, len(a & b) / max(1, len(a | b)) * MATCH_THRESHOLD / OVERLAP_THRESHOLD)
     if identifiers(claim.text) & identifiers(entry.text):
@@ -205,7 +212,7 @@ def ground(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_matches
     slot_open = [e for e in slot_matches if e.ledger is not Ledger.HISTORY]
     pool = slot_open or [e for e, _ in neighbours]
     scored = sorted(
-        ((_match_score(claim, e, sims.get(e.id, 0.0)), e.ledger is Ledger.ACCEPTED, e) for e in pool),
+        ((match_score(claim, e, sims.get(e.id, 0.0)), e.ledger is Ledger.ACCEPTED, e) for e in pool),
         key=lambda t: (t[0], t[1]), reverse=True,
     )
     if scored and (slot_open or scored[0][0] >= MATCH_THRESHOLD):

@@ -11,7 +11,7 @@ Three ways, all as executor steps in the transaction log (so ``state(ns, as_of)`
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
 from .beliefs.kinds import kind
@@ -33,22 +33,29 @@ def agrees(claim: Claim, entry: Entry, similarity: float) -> bool:
     return bool((f["near_duplicate"] or f["lexical_overlap"] >= AGREEMENT_OVERLAP) and not differs)
 
 
-def corroborated(claim: Claim, grounding: Grounding) -> Entry | None:
+def _anyone(source: str) -> bool:
+    return True
+
+
+def corroborated(claim: Claim, grounding: Grounding, trusted: Callable[[str], bool] = _anyone) -> Entry | None:
     """The Pending candidate this claim independently confirms, if any. Hypotheses and experiments
-    are settled by experiment results, never by a restatement in chat."""
+    are settled by experiment results, never by a restatement in chat; and two untrusted sources
+    agreeing (a web page repeating a rumour) is not confirmation."""
     if hedged(claim.text):
         return None
     for entry, similarity in sorted(grounding.candidates, key=lambda p: -p[1]):
         if (entry.ledger is Ledger.PENDING and kind(entry) is None and entry.source != claim.source
-                and agrees(claim, entry, similarity)):
+                and (trusted(claim.source) or trusted(entry.source)) and agrees(claim, entry, similarity)):
             return entry
     return None
 
 
-def resolve(claim: Claim, grounding: Grounding, decision: Decision) -> tuple[Decision, list[Step]]:
+def resolve(claim: Claim, grounding: Grounding, decision: Decision,
+            trusted: Callable[[str], bool] = _anyone) -> tuple[Decision, list[Step]]:
     """The steps a write executes: the policy's decision, or — when the claim corroborates a Pending
-    entry — a noop for the claim followed by the promotion of that entry."""
-    entry = corroborated(claim, grounding)
+    entry — a noop for the claim followed by the promotion of that entry. ``trusted``: whether a
+    source may vouch for a Pending entry (``PolicyConfig.trusted``)."""
+    entry = corroborated(claim, grounding, trusted)
     if entry is None:
         return decision, [Step(decision.action, claim, decision.target_id, decision=decision)]
     note = f"corroborated by {claim.source}"

@@ -8,22 +8,10 @@ reject_conflict, ~0 defer_verify.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .config import PolicyConfig, default_config
 from .schema import Claim, Entry
-
-SOURCE_PRIORS: Mapping[str, float] = {
-    "user": 0.95,        # the user speaking about themselves
-    "system": 0.9,
-    "tool": 0.85,        # a tool reporting on its own domain (an order API about an order)
-    "reflection": 0.7,
-    "assistant": 0.6,    # the assistant's own inference
-    "document": 0.55,
-    "third_party": 0.4,  # hearsay: someone else about the user
-    "web": 0.35,
-}
-UNKNOWN_SOURCE_PRIOR = 0.5
 
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|probably|possibly|might|i think|i guess|i believe|not sure|unsure|i heard|"
@@ -32,17 +20,24 @@ _HEDGE = re.compile(
     r"planning to|hoping to|not 100%|suspect|presumably|assume|appears|guessing|my guess|could)\b",
     re.I,
 )
-HEDGE_FACTOR = 0.6
 
 
 def hedged(text: str) -> bool:
     return bool(_HEDGE.search(text))
 
 
-def reliability(item: Claim | Entry, priors: Mapping[str, float] = SOURCE_PRIORS) -> float:
-    prior = priors.get(item.source, UNKNOWN_SOURCE_PRIOR)
-    score = prior * item.confidence
-    return score * HEDGE_FACTOR if hedged(item.text) else score
+def prior(item: Claim | Entry, config: PolicyConfig | None = None) -> float:
+    """The source's trust prior. A claim's source was checked by the decision function; an entry
+    written under an older configuration may name a source this one does not know: ``unknown``."""
+    cfg = config or default_config()
+    name = item.source if item.source in cfg.source_priors else cfg.source_aliases.get(item.source, "unknown")
+    return cfg.source_priors.get(name, cfg.source_priors.get("unknown", 0.5))
+
+
+def reliability(item: Claim | Entry, config: PolicyConfig | None = None) -> float:
+    cfg = config or default_config()
+    score = prior(item, cfg) * item.confidence
+    return score * cfg.hedge_factor if hedged(item.text) else score
 
 
 @dataclass(frozen=True)
@@ -62,12 +57,9 @@ class Comparison:
         return [self.new, self.old, self.margin, float(self.newer), float(self.outdates), float(self.stale)]
 
 
-RECENCY_BONUS = 0.05
-VALIDITY_BONUS = 0.1
-
-
-def compare(claim: Claim, target: Entry, priors: Mapping[str, float] = SOURCE_PRIORS) -> Comparison:
-    new, old = reliability(claim, priors), reliability(target, priors)
+def compare(claim: Claim, target: Entry, config: PolicyConfig | None = None) -> Comparison:
+    cfg = config or default_config()
+    new, old = reliability(claim, cfg), reliability(target, cfg)
     newer = claim.observed_at > target.observed_at
     outdates = bool(
         claim.valid_from is not None
@@ -78,8 +70,8 @@ def compare(claim: Claim, target: Entry, priors: Mapping[str, float] = SOURCE_PR
         (claim.valid_to is not None and target.valid_from is not None and claim.valid_to <= target.valid_from)
         or (claim.valid_from is not None and target.valid_from is not None and claim.valid_from < target.valid_from)
     )
-    margin = (new - old + (RECENCY_BONUS if newer else -RECENCY_BONUS) + (VALIDITY_BONUS if outdates else 0.0)
-              - (VALIDITY_BONUS if stale else 0.0))
+    margin = (new - old + (cfg.recency_bonus if newer else -cfg.recency_bonus)
+              + (cfg.validity_bonus if outdates else 0.0) - (cfg.validity_bonus if stale else 0.0))
     return Comparison(new=new, old=old, margin=margin, newer=newer, outdates=outdates, stale=stale)
 
 

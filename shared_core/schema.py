@@ -103,6 +103,9 @@ class Claim(BaseModel):
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     slot: str | None = None
+    many: bool | None = None
+    """The slot holds several values (likes, allergies, members): a further value is appended beside
+    the others. None: inferred from the words (``slots``). Kept on the entry as ``metadata["many"]``."""
     metadata: dict[str, Any] = Field(default_factory=dict)
     depends_on: tuple[str, ...] = ()
 
@@ -188,7 +191,11 @@ class Entry(BaseModel):
 
     @classmethod
     def from_claim(cls, claim: Claim, *, id: str, ledger: Ledger, tx: int, **extra: Any) -> Entry:
-        return cls(id=id, ledger=ledger, created_tx=tx, **claim.model_dump(), **extra)
+        fields = claim.model_dump()
+        many = fields.pop("many")
+        if many is not None:
+            fields["metadata"] = {**fields["metadata"], "many": many}
+        return cls(id=id, ledger=ledger, created_tx=tx, **fields, **extra)
 
     def moved(self, ledger: Ledger, tx: int, reason: Reason | None, note: str | None) -> Entry:
         closed = tx if ledger is Ledger.HISTORY else None

@@ -33,11 +33,13 @@ class Conversation:
     speakers: tuple[str, ...]
     turns: tuple[str, ...]
     questions: tuple[Question, ...]
+    sessions: tuple[int, ...] = ()
+    """Session number of every turn (``session_<N>``), in turn order."""
 
     def with_turns(self, n: int) -> Conversation:
         """The first ``n`` turns, and only the questions answerable from them."""
         kept = tuple(q for q in self.questions if q.evidence and max(q.evidence) < n)
-        return Conversation(self.sample_id, self.speaker_a, self.speakers[:n], self.turns[:n], kept)
+        return Conversation(self.sample_id, self.speaker_a, self.speakers[:n], self.turns[:n], kept, self.sessions[:n])
 
 
 def turn_text(turn: dict) -> str:
@@ -64,5 +66,6 @@ def load_locomo(path: Path) -> list[Conversation]:
             questions.append(Question(qa["question"], None if answer is None else str(answer), evidence,
                                       int(qa["category"])))
         out.append(Conversation(item["sample_id"], conv["speaker_a"], tuple(t["speaker"] for t in turns),
-                                tuple(turn_text(t) for t in turns), tuple(questions)))
+                                tuple(turn_text(t) for t in turns), tuple(questions),
+                                tuple(k for k, session in sessions for _ in session)))
     return out

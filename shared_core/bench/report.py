@@ -37,6 +37,8 @@ class Report:
     notes: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     plots: list[tuple[str, Callable[[Any], None]]] = field(default_factory=list)
+    columns: tuple[str, ...] = ()
+    """Metrics the printed table shows (all when empty); the JSON record always has every metric."""
 
     def add(self, system: str, **metrics: float) -> None:
         self.systems.setdefault(system, {}).update({k: float(v) for k, v in metrics.items()})
@@ -48,7 +50,7 @@ class Report:
     def table(self) -> str:
         metrics: list[str] = []
         for row in self.systems.values():
-            metrics += [m for m in row if m not in metrics]
+            metrics += [m for m in row if m not in metrics and (not self.columns or m in self.columns)]
         width = max([len("system")] + [len(s) for s in self.systems])
         cols = [max(len(m), 9) for m in metrics]
         lines = ["system".ljust(width) + " | " + " | ".join(m.rjust(c) for m, c in zip(metrics, cols))]

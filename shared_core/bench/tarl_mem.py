@@ -1,9 +1,23 @@
-"""``tarl bench tarl-mem``: TARL decisions on executable episodes, every system in one harness.
+"""``tarl bench tarl-mem``: TARL decisions on executable episodes, every system through THE decision
+function (``decision.decide``, what ``MemoryEngine.write`` runs), in sequential rollout.
 
-Test split of the project's generated episodes (disjoint by person from the train/dev splits the
-shipped weights were fitted and calibrated on) is the main table; HaluMem-derived episodes (``--data``)
-and the hand-written held-out cases are reported as separate tables. Metric definitions:
-``tarl_mem_metrics``.
+Data sets (one table each, every system a row):
+- ``handwritten_free``: the test split of the hand-written corpus (``bench/corpus``, frozen split), claims
+  given as free text (no slot): what agents write. The headline.
+- ``handwritten_slot``: the same episodes with the corpus's slots given.
+- ``generated``: the test split of the project's generator (disjoint by person from train/dev).
+- ``halumem``: HaluMem-derived episodes from ``--data`` (memory points given as claims, extraction
+  skipped; labels per ``tarl_mem_sources.halumem``), plus HaluMem's operation-level numbers
+  (``tarl_mem_rollout.halumem_operations``).
+
+JSON keys: ``systems[SYSTEM][METRIC_DATASET]``, e.g. ``macro_f1_handwritten_free``, ``ece_generated``,
+``update_correct_halumem``, ``false_memory_resistance_halumem``; the unsuffixed metric keys
+(``macro_f1``, ``next_state_acc``, ...) repeat the headline set, ``handwritten_free`` (``generated``
+when the corpus has no frozen split). ``decision_ms_p50_10k``: decision path (slot inference, grounding,
+reliability, policy, contract; no embedding) at 10k open entries. Metric definitions: ``tarl_mem_metrics``
+(``next_state_acc_AH`` compares Accepted and History only). Metrics are rollout metrics (the system
+sees only its own past decisions); ``*_tf`` keys are their teacher-forced twins (each decision on the
+gold state before it), the only meaningful next-state view on one long episode (a HaluMem user).
 """
 
 from __future__ import annotations
@@ -14,187 +28,141 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import InvalidStep
-from ..executor import MemoryState
+from ..decision import decide
 from ..index import default_embedder
 from ..policy import LearnedPolicy, Policy, RulePolicy
 from ..policy.model import WEIGHTS_DIR
-from ..schema import Action, Claim, Decision, Entry, Ledger
-from . import tarl_mem_metrics as m
-from .episodes import Episode, generate, gold_states, run_step
+from ..schema import Entry, Ledger
+from .corpus import HERE as CORPUS, to_episode
+from .corpus import split as corpus_split
+from .episodes import Episode, generate
 from .report import DATA_DIR, Report, bench_args
-from .tarl_mem_baselines import FullHistory, Mem0AddOnly, OverwriteSimilar, WriteHold
-from .tarl_mem_examples import NEIGHBOURS, Example, Vectors, examples, situate
-from .tarl_mem_sources import halumem, handwritten
+from .tarl_mem_baselines import ContentFreeProbe, FullHistory, Mem0AddOnly, OverwriteSimilar, WriteHold
+from .tarl_mem_examples import NEIGHBOURS, Vectors, examples
+from .tarl_mem_rollout import halumem_operations, metrics, rollout
+from .tarl_mem_sources import halumem
 
-SYSTEMS = ("learned", "learned_label_only", "rules", "full_history", "mem0_add_only", "overwrite_similar", "write_hold")
-
-
-def systems() -> dict[str, Policy]:
-    return {"learned": LearnedPolicy(), "learned_label_only": LearnedPolicy(WEIGHTS_DIR / "label_only.json"),
-            "rules": RulePolicy(), "full_history": FullHistory(), "mem0_add_only": Mem0AddOnly(),
-            "overwrite_similar": OverwriteSimilar(), "write_hold": WriteHold()}
-
-
-def execute_decision(state: MemoryState, claim: Claim, d: Decision, step: int) -> MemoryState:
-    """The decision through the real executor; a step the executor refuses leaves memory unchanged."""
-    try:
-        return run_step(state, claim, d.action, d.target_id, step)
-    except InvalidStep:
-        return run_step(state, claim, Action.NOOP, None, step)
+SYSTEMS = ("learned", "learned_label_only", "rules", "content_free_probe", "full_history", "mem0_add_only",
+           "overwrite_similar", "write_hold")
+DATASETS = ("handwritten_free", "handwritten_slot", "generated", "halumem")
+SHOWN = ("macro_f1", "next_state_acc", "next_state_acc_AH", "pollution", "conflict_preservation", "ece",
+         "next_state_acc_tf", "next_state_acc_AH_tf", "decisions")
 
 
-def evaluate(policy: Policy, exs: Sequence[Example], vectors: Vectors) -> dict[str, float]:
-    gold, pred, conf, times, states, pol, cons, cons_grounded = [], [], [], [], [], [], [], []
-    for e in exs:
-        if not e.scored:
-            continue
-        t0 = time.perf_counter()
-        g, c = situate(e.claim, e.before, vectors)
-        d = policy.decide(e.claim, g, c)
-        times.append(time.perf_counter() - t0)
-        after = execute_decision(e.before, e.claim, d, e.step)
-        created = f"s{e.step:04d}"
-        action = Action(m.ACTIONS[e.label])
-        gold.append(action.value)
-        pred.append(d.action.value)
-        conf.append(m.confidence(d))
-        states.append(m.same_state(after, e.gold_next))
-        if action in m.HOLD:
-            pol.append(m.polluted(after, created, action))
-        kept = m.conflict_kept(after, created, action, e.gold_target)
-        if kept is not None:
-            cons.append(kept)
-            if e.grounding.target is not None and e.grounding.target.id == e.gold_target:
-                cons_grounded.append(kept)
-    correct = [g == p for g, p in zip(gold, pred)]
-    return {"macro_f1": m.macro_f1(gold, pred), "next_state_acc": float(np.mean(states)),
-            "pollution": float(np.mean(pol)) if pol else float("nan"),
-            "conflict_preservation": float(np.mean(cons)) if cons else float("nan"),
-            "ece": m.ece(conf, correct), "ece_15": m.ece(conf, correct, 15), "accuracy": float(np.mean(correct)),
-            "conflict_preservation_grounded": float(np.mean(cons_grounded)) if cons_grounded else float("nan"),
-            "decision_ms_p50": float(np.median(times) * 1000), "decisions": float(len(gold))}
+def probe(episodes: Sequence[Episode], vectors: Vectors, seed: int) -> ContentFreeProbe:
+    train = [e for e in examples([ep for ep in episodes if ep.split == "train"], vectors) if e.scored]
+    return ContentFreeProbe(np.stack([e.x for e in train]), np.asarray([e.label for e in train]), seed)
 
 
-def rollout(policy: Policy, episodes: Sequence[Episode], vectors: Vectors) -> list[list[bool]]:
-    """Per episode, per step: does the predicted state (built from the system's own decisions) equal gold?"""
-    out = []
-    for ep in episodes:
-        gold = gold_states(ep)
-        state, ok = MemoryState(ep.namespace), []
-        for i, s in enumerate(ep.steps):
-            g, c = situate(s.claim, state, vectors)
-            state = execute_decision(state, s.claim, policy.decide(s.claim, g, c), i)
-            ok.append(m.same_state(state, gold[i + 1]))
-        out.append(ok)
-    return out
+def systems(content_free: ContentFreeProbe, weights: Path = WEIGHTS_DIR) -> dict[str, Policy]:
+    return {"learned": LearnedPolicy(weights / "tarl.json"), "learned_label_only": LearnedPolicy(weights / "label_only.json"),
+            "rules": RulePolicy(), "content_free_probe": content_free, "full_history": FullHistory(),
+            "mem0_add_only": Mem0AddOnly(), "overwrite_similar": OverwriteSimilar(),
+            "write_hold": WriteHold(weights / "write_hold.json")}
 
 
-def by_step(runs: list[list[bool]]) -> list[float]:
-    longest = max((len(r) for r in runs), default=0)
-    return [float(np.mean([r[i] for r in runs if len(r) > i])) for i in range(longest)]
+def corpus_sets(folder: Path, part: str = "test") -> dict[str, list[Episode]]:
+    raws = corpus_split.load(folder)[part]
+    return {"handwritten_free": [to_episode(r, slots=False) for r in raws],
+            "handwritten_slot": [to_episode(r, slots=True) for r in raws]}
 
 
-def latency_at(n_entries: int, policy: Policy, decisions: int, seed: int) -> tuple[float, float]:
-    """p50 ms with ``n_entries`` open entries in one namespace, as the engine runs a write: (decision =
-    slot lookup + grounding + reliability comparison + policy on the fetched candidates; retrieval + decision,
-    where retrieval is the engine's in-process ``VectorCache`` brute-force cosine query). Embedding and
-    SQLite reads are excluded. People's slots stay their own (``person:slot``), as in a real namespace."""
-    from ..grounding import ground
+def latency_at(n_entries: int, policy: Policy, decisions: int, seed: int) -> float:
+    """p50 ms of ``decision.decide`` with ``n_entries`` open entries in one namespace: slot inference,
+    grounding over the fetched candidates (``NEIGHBOURS`` nearest), reliability, policy, contract. The
+    neighbour query and embedding are excluded (they are the index's, measured by ``tarl bench core``).
+    Probes are claims whose text is not stored (cold for the per-text caches); the first 50 decisions
+    warm the interpreter and are not timed."""
     from ..index.cache import VectorCache
-    from ..reliability import compare
 
-    eps = generate(max(50, n_entries // 12), seed + 1)
+    eps = generate(max(50, n_entries // 8), seed + 1)
     claims = [s.claim.model_copy(update={"namespace": "load", "slot": f"{ep.name}:{s.claim.slot}" if s.claim.slot else None})
               for ep in eps for s in ep.steps]
     entries = [Entry.from_claim(c, id=f"x{i}", ledger=Ledger.ACCEPTED, tx=1) for i, c in enumerate(claims[:n_entries])]
     by_id = {e.id: e for e in entries}
-    by_slot: dict[str, list[Entry]] = {}
-    for e in entries:
-        if e.slot:
-            by_slot.setdefault(e.slot, []).append(e)
     vectors = Vectors(default_embedder())
     matrix = vectors([e.text for e in entries])
     cache = VectorCache(matrix.shape[1], lambda ns: ([e.id for e in entries], matrix, [e.ledger for e in entries]))
     rng = np.random.default_rng(seed)
-    probes = [claims[int(i)] for i in rng.integers(0, len(claims), decisions)]
-    qv = vectors([p.text for p in probes])
-    decide, total = [], []
-    for p, v in zip(probes, qv):
-        t0 = time.perf_counter()
+    stored = {e.text for e in entries}
+    fresh = [c for c in claims[n_entries:] if c.text not in stored] or claims
+    probes = [fresh[int(i)] for i in rng.integers(0, len(fresh), decisions + 50)]
+    times = []
+    for k, (p, v) in enumerate(zip(probes, vectors([p.text for p in probes]))):
         near = [(by_id[i], s) for i, s in cache.query(v, "load", NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))]
-        t1 = time.perf_counter()
-        g = ground(p, near, by_slot.get(p.slot, []) if p.slot else [])
-        policy.decide(p, g, compare(p, g.target) if g.target is not None else None)
-        t2 = time.perf_counter()
-        decide.append(t2 - t1)
-        total.append(t2 - t0)
-    return float(np.median(decide) * 1000), float(np.median(total) * 1000)
-
-
-def side_table(name: str, rows: dict[str, dict[str, float]]) -> str:
-    r = Report(name, "")
-    for system, metrics in rows.items():
-        r.add(system, **{k: v for k, v in metrics.items() if k in ("macro_f1", "next_state_acc", "pollution",
-                                                                      "conflict_preservation", "ece", "accuracy", "decisions")})
-    return r.table()
+        slot = [e for e, _ in near if p.slot and e.slot == p.slot]
+        t0 = time.perf_counter()
+        decide(p, near, slot, policy)
+        if k >= 50:
+            times.append(time.perf_counter() - t0)
+    return float(np.median(times) * 1000)
 
 
 def main(argv: list[str]) -> int:
     p = bench_args("tarl-mem", __doc__ or "", DATA_DIR / "halumem")
     p.add_argument("--episodes", type=int, default=1500, help="generated episodes (all splits; test split scored)")
+    p.add_argument("--corpus", type=Path, default=CORPUS, help="hand-written corpus folder with its frozen split")
+    p.add_argument("--part", choices=("test", "dev"), default="test",
+                   help="hand-written split part to score (dev: for choosing; report test)")
+    p.add_argument("--weights", type=Path, default=WEIGHTS_DIR, help="folder with tarl.json, label_only.json, write_hold.json")
+    p.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated subset of systems to run")
     args = p.parse_args(argv)
     n = 200 if args.quick else args.episodes
     vectors = Vectors(default_embedder())
-    test_eps = [e for e in generate(n, args.seed) if e.split == "test"]
-    test = examples(test_eps, vectors)
-    pols = systems()
-    report = Report("tarl-mem", f"generated episodes (n={n}, seed={args.seed}, test split: {len(test_eps)} episodes, "
-                                f"{sum(e.scored for e in test)} decisions)")
-    curves: dict[str, list[float]] = {}
-    for name, pol in pols.items():
-        metrics = evaluate(pol, test, vectors)
-        runs = rollout(pol, test_eps, vectors)
-        curves[name] = by_step(runs)
-        metrics["rollout_acc"] = float(np.mean([x for r in runs for x in r]))
-        report.add(name, **metrics)
-    size = 1000 if args.quick else 10_000
-    for name in ("learned", "rules"):
-        decide, total = latency_at(size, pols[name], 50 if args.quick else 300, args.seed)
-        report.add(name, **{f"decision_ms_p50_{size // 1000}k": decide, f"retrieve_decide_ms_p50_{size // 1000}k": total})
-    extra: dict[str, dict[str, dict[str, float]]] = {"handwritten": {}, "halumem": {}}
-    hand = examples(handwritten(), vectors)
+    generated = generate(n, args.seed)
+    sets: dict[str, list[Episode]] = {"generated": [e for e in generated if e.split == "test"]}
+    notes = []
+    try:
+        sets.update(corpus_sets(args.corpus, args.part))
+    except (FileNotFoundError, ValueError) as exc:
+        notes.append(f"hand-written corpus skipped: {exc}")
     halu_path = Path(args.data) if args.data else None
-    halu = examples(halumem(halu_path), vectors) if halu_path is not None and halu_path.exists() else []
-    for name, pol in pols.items():
-        extra["handwritten"][name] = evaluate(pol, hand, vectors)
-        if halu:
-            extra["halumem"][name] = evaluate(pol, halu, vectors)
-    report.extra = {"rollout_by_step": curves, "extra_sets": extra}
-    targeted = [e for e in test if e.scored and e.gold_target is not None]
-    found = sum(e.grounding.target is not None and e.grounding.target.id == e.gold_target for e in targeted)
-    report.extra["grounding_acc"] = found / max(1, len(targeted))
-    report.notes.append(f"grounding found the gold target in {found}/{len(targeted)} targeted decisions "
-                        f"({report.extra['grounding_acc']:.3f}) with embedder {vectors.embedder.name!r}; "
-                        "conflict_preservation_grounded: conflict cases whose gold target was grounded")
-    report.notes.append("decision_ms_p50: grounding (brute-force cosine over the open entries of one episode) + "
-                        "reliability + policy, embedding excluded; decision_ms_p50_Nk: grounding + reliability + policy on "
-                        "the candidates with N thousand open entries; retrieve_decide_ms_p50_Nk adds the engine's "
-                        "VectorCache neighbour query (see latency_at)")
-    report.notes.append("\nhand-written held-out cases (worded unlike the generator):\n" + side_table("hand", extra["handwritten"]))
-    if halu:
-        report.notes.append(f"\nHaluMem-derived ({halu_path}; labels per tarl_mem_sources.halumem):\n" + side_table("halumem", extra["halumem"]))
+    if halu_path is not None and halu_path.exists():
+        sets["halumem"] = halumem(halu_path)
     else:
-        report.notes.append(f"HaluMem data not found at {halu_path}: skipped")
+        notes.append(f"HaluMem data not found at {halu_path}: skipped")
+    head = "handwritten_free" if "handwritten_free" in sets else "generated"
+    chosen = [x.strip() for x in args.systems.split(",") if x.strip()]
+    if unknown := set(chosen) - set(SYSTEMS):
+        p.error(f"--systems: unknown {sorted(unknown)}; choose from {', '.join(SYSTEMS)}")
+    pols = {k: v for k, v in systems(probe(generated, vectors, args.seed), args.weights).items() if k in chosen}
+    tables = {ds: Report("tarl-mem", ds) for ds in DATASETS if ds in sets}
+    report = Report("tarl-mem", "; ".join(f"{ds}: {len(eps)} episodes" for ds, eps in sets.items()) +
+                    f" (generated n={n}, seed={args.seed}; hand-written: test split of {args.corpus}); "
+                    f"part: {args.part}; table: {head}")
+    for name, pol in pols.items():
+        for ds, eps in sets.items():
+            steps = rollout(name, pol, eps, vectors)
+            row = metrics(steps)
+            if ds == "halumem":
+                row.update(halumem_operations(steps))
+            report.add(name, **{f"{k}_{ds}": v for k, v in row.items()})
+            tables[ds].add(name, **{k: v for k, v in row.items() if k in SHOWN or ds == "halumem" and k in (
+                "update_correct", "update_hallucination", "update_omission", "false_memory_resistance")})
+            if ds == head:
+                report.add(name, **row)
+    size = 1000 if args.quick else 10_000
+    for name in [x for x in ("learned", "rules") if x in pols]:
+        report.add(name, **{f"decision_ms_p50_{size // 1000}k": latency_at(size, pols[name], 50 if args.quick else 300, args.seed)})
+    report.columns = (*SHOWN, f"decision_ms_p50_{size // 1000}k")
+    report.extra = {"headline": head, "datasets": {ds: len(eps) for ds, eps in sets.items()}}
 
     def draw(ax: object) -> None:
-        for name, ys in curves.items():
-            ax.plot(range(1, len(ys) + 1), ys, label=name, lw=2 if name == "learned" else 1)  # type: ignore[attr-defined]
-        ax.set_xlabel("step in episode")  # type: ignore[attr-defined]
-        ax.set_ylabel("state accuracy (rollout)")  # type: ignore[attr-defined]
-        ax.set_title("TARL-Mem sequential rollout")  # type: ignore[attr-defined]
+        names, width = list(pols), 0.8 / max(1, len(sets))
+        for j, ds in enumerate(sets):
+            ys = [report.systems[s].get(f"macro_f1_{ds}", float("nan")) for s in names]
+            ax.bar(np.arange(len(names)) + j * width, ys, width, label=ds)  # type: ignore[attr-defined]
+        ax.set_xticks(np.arange(len(names)) + 0.4 - width / 2, names, rotation=30, ha="right", fontsize=8)  # type: ignore[attr-defined]
+        ax.set_ylabel("macro-F1 (rollout)")  # type: ignore[attr-defined]
+        ax.set_title("TARL-Mem: macro-F1 per system and data set")  # type: ignore[attr-defined]
         ax.legend(fontsize=8)  # type: ignore[attr-defined]
 
-    report.plot("tarl_mem_rollout.png", draw)
+    report.plot("tarl_mem_macro_f1.png", draw)
+    for ds, t in tables.items():
+        report.notes.append(f"\n{ds} (rollout):\n" + t.table())
+    report.notes += notes
+    report.notes.append(f"decision_ms_p50_{size // 1000}k: decision.decide at {size} open entries, candidates = the "
+                        f"{NEIGHBOURS} nearest (neighbour query and embedding excluded); halumem: memory points given "
+                        "as claims, extraction skipped")
     report.emit(args)
     return 0

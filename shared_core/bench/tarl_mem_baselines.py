@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from ..grounding import Grounding, normalised
-from ..policy.features import decision_features
+from ..policy.features import FEATURE_NAMES, decision_features, feasible
 from ..policy.model import WEIGHTS_DIR, Scorer, ScorerWeights
 from ..reliability import Comparison
-from ..schema import Action, Claim, Decision, Ledger
+from ..schema import DECISION_ACTIONS, Action, Claim, Decision, Ledger
+
+ACTIONS = tuple(a.value for a in DECISION_ACTIONS)
 
 OVERWRITE_SIMILARITY = 0.5
 
@@ -81,3 +85,30 @@ class WriteHold:
         else:
             probs[Action.APPEND.value if target is None else Action.REVISE.value] = float(p_write)
         return Decision(action=action, target_id=tid, probabilities=probs, rationale=f"write p={p_write:.2f}")
+
+
+PROBE_FEATURES = ("source_prior", "confidence", "has_target", "claim_hedged", "target_pending", "same_slot")
+"""What the content-free probe reads: no word of the claim, only its metadata and whether grounding
+found something. If it scores well, the labels are predictable from metadata (a leak), not from content."""
+
+
+class ContentFreeProbe:
+    """A depth-8 decision tree on ``PROBE_FEATURES``, fitted on the generated train split at benchmark
+    time. It is the yardstick the learned policy must beat by a wide margin on hand-written text."""
+
+    name = "content_free_probe"
+
+    def __init__(self, xs: np.ndarray, labels: np.ndarray, seed: int = 0) -> None:
+        from sklearn.tree import DecisionTreeClassifier
+
+        self.columns = [FEATURE_NAMES.index(f) for f in PROBE_FEATURES]
+        self.tree = DecisionTreeClassifier(max_depth=8, random_state=seed).fit(xs[:, self.columns], labels)
+
+    def decide(self, claim: Claim, grounding: Grounding, comparison: Comparison | None) -> Decision:
+        x = decision_features(claim, grounding, comparison)[self.columns][None, :]
+        p = self.tree.predict_proba(x)[0]
+        probs = {ACTIONS[int(c)]: float(v) for c, v in zip(self.tree.classes_, p)}
+        ok = feasible(grounding, ACTIONS)
+        best = max((a for a, allowed in zip(ACTIONS, ok) if allowed), key=lambda a: probs.get(a, 0.0))
+        target = grounding.target.id if grounding.target is not None and best != Action.APPEND.value else None
+        return Decision(action=Action(best), target_id=target, probabilities=probs, rationale="content-free probe")

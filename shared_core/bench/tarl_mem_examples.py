@@ -1,8 +1,9 @@
 """Turning episodes into decision examples: the gold state before each step, the claim's grounding
 over that state (brute-force cosine over open entries plus slot matches, the twin of the engine's
 index query), its reliability comparison, policy features, and counterfactual qualities Q(a). An action
-the policy may not take here (``features.applicable``) gets Q = -inf like one the executor refuses, so
-the counterfactual target never teaches an action that inference would never execute."""
+the labelling contract forbids here (``policy.contract.allowed``) gets Q = -inf like one the executor
+refuses, so the counterfactual target never teaches an action that inference would never execute.
+Grounding is ``decision.situate``, the function ``MemoryEngine.write`` runs."""
 
 from __future__ import annotations
 
@@ -12,15 +13,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..executor import MemoryState
-from ..grounding import Grounding, ground, rank
+from ..config import PolicyConfig
+from ..decision import situate as decision_situate
+from ..grounding import Grounding, rank
 from ..index import Embedder
-from ..policy.features import applicable, decision_features
-from ..reliability import Comparison, compare
-from ..schema import DECISION_ACTIONS, Claim
+from ..policy.contract import allowed
+from ..policy.features import decision_features
+from ..reliability import Comparison
+from ..schema import DECISION_ACTIONS, Claim, Entry
 from ..training.counterfactual import action_qualities
 from .episodes import Episode, entry_id, gold_states, opened
 
-NEIGHBOURS = 8
+NEIGHBOURS = PolicyConfig().neighbours
 ACTIONS = tuple(a.value for a in DECISION_ACTIONS)
 
 
@@ -58,13 +62,17 @@ class Vectors:
         return np.stack([self.cache[t] for t in texts]) if texts else np.zeros((0, self.embedder.dim), np.float32)
 
 
-def situate(claim: Claim, state: MemoryState, vectors: Vectors) -> tuple[Grounding, Comparison | None]:
-    """Grounding and comparison for ``claim`` against ``state``, as the engine would compute them."""
+def candidates(claim: Claim, state: MemoryState, vectors: Vectors) -> tuple[list[tuple[Entry, float]], list[Entry]]:
+    """What the engine hands the decision function: the nearest open entries (brute-force cosine, the
+    twin of the index query) and the open entries of the claim's explicit slot."""
     entries = opened(state)
     neighbours = rank(vectors([claim.text])[0], entries, vectors([e.text for e in entries]), NEIGHBOURS)
-    slot = [e for e in entries if claim.slot and e.slot == claim.slot]
-    g = ground(claim, neighbours, slot)
-    return g, (compare(claim, g.target) if g.target is not None else None)
+    return neighbours, [e for e in entries if claim.slot and e.slot == claim.slot]
+
+
+def situate(claim: Claim, state: MemoryState, vectors: Vectors) -> tuple[Grounding, Comparison | None]:
+    """Grounding and comparison for ``claim`` against ``state``, as the engine computes them."""
+    return decision_situate(claim, *candidates(claim, state, vectors))
 
 
 def examples(episodes: Sequence[Episode], vectors: Vectors,
@@ -76,7 +84,7 @@ def examples(episodes: Sequence[Episode], vectors: Vectors,
         for i, s in enumerate(ep.steps):
             g, c = situate(s.claim, states[i], vectors)
             target = g.target.id if g.target is not None else None
-            mask = applicable(s.claim, g, ACTIONS)
+            mask = allowed(g)
             q = action_qualities(states[i], s.claim, target, states[i + 1], i)
             out.append(Example(
                 episode=ep.name, origin=ep.origin, step=i, kind=s.kind, scored=s.scored, claim=s.claim, grounding=g,

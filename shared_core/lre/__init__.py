@@ -12,13 +12,17 @@ token budget, always with the recent window and pinned units, verbatim and in or
     kept = trim(messages, 2048, scorer=stream)  # call again after every new message
 
 Train on your own transcripts with self-supervised labels: ``fit_from_logs(transcripts)`` (needs
-scikit-learn, only at training time).
+scikit-learn, only at training time). Or let a store learn from its own traffic, opt-in:
+``AdaptiveScorer.beside("store.db")`` passed as ``scorer`` to ``trim``, ``LRETrimMiddleware`` or
+``TarlMemory`` records what it scores, refits on a schedule, and ``rollback()`` undoes a refit
+(``shared_core.lre.gate.JanusRefitGate`` can gate the refits).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from shared_core.lre.adaptive import AdaptiveScorer, fit_correction
 from shared_core.lre.budget import select
 from shared_core.lre.features import FEATURE_NAMES, FeatureSet, PrefixState, compute_features
 from shared_core.lre.labels import answer_coverage_labels, identifier_reuse_labels, self_labels
@@ -29,6 +33,7 @@ from shared_core.lre.trim import BudgetTooSmallError, UnitScorer, select_units, 
 from shared_core.lre.units import LREInputError, Message, Unit, UnknownRoleError, normalize_message, units_from_messages
 
 __all__ = [
+    "AdaptiveScorer",
     "FEATURE_NAMES",
     "MESSAGE_OVERHEAD",
     "BudgetTooSmallError",
@@ -44,6 +49,7 @@ __all__ = [
     "answer_coverage_labels",
     "compute_features",
     "count_tokens",
+    "fit_correction",
     "fit_from_logs",
     "identifier_reuse_labels",
     "normalize_message",

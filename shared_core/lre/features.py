@@ -51,13 +51,17 @@ FEATURE_NAMES: tuple[str, ...] = (
     "sentences",       # log1p(sentence ends)
     "is_tool_call",    # the unit is an assistant tool call with its results
     "is_system",       # the unit is a system message
+    "salience",        # log1p(Σ prefix-idf of its distinct content words): TF-IDF salience against this
+                       # conversation's own earlier units (causal), not against a training corpus
+    "plans",           # log1p(plan / intention words: planning, hope, soon, upcoming ...)
+    "preferences",     # log1p(preference words: love, favourite, enjoy, prefer, hobby ...)
 )
 
 
-STOP, ERROR, TEMPORAL, FIRST, PHATIC, EVENT, PEOPLE = 1, 2, 4, 8, 16, 32, 64
+STOP, ERROR, TEMPORAL, FIRST, PHATIC, EVENT, PEOPLE, PLAN, PREFER = 1, 2, 4, 8, 16, 32, 64, 128, 256
 _LISTS = ((STOP, lexicon.STOP_WORDS), (ERROR, lexicon.ERROR_WORDS), (TEMPORAL, lexicon.TEMPORAL_WORDS),
           (FIRST, lexicon.FIRST_PERSON_WORDS), (PHATIC, lexicon.PHATIC_WORDS), (EVENT, lexicon.EVENT_WORDS),
-          (PEOPLE, lexicon.PEOPLE_WORDS))
+          (PEOPLE, lexicon.PEOPLE_WORDS), (PLAN, lexicon.PLAN_WORDS), (PREFER, lexicon.PREFERENCE_WORDS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +176,8 @@ def _word_counts(ta: TextArray, flags: np.ndarray) -> dict[str, np.ndarray]:
     past = ((ta.ends - ta.starts) >= 5) & (e1 == 100) & (e2 == 101)  # "...ed"
     return {"errors": count((flags & ERROR) > 0), "temporal": count(((flags & TEMPORAL) > 0) | year),
             "first_person": count((flags & FIRST) > 0), "phatic": count((flags & PHATIC) > 0),
-            "events": count(((flags & EVENT) > 0) | past), "people": count((flags & PEOPLE) > 0)}
+            "events": count(((flags & EVENT) > 0) | past), "people": count((flags & PEOPLE) > 0),
+            "plans": count((flags & PLAN) > 0), "preferences": count((flags & PREFER) > 0)}
 
 
 _UNIT_BITS = np.uint64(24)  # (word, unit) keys: 40 bits of word hash, 24 bits of unit index in a batch
@@ -228,6 +233,8 @@ def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.nd
     safe = np.maximum(uniq, 1.0)
     novel = np.bincount(wu[rank == 0], minlength=n)[:n].astype(np.float64)
     hist = np.bincount(wu, weights=np.log1p(rank), minlength=n)[:n] / safe
+    # prefix idf of each distinct word: log((units so far + 1) / (earlier units containing it + 1)) + 1
+    sal = np.bincount(wu, weights=np.log((2.0 + off + wu) / (1.0 + rank)), minlength=n)[:n]
     rec = np.zeros(n)
     if len(keys):
         gap = np.where(first, np.where(present, off + wu - last_seen, np.inf), wu - shift_right(wu, 0))
@@ -238,7 +245,7 @@ def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.nd
     inter = np.bincount(wu[hit], minlength=n)[:n].astype(np.float64)
     prev_uniq = shift_right(uniq, float(len(state.prev_words)))
     union = uniq + prev_uniq - inter
-    out = {"novelty": novel / safe, "new_words": novel, "history_overlap": hist, "topic_recency": rec,
+    out = {"novelty": novel / safe, "new_words": novel, "salience": sal, "history_overlap": hist, "topic_recency": rec,
            "prev_overlap": np.where(union > 0, inter / np.maximum(union, 1.0), 0.0)}
     # The state after this batch: merge this batch's words into the sorted table.
     starts = np.flatnonzero(first)
@@ -324,6 +331,9 @@ def compute_features(
         np.log1p(c["sentences"]),
         (kinds_arr == "tool_call").astype(np.float64) if kinds_arr is not None else np.zeros(n),
         (kinds_arr == "system").astype(np.float64) if kinds_arr is not None else np.zeros(n),
+        np.log1p(p["salience"]),
+        np.log1p(wc["plans"]),
+        np.log1p(wc["preferences"]),
     ])
     new_state = PrefixState(new_state.n, new_state.words, new_state.counts, new_state.last, new_state.prev_words,
                             float(has_q[-1]))

@@ -71,6 +71,18 @@ PEOPLE_WORDS = frozenset(
 )
 """People and pets of the speaker's life: who did what is the commonest memory question."""
 
+PLAN_WORDS = frozenset(
+    """plan plans planning planned gonna hope hoping hopefully soon upcoming excited future goal goals
+    dream dreams intend aim want wanna thinking considering trip tickets schedule scheduled""".split()
+)
+"""Intentions: what someone means to do is what a later question about their plans needs."""
+
+PREFERENCE_WORDS = frozenset(
+    """love loved loves favorite favourite favorites favourites enjoy enjoyed enjoys prefer passion
+    passionate hobby hobbies fan obsessed adore""".split()
+)
+"""Preferences and hobbies: stable facts about a person that questions ask about."""
+
 PHATIC_WORDS = frozenset(
     """thanks thank wow awesome cool great nice congrats congratulations haha lol bye glad sounds amazing
     yay omg aww""".split()

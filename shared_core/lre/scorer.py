@@ -38,14 +38,20 @@ class Scorer:
         feature_names: Sequence[str] = FEATURE_NAMES,
         meta: Mapping[str, Any] | None = None,
     ) -> None:
-        if tuple(feature_names) != FEATURE_NAMES:
+        names = tuple(feature_names)
+        if names != FEATURE_NAMES[: len(names)] or not names:
             raise LREInputError(
                 f"weights.feature_names do not match this version's features: got {list(feature_names)!r}"
             )
         f = len(FEATURE_NAMES)
+        # Weights saved before features were appended stay valid: the new features get weight 0.
+        pad = f - len(names)
         self.coef = np.asarray(coef, dtype=np.float64)
         self.mean = np.asarray(mean, dtype=np.float64)
         self.scale = np.asarray(scale, dtype=np.float64)
+        if pad and all(arr.shape == (len(names),) for arr in (self.coef, self.mean, self.scale)):
+            self.coef, self.mean, self.scale = (np.r_[self.coef, np.zeros(pad)], np.r_[self.mean, np.zeros(pad)],
+                                                np.r_[self.scale, np.ones(pad)])
         for name, arr in (("coef", self.coef), ("mean", self.mean), ("scale", self.scale)):
             if arr.shape != (f,):
                 raise LREInputError(f"weights.{name} must have {f} values, got {arr.shape[0] if arr.ndim else arr}")

@@ -9,13 +9,16 @@ re-featurisation of the whole history.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from shared_core.lre.features import EMPTY_STATE, PrefixState
 from shared_core.lre.scorer import Scorer
-from shared_core.lre.units import Unit
+from shared_core.lre.tokens import TokenCounter, count_tokens
+from shared_core.lre.units import AsMessage, Unit, units_from_messages
 
 
 class StreamingScorer:
@@ -34,6 +37,32 @@ class StreamingScorer:
         self._keys: list[tuple[str, str]] = []
         self._scores = np.zeros(0)
         self._state: PrefixState = EMPTY_STATE
+        self._messages: list[Any] = []
+        self._units: list[Unit] = []
+        self._grouping: tuple[Any, ...] | None = None
+
+    def units(self, messages: Sequence[Any], *, as_message: AsMessage | None = None,
+              token_counter: TokenCounter = count_tokens) -> list[Unit]:
+        """``units_from_messages(messages)``, reusing the previous call's units for the leading messages
+        that are the very same objects (message identity): in an agent loop only the new messages are
+        normalised and counted. The last cached unit is always rebuilt (a tool result may join it)."""
+        grouping = (as_message, token_counter)
+        k, limit = 0, min(len(messages), len(self._messages))
+        if grouping == self._grouping:
+            old = self._messages
+            while k < limit and old[k] is messages[k]:
+                k += 1
+        keep = bisect_right([u.stop for u in self._units], k) if k else 0
+        keep = min(keep, max(len(self._units) - 1, 0))
+        while keep and self._units[keep - 1].stop >= k:  # a changed message right at a boundary may be
+            keep -= 1                                      # a tool result that joins the unit before it
+        start = self._units[keep - 1].stop if keep else 0
+        tail = units_from_messages(messages[start:], as_message=as_message, token_counter=token_counter)
+        if start:
+            tail = [u._replace(start=u.start + start, stop=u.stop + start) for u in tail]
+        units = self._units[:keep] + tail
+        self._messages, self._units, self._grouping = list(messages), units, grouping
+        return units
 
     def score_units(self, units: Sequence[Unit]) -> np.ndarray:
         keys = [(u.text, u.kind) for u in units]

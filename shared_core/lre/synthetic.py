@@ -135,10 +135,14 @@ class Trace:
     needed: list[str] = field(default_factory=list)
 
 
-def _call(r: random.Random, name: str, args: dict[str, Any], result: str, say: str = "") -> list[Message]:
-    cid = f"call_{_hex(r, 10)}"
+def tool_exchange(cid: str, name: str, args: dict[str, Any], result: str, say: str = "") -> list[Message]:
+    """An assistant tool call and its result, in the neutral message format."""
     return [{"role": "assistant", "content": say, "tool_calls": [{"id": cid, "name": name, "args": args}]},
             {"role": "tool", "content": result, "tool_call_id": cid}]
+
+
+def _call(r: random.Random, name: str, args: dict[str, Any], result: str, say: str = "") -> list[Message]:
+    return tool_exchange(f"call_{_hex(r, 10)}", name, args, result, say)
 
 
 def _noise_step(r: random.Random) -> list[Message]:

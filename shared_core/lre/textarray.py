@@ -91,10 +91,10 @@ def from_texts(texts: Sequence[str]) -> TextArray:
     with np.errstate(over="ignore"):
         c = np.concatenate((np.zeros(1, dtype=np.uint64), np.cumsum(low * pw[: len(low)], dtype=np.uint64)))
         hashes = _mix((c[ends] - c[starts]) * ipw[starts])
-    sep = chars == 1
-    unit_of_char = np.cumsum(sep.view(np.uint8), dtype=np.int64)  # (bool cumsum is ~20x slower)
-    unit_of_char -= sep.view(np.uint8)  # a separator belongs to the unit it closes
-    return TextArray(chars, np.flatnonzero(sep), unit_of_char, starts, ends, hashes, unit_of_char[starts])
+    seps = np.flatnonzero(chars == 1)
+    # A separator belongs to the unit it closes; one repeat is ~4x cheaper than a cumsum over the chars.
+    unit_of_char = np.repeat(np.arange(len(seps), dtype=np.int64), np.diff(seps, prepend=-1))
+    return TextArray(chars, seps, unit_of_char, starts, ends, hashes, unit_of_char[starts])
 
 
 def hash_words(words: Iterable[str]) -> np.ndarray:

@@ -31,8 +31,10 @@ its effect on Accepted. Read from the executor's semantics, fixed, not learned."
 def decision_features(claim: Claim, grounding: g.Grounding, comparison: r.Comparison | None) -> np.ndarray:
     gf = g.vector(grounding.features if grounding.target is not None else {**grounding.features, "has_target": 0.0})
     rf = comparison.vector() if comparison is not None else [0.0] * len(r.FEATURE_NAMES)
-    prior = r.SOURCE_PRIORS.get(claim.source, r.UNKNOWN_SOURCE_PRIOR)
-    cf = [r.reliability(claim), float(r.hedged(claim.text)), prior, claim.confidence, float(comparison is not None)]
+    f = grounding.features       # the decision function put the configured trust here
+    prior = f["source_prior"] if "source_prior" in f else r.prior(claim)
+    trust = f["claim_reliability"] if "claim_reliability" in f else r.reliability(claim)
+    cf = [trust, float(r.hedged(claim.text)), prior, claim.confidence, float(comparison is not None)]
     return np.asarray(gf + rf + cf, dtype=np.float32)
 
 
@@ -40,21 +42,3 @@ def feasible(grounding: g.Grounding, actions: tuple[str, ...]) -> np.ndarray:
     """Actions the executor can apply: revise and reject_conflict need an Accepted target."""
     accepted = grounding.target is not None and grounding.target.ledger is Ledger.ACCEPTED
     return np.asarray([accepted or not ACTION_CODES[a][4] for a in actions], dtype=bool)
-
-
-def applicable(claim: Claim, grounding: g.Grounding, actions: tuple[str, ...]) -> np.ndarray:
-    """Feasible actions that also make sense. With no target a claim is about nothing in memory, so it
-    cannot restate anything: dropping it (noop) needs a reason, and the only one left is that it carries
-    no fact (a question or a phatic turn, ``grounding.content_free``). A contentful new claim is therefore
-    stored (append) or held for verification (defer_verify), never silently lost. With a target, a
-    claim that replaces one of its values (``grounding.value_replaced``: another place, name, number or
-    id) says something new about it, so it is not a restatement either. A slot is a single-valued key
-    (the key of a key-value view such as a LangGraph store): a claim on the slot of an open target cannot
-    be appended beside it, since the key would then hold two answers; it revises, is rejected, waits, or
-    restates."""
-    ok = feasible(grounding, actions)
-    if grounding.target is None and not g.content_free(claim.text) or grounding.features.get("value_replaced"):
-        ok &= np.asarray([a != Action.NOOP.value for a in actions], dtype=bool)
-    if grounding.target is not None and grounding.features.get("same_slot"):
-        ok &= np.asarray([a != Action.APPEND.value for a in actions], dtype=bool)
-    return ok

@@ -13,7 +13,7 @@ import numpy as np
 from ..grounding import Grounding
 from ..reliability import Comparison, reliability
 from ..schema import Action, Claim, Decision
-from .features import applicable, decision_features
+from .features import decision_features, feasible
 from .model import WEIGHTS_DIR, Scorer, ScorerWeights
 
 DEFAULT_WEIGHTS = WEIGHTS_DIR / "tarl.json"
@@ -25,9 +25,8 @@ class LearnedPolicy:
 
     ``probabilities`` are the model's belief about the right action, including revise or reject_conflict
     when grounding found no Accepted target (the claim looks like an update of something memory could
-    not locate); the executed action is the most probable applicable one (``features.applicable``: the
-    executor can apply it, and an untargeted contentful claim is never dropped), so its probability is an
-    honest confidence for what was done."""
+    not locate); the chosen action is the most probable one the executor can apply, and the decision
+    function (``decision.decide``) then applies the labelling contract (``policy.contract``)."""
 
     name = "learned"
 
@@ -41,7 +40,7 @@ class LearnedPolicy:
         x = decision_features(claim, grounding, comparison)
         p = self.scorer.probabilities(x)[0]
         probs = {a: float(v) for a, v in zip(self.scorer.actions, p)}
-        ok = applicable(claim, grounding, self.scorer.actions)
+        ok = feasible(grounding, self.scorer.actions)
         action = Action(self.scorer.actions[int(np.argmax(np.where(ok, p, -1.0)))])
         target = grounding.target.id if grounding.target is not None and action in _TARGETED else None
         margin = comparison.margin if comparison is not None else reliability(claim) - 0.5

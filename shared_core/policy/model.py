@@ -26,6 +26,8 @@ class ScorerWeights:
     arrays: dict[str, np.ndarray]
     temperature: float
     meta: dict[str, Any]
+    config: dict[str, Any] | None = None
+    """The ``PolicyConfig`` the weights were trained and calibrated with (shipped defaults)."""
 
     @classmethod
     def load(cls, path: str | Path) -> ScorerWeights:
@@ -33,11 +35,13 @@ class ScorerWeights:
         if tuple(raw["feature_names"]) != FEATURE_NAMES:
             raise ValueError(f"weights={path}: feature_names do not match this version's features; retrain")
         arrays = {k: np.asarray(raw[k], dtype=np.float64) for k in ARRAYS}
-        return cls(tuple(raw["actions"]), arrays, float(raw["temperature"]), raw.get("meta", {}))
+        return cls(tuple(raw["actions"]), arrays, float(raw["temperature"]), raw.get("meta", {}), raw.get("config"))
 
     def save(self, path: str | Path) -> None:
         record: dict[str, Any] = {"feature_names": list(FEATURE_NAMES), "actions": list(self.actions),
                                   "temperature": self.temperature, "meta": self.meta}
+        if self.config is not None:
+            record["config"] = self.config
         record.update({k: np.round(np.asarray(v, dtype=np.float64), 6).tolist() for k, v in self.arrays.items()})
         Path(path).write_text(json.dumps(record, separators=(",", ":")))
 

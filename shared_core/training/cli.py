@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from ..bench.corpus import HERE as CORPUS
 from ..policy.model import WEIGHTS_DIR
 from .counterfactual import TAU
 from .train import Batch, TrainConfig, train
@@ -13,8 +14,13 @@ from .train import Batch, TrainConfig, train
 VARIANTS = {"tarl": ("counterfactual", False), "label_only": ("label", False), "write_hold": ("label", True)}
 
 
-def decisions(episodes: int, seed: int) -> dict[str, list]:
-    """Scored decision examples of the train and dev splits of generated episodes (disjoint by person)."""
+def decisions(episodes: int, seed: int, corpus: Path | None = None, hand_weight: int = 1) -> dict[str, list]:
+    """Scored decision examples: the train and dev splits of generated episodes (disjoint by person),
+    plus the hand-written corpus's dev split (never its test split), free-text and slotted variants,
+    repeated ``hand_weight`` times. Hand-written dev episodes are divided by a stable hash of their id:
+    two thirds join training, one third joins the early-stopping and calibration set."""
+    import hashlib
+
     from tqdm import tqdm
 
     from ..bench.episodes import generate
@@ -23,9 +29,24 @@ def decisions(episodes: int, seed: int) -> dict[str, list]:
 
     eps = generate(episodes, seed)
     vectors = Vectors(default_embedder())
-    return {split: [e for e in examples([ep for ep in eps if ep.split == split], vectors,
-                                        lambda xs: tqdm(xs, desc=f"episodes ({split})")) if e.scored]
-            for split in ("train", "dev")}
+    out = {split: [e for e in examples([ep for ep in eps if ep.split == split], vectors,
+                                       lambda xs: tqdm(xs, desc=f"episodes ({split})")) if e.scored]
+           for split in ("train", "dev")}
+    if corpus is not None:
+        from ..bench.corpus import split as corpus_split
+        from ..bench.corpus import to_episode
+
+        try:
+            dev = corpus_split.load(corpus)["dev"]
+        except (FileNotFoundError, ValueError) as exc:
+            print(f"hand-written corpus not used: {exc}")
+            return out
+        for raw in dev:
+            part = "dev" if int(hashlib.sha1(raw.id.encode()).hexdigest(), 16) % 3 == 0 else "train"
+            hand = [e for slots in (False, True) for e in examples([to_episode(raw, slots=slots)], vectors) if e.scored]
+            out[part] += hand * hand_weight
+        print(f"hand-written dev: {len(dev)} episodes (x{hand_weight}, both variants)")
+    return out
 
 
 def batch(ex: list, binary: bool, tau: float = TAU) -> Batch:
@@ -41,15 +62,18 @@ def run(argv: list[str]) -> int:
     p.add_argument("--tau", type=float, default=TAU, help="temperature of the counterfactual target softmax(Q/tau)")
     p.add_argument("--label-weight", type=float, default=3.0, help="weight of the label cross-entropy next to the counterfactual one")
     p.add_argument("--out", type=Path, default=WEIGHTS_DIR, help="folder for <variant>.json")
+    p.add_argument("--corpus", type=Path, default=CORPUS, help="hand-written corpus (its frozen dev split is used)")
+    p.add_argument("--hand-weight", type=int, default=20, help="repetitions of each hand-written dev decision")
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    data = decisions(args.episodes, args.seed)
+    data = decisions(args.episodes, args.seed, args.corpus, args.hand_weight)
     for name in VARIANTS if args.variant == "all" else [args.variant]:
         objective, binary = VARIANTS[name]
         tr, dev = batch(data["train"], binary, args.tau), batch(data["dev"], binary, args.tau)
         cfg = TrainConfig(objective=objective, binary=binary, epochs=args.epochs, seed=args.seed, tau=args.tau,
                           label_weight=args.label_weight,
-                          meta={"data": f"generated episodes n={args.episodes} seed={args.seed} (project-made, no third-party data)",
+                          meta={"data": f"generated episodes n={args.episodes} seed={args.seed} + hand-written dev split of "
+                                        f"{args.corpus.name} x{args.hand_weight} (project-made, no third-party data)",
                                 "train_decisions": len(tr.x), "dev_decisions": len(dev.x)})
         weights, log = train(tr, dev, cfg)
         weights.save(args.out / f"{name}.json")

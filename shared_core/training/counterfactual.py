@@ -1,10 +1,11 @@
 """Counterfactual execution supervision, the torch-free half: run every action through the real
 executor and score each resulting state against the gold next state.
 
-Q(a) = - sum over ledgers L of w_L * |state_a[L] symmetric-difference gold[L]|, over multisets of
-(normalised text, source): 0 for an exact match, minus the weighted count of misplaced entries otherwise.
-Weights: Accepted 0.5, History 0.3, Pending 0.2 — Accepted is what retrieval serves, History is the
-audit trail. A count (not a Jaccard ratio) keeps one misplaced entry equally costly in a small and a
+Q(a) = - sum over ledgers L of (w_L * |state_a[L] - gold[L]| + m_L * |gold[L] - state_a[L]|), over
+multisets of (normalised text, source): 0 for an exact match, minus the weighted count of misplaced
+entries otherwise. Weights: an extra entry costs Accepted 0.5, History 0.3, Pending 0.2 — Accepted is
+what retrieval serves, History is the audit trail; a gold Accepted entry that is missing (a true fact
+wrongly superseded or dropped) costs twice as much, 1.0 (the asymmetry of ``policy.contract``). A count (not a Jaccard ratio) keeps one misplaced entry equally costly in a small and a
 large memory. An action the executor refuses (revise or reject_conflict without an Accepted target)
 gets Q = -inf, i.e. zero target mass. The training target is softmax(Q / tau).
 """
@@ -21,6 +22,7 @@ from ..grounding import normalised
 from ..schema import DECISION_ACTIONS, Claim, Ledger
 
 LEDGER_WEIGHTS = {Ledger.ACCEPTED: 0.5, Ledger.HISTORY: 0.3, Ledger.PENDING: 0.2}
+MISSING_WEIGHTS = {Ledger.ACCEPTED: 1.0, Ledger.HISTORY: 0.3, Ledger.PENDING: 0.2}
 TAU = 0.15
 
 
@@ -32,7 +34,7 @@ def quality(predicted: MemoryState, gold: MemoryState) -> float:
     total = 0.0
     for ledger, w in LEDGER_WEIGHTS.items():
         a, b = contents(predicted, ledger), contents(gold, ledger)
-        total -= w * (sum((a - b).values()) + sum((b - a).values()))
+        total -= w * sum((a - b).values()) + MISSING_WEIGHTS[ledger] * sum((b - a).values())
     return total
 
 

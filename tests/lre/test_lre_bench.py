@@ -9,7 +9,8 @@ import numpy as np
 
 from shared_core.bench.lre import main, roc_auc
 
-SYSTEMS = ["lre_supervised", "lre_self_supervised", "recency", "random", "tfidf_salience", "embedding_similarity", "fifo"]
+SYSTEMS = ["lre_default", "lre_supervised", "lre_self_supervised", "recency", "random", "tfidf_salience", "length",
+           "embedding_similarity", "fifo"]
 METRICS = ["macro_auc", "evidence_kept_512", "evidence_kept_1024", "evidence_kept_2048", "identifiers_kept_2048"]
 
 
@@ -30,3 +31,7 @@ def test_bench_quick_writes_every_key(tmp_path: Path, locomo_file: Path) -> None
     for metric in ("units_per_s", "trim_ms_1000"):
         assert record["systems"]["lre_supervised"][metric] > 0
     assert 0.0 <= record["systems"]["fifo"]["evidence_kept_2048"] <= 1.0
+    assert 0.0 <= record["systems"]["lre_adapted"]["macro_auc"] <= 1.0
+    for policy in ("shipped", "always_accept", "janus", "always_compare", "random_trigger"):
+        assert {"final_auc", "mean_auc", "comparisons"} <= set(record["systems"][f"refit_{policy}"])
+    assert record["systems"]["refit_always_accept"]["comparisons"] == 0

@@ -76,3 +76,16 @@ def test_incremental_features_equal_batch(history: list[str], cuts: list[int]) -
         state = fs.state
     np.testing.assert_allclose(np.vstack(parts), full.dense, atol=1e-12)
     np.testing.assert_allclose(np.concatenate(logits), scorer.logits(full), atol=1e-9)
+
+
+def test_conversation_relative_features() -> None:
+    """Salience is TF-IDF against this conversation's earlier units: a repeated turn scores lower than
+    one with new words; plan and preference words are counted."""
+    from shared_core.lre import FEATURE_NAMES, compute_features
+
+    texts = ["We talked about the garden again.", "We talked about the garden again.",
+             "I'm planning a trip to Kyoto next spring, I love temples.", "We talked about the garden again."]
+    d = compute_features(texts).dense
+    sal, plans, prefs = (FEATURE_NAMES.index(n) for n in ("salience", "plans", "preferences"))
+    assert d[2, sal] > d[1, sal] and d[3, sal] < d[0, sal]
+    assert d[2, plans] > 0 and d[2, prefs] > 0 and d[0, plans] == d[0, prefs] == 0

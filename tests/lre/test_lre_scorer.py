@@ -73,3 +73,24 @@ def test_fit_cli_trains_on_user_logs(tmp_path: Path) -> None:
     out = tmp_path / "mine.json"
     assert main(["--logs", str(logs), "--out", str(out)]) == 0
     assert Scorer.load(out).meta["trained_on"] == str(logs)
+
+
+def test_weights_saved_before_features_were_appended_still_load() -> None:
+    """A user's weights file from before ``salience`` / ``plans`` / ``preferences`` existed loads, and
+    the new features get weight 0 (the scores are those of the old feature set)."""
+    from shared_core.lre import FEATURE_NAMES
+
+    d = Scorer.default().to_dict()
+    old = len(FEATURE_NAMES) - 3
+    d.update(feature_names=list(FEATURE_NAMES[:old]), coef=d["coef"][:old], mean=d["mean"][:old], scale=d["scale"][:old])
+    s = Scorer.from_dict(d)
+    assert s.coef.shape == (len(FEATURE_NAMES),) and not s.coef[old:].any()
+    texts = ["I love hiking and I plan to go to Oslo next month.", "ok", "ORD-123 shipped"]
+    fs = s.features(texts)
+    fs.dense[:, old:] = 123.0                                   # whatever the new features say ...
+    pad = Scorer.from_dict(d | {"feature_names": list(FEATURE_NAMES), "coef": d["coef"] + [0.0] * 3,
+                                "mean": d["mean"] + [0.0] * 3, "scale": d["scale"] + [1.0] * 3})
+    np.testing.assert_allclose(s.logits(fs), pad.logits(s.features(texts)))  # ... does not matter
+    d["feature_names"] = ["position", "made_up"]
+    with pytest.raises(LREInputError, match="feature_names"):
+        Scorer.from_dict(d)

@@ -34,9 +34,13 @@ def claim(text: str, **kw) -> Claim:
 
 @pytest.mark.parametrize("action", [Action.APPEND, Action.NOOP, Action.REVISE, Action.REJECT_CONFLICT, Action.DEFER_VERIFY])
 def test_action_moves_exactly_as_specified(action: Action) -> None:
+    """The labelling contract applies to every policy, so each action is asked for where it is allowed:
+    a restatement for noop, a second value beside the first (no single-valued key) for append."""
     with MemoryEngine.open(policy=Always(action)) as eng:
         first = eng.write(claim("Ana lives in Rome", observed_at=T0))
-        d = eng.write(claim("Ana lives in Oslo", observed_at=T0 + timedelta(days=1)))
+        second = {Action.NOOP: claim("Ana lives in Rome", observed_at=T0 + timedelta(days=1)),
+                  Action.APPEND: Claim(text="Ana lives in Oslo", namespace="ana", observed_at=T0 + timedelta(days=1))}
+        d = eng.write(second.get(action) or claim("Ana lives in Oslo", observed_at=T0 + timedelta(days=1)))
         acc = {e.text for e in eng.accepted("ana")}
         pen = {e.text for e in eng.pending("ana")}
         hist = {(e.text, e.reason) for e in eng.history("ana")}

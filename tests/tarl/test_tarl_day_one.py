@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared_core import Claim, MemoryEngine
-from shared_core.grounding import content_free, ground
+from shared_core.decision import decide
+from shared_core.grounding import content_free
 from shared_core.policy import LearnedPolicy, RulePolicy
 from shared_core.schema import Action
 
@@ -112,10 +113,9 @@ def test_a_replaced_value_is_never_a_noop(old: str, new: str, source: str) -> No
 
     entry = Entry.from_claim(Claim(text=f"The contact on file is {old}"), id="e1", ledger=Ledger.ACCEPTED, tx=1)
     claim = Claim(text=f"The contact on file is {new}", source=source)
-    g = ground(claim, [(entry, 0.9)])
-    d = LearnedPolicy().decide(claim, g, None)
+    out = decide(claim, [(entry, 0.9)], [], LearnedPolicy())
     if old != new:
-        assert g.features["value_replaced"] == 1.0 and d.action is not Action.NOOP
+        assert out.grounding.features["value_replaced"] == 1.0 and out.decision.action is not Action.NOOP
 
 
 def test_rules_are_reported_not_required() -> None:
@@ -132,9 +132,9 @@ _WORD = st.sampled_from(["invoice", "garden", "Lagos", "violin", "4417", "Q-19",
 @settings(max_examples=60, deadline=None)
 @given(st.lists(_WORD, min_size=1, max_size=8), st.sampled_from(["user", "assistant", "third_party", "tool", "web"]))
 def test_untargeted_contentful_claim_is_never_dropped(words: list[str], source: str) -> None:
-    """With nothing in memory to restate, noop is only for content-free turns (``features.applicable``)."""
+    """With nothing in memory to restate, noop is only for content-free turns (``policy.contract``)."""
     claim = Claim(text=" ".join(words), source=source)
-    d = LearnedPolicy().decide(claim, ground(claim, []), None)
+    d = decide(claim, [], [], LearnedPolicy()).decision
     if not content_free(claim.text):
         assert d.action is not Action.NOOP
     assert np.isclose(sum(d.probabilities.values()), 1.0)

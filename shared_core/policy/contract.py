@@ -1,0 +1,78 @@
+"""The labelling contract as hard rules, enforced after every policy (``tarl_labels.md``).
+
+A policy scores the five actions; the contract says which of them this claim may take, and the executed
+action is the policy's most probable allowed one (its probability renormalised over the allowed set, so
+the stated confidence stays honest). Why hard rules and not only training: the product is scored on text
+nobody here has seen, and these are the cases where a wrong guess destroys a true fact:
+
+- ``revise``, ``reject_conflict`` and a ``noop`` that drops content need evidence of identity (the same
+  subject and the same attribute, ``slots.identity``); different ids or names are different subjects;
+- a claim on a slot whose open entry says something different (``slots.differs``) is never ``noop``;
+- a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
+  signals a change) and not a rejection;
+- a single-valued explicit slot (the caller's key) never holds two Accepted answers;
+- untrusted sources (``PolicyConfig.untrusted``) never reach Accepted on their own: no append, no revise
+  (their contentful claims that ground on nothing go to Pending);
+- chit-chat is ``noop`` with no target.
+
+The asymmetry (wrongly superseding or dropping a true fact costs more than keeping a near-duplicate)
+enters here, where identity evidence is missing the destructive actions are simply not available and the
+claim is kept (append, or Pending for untrusted sources); and in training, where the counterfactual
+quality charges a true Accepted fact that goes missing twice what an extra Accepted entry costs
+(``training.counterfactual.LEDGER_WEIGHTS``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..grounding import Grounding
+from ..schema import DECISION_ACTIONS, Action, Decision, Ledger
+
+ACTIONS = tuple(a.value for a in DECISION_ACTIONS)
+FALLBACK = (Action.APPEND, Action.DEFER_VERIFY, Action.NOOP, Action.REJECT_CONFLICT, Action.REVISE)
+"""Order tried when a deterministic policy's choice is not allowed: keep the claim first."""
+
+
+def allowed(grounding: Grounding) -> np.ndarray:
+    """Mask over ``DECISION_ACTIONS`` of what the contract allows, from the grounding's features."""
+    f = grounding.features
+    target = grounding.target
+    ok = {a: True for a in DECISION_ACTIONS}
+    if f.get("content_free") and not f.get("identity"):
+        return np.asarray([a is Action.NOOP for a in DECISION_ACTIONS])
+    accepted = target is not None and target.ledger is Ledger.ACCEPTED
+    identity = bool(f.get("identity")) and target is not None
+    if not (identity and accepted):
+        ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False
+    if not identity or f.get("value_differs"):
+        ok[Action.NOOP] = False
+    if identity and f.get("many") and f.get("value_differs") and not f.get("change_signal"):
+        ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
+    if identity and f.get("same_slot") and not f.get("many"):
+        ok[Action.APPEND] = False
+    if f.get("untrusted"):
+        ok[Action.APPEND] = ok[Action.REVISE] = False
+    return np.asarray([ok[a] for a in DECISION_ACTIONS])
+
+
+def enforce(decision: Decision, grounding: Grounding) -> Decision:
+    """The decision the contract allows: the policy's own if allowed, else its most probable allowed
+    action (or the first allowed in ``FALLBACK`` when it gave no probability to any)."""
+    mask = allowed(grounding)
+    probs = np.asarray([decision.probabilities.get(a, 0.0) for a in ACTIONS])
+    if mask[ACTIONS.index(decision.action.value)] and probs.sum() == 0:
+        return decision
+    masked = np.where(mask, probs, 0.0)
+    if masked.sum() > 0:
+        action = Action(ACTIONS[int(np.argmax(masked))])
+        renorm = {a: float(v / masked.sum()) for a, v in zip(ACTIONS, masked)}
+    else:
+        action = next(a for a in FALLBACK if mask[ACTIONS.index(a.value)])
+        renorm = {action.value: 1.0}
+    target = grounding.target
+    keeps_target = action in (Action.REVISE, Action.REJECT_CONFLICT) or (
+        action in (Action.NOOP, Action.DEFER_VERIFY) and grounding.features.get("identity"))
+    tid = target.id if target is not None and keeps_target else None
+    why = decision.rationale if action is decision.action else f"{decision.rationale}; contract: {action.value}"
+    return decision.model_copy(update={"action": action, "target_id": tid, "probabilities": renorm, "rationale": why})

@@ -1,0 +1,353 @@
+"""Slot inference: a canonical ``subject.attribute`` for a claim that arrives as free text.
+
+Why: agents write free text, and without a slot a claim can only be matched to memory by similarity,
+which cannot tell "Order #1000 ships to warehouse 0" from "Order #1049 ships to warehouse 49" (one
+thing changing vs two things) nor "I like sushi" from "I like jazz" (a second value vs a changed one).
+The contract (``tarl_labels.md``) says revise, reject_conflict and a content-dropping noop need evidence
+of identity: the same subject and the same attribute. This module supplies that evidence from the
+claim's own words and nothing else, so it generalises to text it never saw:
+
+- the subject: an id-bearing thing ("Order #1000", "item 3", "INV-20931", ``bob_city``), a named person
+  or a relation ("Priyanka's daughter", "my manager"), a plain noun phrase ("the keys"), else the
+  speaker (first person and "the user" are ``user``); pronouns leave it open (``None``);
+- the attribute: a small lexicon of general attribute families (residence, employer, diet, likes,
+  seat, status, location, credentials, ...), each with its cardinality (likes, allergies, members,
+  activities hold several values); words no family knows fall back to the claim's predicate frame;
+- the values: the words that remain once subject, attribute cues and filler are removed.
+
+Explicit slots given by the caller are parsed the same way, so a free-text claim meets a slotted entry.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .grounding import STOP, negated, numbers, proposition
+
+# (family, cue pattern, several values?) — the first family whose cue occurs wins, so specific before generic
+FAMILIES: tuple[tuple[str, str, bool], ...] = (
+    ("reminder", r"remind(?:er)?s?|to-?do|need to remember", True),
+    ("credential", r"password|passcode|passphrase|api[ _-]?key|token|secret|pin code|pin|ssh key|credentials?|2fa|"
+                   r"login|recovery codes?|authenticator", False),
+    ("card", r"(?:debit|credit|bank|visa|amex|mastercard) card|card (?:ending|ends)|new card|card number|iban|"
+             r"sort code|bank account|account number|bank details", False),
+    ("allergy", r"allergic|allerg(?:y|ies)|intoleran(?:t|ce)", True),
+    ("diet", r"vegetarian|vegan|pescatarian|keto|diet|eats? meat|gluten[- ]free|halal|kosher", False),
+    ("seat", r"seats?|aisle|window seat", False),
+    ("theme", r"dark mode|light mode|theme|dark theme|light theme", False),
+    ("kids", r"kids?|children|child|sons|daughters|bab(?:y|ies)|little ones|newborn|twins|pregnan\w*|expecting", False),
+    ("friend", r"best (?:mate|friend)|mates?|friends?|bff|buddy", True),
+    ("pronouns", r"pronouns?|she/her|he/him|they/them|she/they|he/they", False),
+    ("notifications", r"notifications?|notifs?|alerts?|dms?|pings?|do not disturb|dnd", False),
+    ("text_size", r"text size|font(?: size)?|text (?:bigger|smaller)|(?:bigger|smaller|larger) text|zoom", False),
+    ("members", r"members?|on (?:the|my|our) team|joined the team|teammates?", True),
+    ("medication", r"medications?|meds|prescri\w+|dose|dosage|\d+ ?mg|mg\b|pills?|tablets?|inhaler|"
+                   r"antihistamine|antibiotics?|insulin|\w+(?:ine|pril|statin|olol|azole|mycin|cillin|prazole)\b", True),
+    ("therapy", r"therapy|therapist|counsell?ing|counsell?or|sessions?|physio\w*", False),
+    ("language", r"speaks?|fluent|language|learning (?:mandarin|arabic|spanish|french|german|japanese|"
+                 r"italian|portuguese|korean|russian|hindi|dutch)", True),
+    ("instrument", r"plays? (?:the )?(?:cello|piano|guitar|violin|viola|drums|flute|ukulele|bass|sax\w*|trumpet)|"
+                   r"cello|piano|guitar|violin|viola|drums|flute|ukulele|saxophone|trumpet|instrument", True),
+    ("activity", r"activit(?:y|ies)|hobb(?:y|ies)|classes|lessons|practice|judo|karate|swimming|ballet|"
+                 r"football|soccer|tennis|chess club|scouts|gymnastics", True),
+    ("team", r"supports?|support(?:er|ing)|fan of|a \w+ fan|die-?hard", False),
+    ("music", r"music|playlist|songs?|bands?|genre|techno|jazz|hip[- ]hop|rap|rock|metal|podcasts?", True),
+    ("food", r"food|cuisine|eat(?:s|ing)?|dish(?:es)?|restaurants?|takeaway|thai|korean|indian|italian|mexican|"
+             r"sushi|ramen|pizza|curry", True),
+    ("drink", r"coffee|lattes?|tea|espresso|cappuccino|flat white|drinks?|beer|wine", False),
+    ("likes", r"likes?|loves?|enjoys?|into|fond of|big fan|obsessed|favou?rites? (?:foods?|things?)", True),
+    ("dislikes", r"hates?|dislikes?|can't stand|cannot stand", True),
+    ("favourite", r"favou?rite", False),
+    ("manager", r"manager|boss|reports? to|supervisor|line manager", False),
+    ("role", r"works? as|job title|role|position|promoted|profession|occupation", False),
+    ("employer", r"works? (?:at|for)|working (?:at|for)|employer|company|job at|joined|hired|employed|new job|"
+                 r"took the \w+ job|job offer|quit|laid off|redundan\w+", False),
+    ("school", r"schools?|attends|university|uni|college|campus|studies at|teach(?:es)? at|enrolled|primary|"
+               r"secondary|high school|nursery|kindergarten|daycare|year \d+|grade \d+", False),
+    ("commute", r"commute|drives? to work|cycles? to work|bikes? to work|takes the (?:bus|train|tube) to work|"
+                r"drive|cycles|cycling", False),
+    ("shift", r"shifts?|works? (?:nights|days|weekends)|rota", False),
+    ("on_call", r"on-?call|pager", False),
+    ("residence", r"lives?|living|moved|move|moving|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
+                  r"apartment|flat|lease|i'?m in|im in|house|new place", False),
+    ("birthplace", r"born in|birthplace|grew up in", False),
+    ("birthday", r"birthday|born on|date of birth|dob", False),
+    ("age", r"years? old|aged?", False),
+    ("partner", r"married|wife|husband|partner|girlfriend|boyfriend|spouse|engaged|fianc\w*", False),
+    ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),
+    ("phone", r"phone|mobile|cell|cell number|landline|home line|phone number|carrier|new number", False),
+    ("email", r"e-?mail", False),
+    ("address", r"address|street|postcode|zip code|ships? to|deliver(?:ed|y)? to", False),
+    ("doctor", r"doctor|dentist|gp|cardiologist|physician|therapist|dr\.?", False),
+    ("health", r"(?:mental|physical) health|health status|condition|diagnos\w+|symptoms?", False),
+    ("appointment", r"appointment|meeting|standup|stand-up|call at|scheduled|rescheduled|check-?in|check-?out|"
+                    r"flight|departs|boarding|reservation|booking", False),
+    ("deadline", r"deadline|due (?:on|by|date|in)|expires?|ends? (?:on|in)|lease|renewal", False),
+    ("price", r"price|costs?|salary|income|rent|budget|balance|fee|\$|€|£|usd|eur|gbp", False),
+    ("status", r"status|shipped|delivered|paid|unpaid|pending|failed|passed|open|closed|resolved|cancell?ed|"
+               r"refunded|in transit|approved|merged|green|red|blocked|done", False),
+    ("location", r"stored|located|location|kept|bin|warehouse|shelf|drawer|room|desk|parked|are with|is with|"
+                 r"keys?|spare|safe|tin|lockbox", False),
+    ("config", r"port|host|url|endpoint|version|config|region|timeout|limit|[a-z]{2}-[a-z]+-\d", False),
+    ("car", r"car|vehicle", False),
+    ("name", r"name is|called|named|goes by", False),
+    ("preference", r"preferences?|prefers?|preferred", True),
+)
+_FAMILY_RES = tuple((name, re.compile(rf"(?<![\w-])(?:{cue})(?![\w-])", re.I), many) for name, cue, many in FAMILIES)
+MANY = frozenset(name for name, _, many in FAMILIES if many)
+
+RELATIONS = frozenset(
+    "daughter son kid child wife husband partner mom mum mother dad father brother sister manager boss colleague "
+    "friend neighbour neighbor roommate landlord landlady dog cat doctor dentist grandma grandpa aunt uncle cousin "
+    "team assistant teacher coach".split()
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|my|mine|myself)\b", re.I)
+_USER = re.compile(r"\b(?:the\s+)?user(?:'s)?\b", re.I)
+_PRONOUN = re.compile(r"^(?:he|she|they|his|her|their|him|them|it|its)\b", re.I)
+_ID_NOUN = re.compile(
+    r"\b([a-z]+)\s*(?:number|no\.?|num|id|#)?\s*#?\s*([a-z]*[-_]?\d[\w-]*)\b", re.I)
+_ID_ATTRIBUTE = re.compile(r"\b([a-z]+)\s+(?:number|id|code|reference|ref|no\.?)\s+(?:is|was|=|:|is now|now is)\b", re.I)
+_BARE_ID = re.compile(r"(?<![\w-])#?((?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9][a-z0-9_-]{2,})\b", re.I)
+_SNAKE_KEY = re.compile(r"\b([a-z][a-z0-9]*_[a-z0-9_]+)\b")
+_POSSESSIVE = re.compile(r"\b((?:[A-Z][a-z]+\s+){0,2}[A-Z][a-z]+|[a-z]+)['’]s\s+(\w+)")
+NOT_OWNERS = frozenset(
+    "it that what there here he she who let where how today tonight tomorrow yesterday everyone everything "
+    "nobody somebody someone anyone one this that's name".split()
+)
+_DETERMINER_NP = re.compile(r"\b(?:the|my|our|your|this|that)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.I)
+_VERBISH = frozenset(
+    "is are was were be been has have had will would can does do did ships shipped runs run lives moved got "
+    "goes went says said now still just also".split()
+)
+_ADVERBS = frozenset("now still just also".split())
+ID_NOUNS = frozenset(
+    "order ticket invoice item fact build flight booking case issue pr file task job bug incident room account "
+    "request shipment package parcel run deploy release sprint version table row record project step".split()
+)
+GENERIC = frozenset(
+    "seat seats mode theme diet kids kid children child city lives live living moved move based manager boss "
+    "works work working job school schools status phone email address password likes like love loves enjoy "
+    "enjoys favourite favorite name called named appointment meeting flight price costs cost team members "
+    "member allergic allergy allergies drives drive plays play speaks speak shift shifts prefer prefers "
+    "preferred always usually book books booked use uses using have has got get go goes going changed change "
+    "switched switch started start picked up too of is was i'm im i've we we're us our it's that's he's she's "
+    "they're am fan fans support supports supporter ships ship stored store remind attends attend happens "
+    "located kept".split()
+)
+"""Words that name an attribute or carry it (verbs, copulas): never a value."""
+FILLER = frozenset(
+    "now still yep yes yeah yup ok okay actually update updated news big just btw fyi heads quick note again "
+    "currently anymore longer new old these days today lately recently officially finally turns out so well "
+    "anyway confirm confirmed confirming correct right indeed definitely really totally same".split()
+)
+_COMMON_INITIAL = FILLER | STOP | frozenset(
+    "perhaps maybe apparently some starting from since got please remember remind reminder hey hi hello big "
+    "switched changed moved started stopped went finally booked".split()
+)
+
+
+@dataclass(frozen=True)
+class Slot:
+    subject: str | None
+    """``user``, ``order#1000``, ``priyanka.daughter``, ``the keys`` (a thing named by a noun phrase);
+    None when only a pronoun names it."""
+    attribute: str
+    """An attribute family, or ``frame:<words>`` when no family matched."""
+    many: bool
+    values: frozenset[str]
+    negated: bool = False
+    explicit: str | None = None
+    """The caller's slot, when given: between two explicit slots, the keys alone decide identity."""
+
+    @property
+    def key(self) -> str:
+        return f"{self.subject or '?'}.{self.attribute}"
+
+    @property
+    def known(self) -> bool:
+        return not self.attribute.startswith("frame:")
+
+
+def family(text: str) -> tuple[str, bool, re.Match[str]] | None:
+    """The first attribute family whose cue occurs in ``text`` (lexicon order: specific first)."""
+    for name, rx, many in _FAMILY_RES:
+        m = rx.search(text)
+        if m:
+            return name, many, m
+    return None
+
+
+def _words(text: str) -> list[str]:
+    return [w.strip(".,!?;:'\"()[]{}").lower().removesuffix("'s") for w in text.split()]
+
+
+def _subject(text: str) -> tuple[str | None, str]:
+    """(subject, the text with the subject's words removed)."""
+    if (m := _SNAKE_KEY.search(text)) and m.start() <= 2:      # a key leading the text: "bob_city: Paris"
+        return m.group(1).lower(), text.replace(m.group(0), " ")
+    candidates: list[tuple[int, str, str]] = []      # (position, subject, matched text)
+    for m in _ID_NOUN.finditer(text):
+        if m.group(1).lower() in ID_NOUNS:
+            candidates.append((m.start(), f"{m.group(1).lower()}#{m.group(2).lower()}", m.group(0)))
+    if not candidates:
+        for m in _BARE_ID.finditer(text):
+            candidates.append((m.start(), m.group(1).lower(), m.group(0)))
+    if candidates:
+        pos, subj, seen = min(candidates)
+        if pos <= max(12, len(text) // 3):            # an id near the front names the thing; later it is a value
+            return subj, text.replace(seen, " ", 1)
+    m = next((m for m in _POSSESSIVE.finditer(text) if m.group(1).lower() not in NOT_OWNERS
+              and m.group(1).lower() not in STOP and m.group(1).lower() not in FILLER), None)
+    if m is not None:
+        owner, what = m.group(1).lower(), m.group(2).lower()
+        rest = text[m.end():]
+        if what in RELATIONS and (_other_family(what, rest) or not rest.strip()) and not _copula_value(rest):
+            return f"{owner}.{what}", text[:m.start()] + " " + rest
+        return owner, text[:m.start()] + " " + what + " " + rest
+    if _USER.search(text[:30]) or _FIRST_PERSON.search(text):
+        rel = re.search(r"\b(?:my|the user's|user's)\s+(\w+)\s+(.*)", text, re.I)
+        if rel and rel.group(1).lower() in RELATIONS and _other_family(rel.group(1), rel.group(2)) \
+                and not _copula_value(rel.group(2)):
+            return rel.group(1).lower(), rel.group(2)
+        return "user", _USER.sub(" ", text)
+    if _PRONOUN.match(text.strip()):
+        return None, text
+    tokens = text.split()
+    name = []
+    for t in tokens[:3]:
+        if not t[:1].isupper() or (not name and t.strip(".,!?;:'\"").lower() in _COMMON_INITIAL):
+            break
+        name.append(t.strip(".,!?;:'\""))
+    after = [t.lower() for t in tokens[len(name):len(name) + 2]] if name else []
+    if name and family(" ".join(name)) is None and any(
+            (v in _VERBISH and v not in _ADVERBS) or v.endswith(("s", "ed")) or v.startswith("(") or v in ("doesn't", "isn't", "hasn't", "didn't")
+            for v in after):
+        return " ".join(name).lower(), " ".join(tokens[len(name):])
+    if (m := _DETERMINER_NP.search(text)) and m.start() <= 12:      # a thing named at the front: "the keys are ..."
+        words = [w for w in m.group(1).lower().split() if w not in _VERBISH and w not in STOP]
+        cut = []
+        for w in words:
+            if w in _VERBISH:
+                break
+            cut.append(w)
+        plain = [w for w in cut if family(w) is None] or cut
+        if plain:
+            return "the " + " ".join(plain[-1:]), text.replace(m.group(0), " " + " ".join(w for w in cut if w not in plain[-1:]), 1)
+    return None, text
+
+
+def _other_family(relation: str, rest: str) -> bool:
+    """The words after a relation name an attribute of that relative ("my daughter changed schools"),
+    not the relation itself ("my dentist is Dr Okoye": the dentist is the user's attribute)."""
+    fam, own = family(rest), family(relation)
+    return fam is not None and (own is None or fam[0] != own[0])
+
+
+def _copula_value(rest: str) -> bool:
+    """``is Priya`` / ``= Daniel``: the relation word is the attribute and a name is its value."""
+    return bool(re.match(r"\s*(?:is|was|=|:|now is|is now)\s+(?:called\s+|named\s+)?[A-Z]", rest))
+
+
+@lru_cache(maxsize=65536)
+def infer(text: str) -> Slot:
+    """The slot a free-text claim is about (pure; cached by text)."""
+    prop = proposition(text)
+    subject, rest = _subject(prop)
+    rest = rest.replace("_", " ")
+    fam = family(rest) or family(prop)
+    if (ida := _ID_ATTRIBUTE.search(prop)) and (subject in (None, "user") or subject.removeprefix("the ") in _words(ida.group(0))):
+        subject = "user" if _FIRST_PERSON.search(prop) or _USER.search(prop) else None
+        rest = prop[ida.end():]
+        name, many, attribute = f"{ida.group(1).lower()}_id", False, f"{ida.group(1).lower()}_id"
+    elif fam is not None:
+        name, many, m = fam
+        attribute = name
+    else:
+        name, many = "", False
+        frame = sorted({w for w in _words(rest) if w and w not in STOP and w not in FILLER and not any(c.isdigit() for c in w)
+                        and not _capitalised(w, prop)})
+        attribute = "frame:" + " ".join(frame[:6])
+    subject_words = set((subject or "").replace("#", " ").replace(".", " ").split())
+    values = {w for w in _words(rest) if w and w not in STOP and w not in FILLER and w not in GENERIC
+              and w not in subject_words and w not in _NEGATORS}
+    values |= numbers(rest)
+    if fam is not None and name == "kids":
+        values = {w for w in values if w not in ("kids", "kid", "children", "child")}
+    return Slot(subject, attribute, many, frozenset(values), negated(prop))
+
+
+_NEGATORS = frozenset("not no never don't doesn't didn't isn't aren't won't can't anymore longer".split())
+
+
+def _capitalised(word: str, text: str) -> bool:
+    return bool(re.search(rf"\b{re.escape(word.capitalize())}\b", text)) and not text.lower().startswith(word)
+
+
+@lru_cache(maxsize=65536)
+def parse(slot: str, many: bool | None = None) -> Slot:
+    """An explicit slot (``user.city``, ``order:1001``, ``office``) read like an inferred one."""
+    parts = re.split(r"[.:/]", slot.strip().lower())
+    subject = ".".join(parts[:-1]) or None
+    fam = family(parts[-1].replace("_", " "))
+    attribute = fam[0] if fam else parts[-1]
+    return Slot(subject, attribute if fam else "frame:" + parts[-1].replace("_", " "),
+                bool(many if many is not None else (fam and fam[1])), frozenset())
+
+
+@lru_cache(maxsize=65536)
+def of(text: str, slot: str | None = None, many: bool | None = None) -> Slot:
+    """The claim's slot: inferred from its words; an explicit ``slot`` fixes subject and attribute."""
+    guess = infer(text)
+    if slot is None:
+        return guess if many is None else Slot(guess.subject, guess.attribute, many, guess.values, guess.negated)
+    given = parse(slot, many)
+    known = not given.attribute.startswith("frame:") and family(given.attribute) is not None or given.attribute in MANY
+    return Slot(given.subject if given.subject is not None else guess.subject,
+                given.attribute if known else guess.attribute,
+                many if many is not None else (given.many or guess.many), guess.values, guess.negated,
+                explicit=slot.strip().lower())
+
+
+def same_subject(a: Slot, b: Slot) -> bool:
+    """Equal subjects, or an open one, or one person's name contained in the other's ("Martin" and
+    "Martin Mark"); ids, relations and keys must match exactly."""
+    if a.subject is None or b.subject is None or a.subject == b.subject:
+        return True
+    wa, wb = a.subject.split(), b.subject.split()
+    plain = not any(c in a.subject + b.subject for c in "#._") and min(len(wa), len(wb)) >= 1
+    return plain and max(len(wa), len(wb)) > 1 and (set(wa) <= set(wb) or set(wb) <= set(wa))
+
+
+def same_attribute(a: Slot, b: Slot) -> bool:
+    if a.known and b.known:
+        return a.attribute == b.attribute
+    if a.known or b.known:
+        return False
+    fa, fb = set(a.attribute[6:].split()), set(b.attribute[6:].split())
+    return bool(fa & fb) and len(fa & fb) / len(fa | fb) >= 0.5
+
+
+def identity(a: Slot, b: Slot) -> bool:
+    """Evidence that two claims are about one thing: the same subject and the same attribute. An id or
+    a thing named by both with no recognisable attribute on either side also counts ("Build #5120 on
+    main: failed" and "Build #5120: passed" are about one build); a person does not: two sentences about
+    Martin are not about one attribute of his."""
+    if a.explicit is not None and b.explicit is not None:
+        return a.explicit == b.explicit
+    if not same_subject(a, b):
+        return False
+    if same_attribute(a, b):
+        return True
+    thing = a.subject is not None and a.subject == b.subject and (any(c.isdigit() or c in "#_" for c in a.subject)
+                                                                  or a.subject.startswith("the "))
+    return thing and (not a.known or not b.known)
+
+
+def differs(a: Slot, b: Slot) -> bool:
+    """The two say something different about their slot: each names a value the other does not, or
+    one negates what the other affirms."""
+    if a.negated != b.negated:
+        return True
+    return bool(a.values - b.values) and bool(b.values - a.values)
