@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
@@ -15,8 +16,10 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.store.base import BaseStore, SearchItem
 from pydantic import BaseModel, Field
 from shared_core import Action, Decision, TarlError
+from shared_core.trust import Attribution, attribute
 
-from .messages import last_user_text, latest_turn, transcript
+from .messages import as_message, last_user_text, latest_turn, transcript
+from .store import TarlStore
 from .values import text_of as _text
 
 log = logging.getLogger(__name__)
@@ -25,8 +28,8 @@ Namespace = tuple[str, ...] | Callable[[Any], tuple[str, ...]]
 OUTCOMES = {
     Action.APPEND: "remembered",
     Action.NOOP: "already known; nothing changed",
-    Action.REVISE: "remembered; it replaces an older, less reliable memory",
-    Action.REJECT_CONFLICT: "not remembered: it contradicts a more reliable memory",
+    Action.REVISE: "remembered; the memory it updates was moved to history",
+    Action.REJECT_CONFLICT: "not remembered: it contradicts a memory that memory trusts more",
     Action.DEFER_VERIFY: "held for verification; not used until confirmed",
 }
 EXTRACT_PROMPT = (
@@ -49,11 +52,19 @@ class ExtractedClaims(BaseModel):
     claims: list[ExtractedClaim] = Field(default_factory=list)
 
 
-def describe(decision: Decision | None) -> str:
-    """What the remember tool tells the model (a plain store, returning None, just 'stored')."""
+def describe(decision: Decision | None, attribution: Attribution | None = None) -> str:
+    """What the remember tool tells the model (a plain store, returning None, just 'stored'), and as
+    whose word the fact was recorded (see :mod:`shared_core.trust`)."""
+    said = f"; recorded as {attribution.source}'s ({attribution.note})" if attribution is not None else ""
     if not isinstance(decision, Decision):
-        return "stored"
-    return f"{OUTCOMES.get(decision.action, decision.action.value)} ({decision.rationale})"
+        return "stored" + said
+    return f"{OUTCOMES.get(decision.action, decision.action.value)} ({decision.rationale}){said}"
+
+
+def conversation(state: Any) -> list[tuple[str, str]]:
+    """The thread so far as ``(role, text)`` pairs: the evidence a relayed fact is checked against."""
+    messages = state.get("messages", []) if isinstance(state, dict) else getattr(state, "messages", [])
+    return [(as_message(m)["role"], m.text) for m in messages if isinstance(m, BaseMessage)]
 
 
 class TarlMemoryMiddleware(AgentMiddleware):
@@ -72,13 +83,17 @@ class TarlMemoryMiddleware(AgentMiddleware):
         memory = TarlMemoryMiddleware(namespace=lambda rt: ("memories", rt.context.user_id), k=4)
         agent = create_agent(model, middleware=[memory], store=TarlStore.open(), context_schema=Ctx)
         agent.invoke({"messages": [("user", "I moved to Porto")]}, context=Ctx("alice"))
-        # the model may call remember(fact="The user lives in Porto", source="user") -> "remembered (...)"
+        # the model may call remember(fact="The user lives in Porto", source="user") -> "remembered (...)";
+        # "user" is granted because the user said so in this thread (shared_core.trust)
         await agent.ainvoke(...)                  # async: awrap_model_call, aput/asearch
 
     - Before every model call (sync and async) the Accepted memories most similar to the latest user
       message are appended to the system message inside ``<memories>`` (``request.override``).
     - Tools ``remember(fact, source, topic)`` and ``recall(query)`` write and read through the store;
       with a :class:`TarlStore` each remember is a TARL decision, and the tool reports it to the model.
+      Whose word the fact is follows the core's trust rule (:mod:`shared_core.trust`): the model may
+      lower trust freely, and relay the user's or a tool's fact only if this thread holds it. A fact
+      with a ``topic`` is put under that key; one without is grounded against the whole namespace.
     - With ``extractor`` (a chat model supporting structured output), after each run the latest turn
       is turned into claims and each is put through the store (TARL decides, as for any write).
 
@@ -134,30 +149,24 @@ class TarlMemoryMiddleware(AgentMiddleware):
     def _tools(self) -> list[BaseTool]:
         mw = self
 
-        def remember(fact: str, runtime: ToolRuntime[Any, Any], source: str = "user",
+        def remember(fact: str, runtime: ToolRuntime[Any, Any], source: str | None = None,
                      topic: str | None = None) -> str:
             """Store a durable fact in long-term memory; memory decides whether it is kept.
 
             Args:
                 fact: One self-contained sentence, e.g. "The user lives in Porto".
-                source: Who asserted it: "user" (the user about themselves), "third_party" (hearsay),
-                    "tool", "assistant", "document" or "web".
+                source: Whose fact it is. "user" or "tool" when you pass on what the user said or what
+                    a tool returned in this conversation (checked against the conversation; otherwise
+                    it is recorded as yours); "assistant" for your own inference; "third_party" for
+                    hearsay; "document" or "web". Omit it to let memory find who said it.
                 topic: Optional stable key for the fact, e.g. "home_city"; a later fact on the same
                     topic is weighed against this one.
             """
-            store, ns = mw._store(runtime), mw._ns(runtime)
-            try:
-                return describe(store.put(ns, topic or uuid.uuid4().hex, {"text": fact, "source": source}))
-            except TarlError as err:               # tell the model what was wrong; nothing was written
-                return f"not stored: {err}"
+            return mw._remember(runtime, fact, source, topic)
 
-        async def aremember(fact: str, runtime: ToolRuntime[Any, Any], source: str = "user",
+        async def aremember(fact: str, runtime: ToolRuntime[Any, Any], source: str | None = None,
                             topic: str | None = None) -> str:
-            store, ns = mw._store(runtime), mw._ns(runtime)
-            try:
-                return describe(await store.aput(ns, topic or uuid.uuid4().hex, {"text": fact, "source": source}))
-            except TarlError as err:
-                return f"not stored: {err}"
+            return await asyncio.to_thread(mw._remember, runtime, fact, source, topic)
 
         def recall(query: str, runtime: ToolRuntime[Any, Any]) -> str:
             """Search long-term memory for facts relevant to the query.
@@ -173,6 +182,13 @@ class TarlMemoryMiddleware(AgentMiddleware):
         return [StructuredTool.from_function(remember, coroutine=aremember, parse_docstring=True),
                 StructuredTool.from_function(recall, coroutine=arecall, parse_docstring=True)]
 
+    def _remember(self, runtime: Any, fact: str, source: str | None, topic: str | None) -> str:
+        try:
+            return describe(*_offer(self._store(runtime), self._ns(runtime), fact, source, topic,
+                                    conversation(getattr(runtime, "state", None) or {})))
+        except TarlError as err:               # tell the model what was wrong; nothing was written
+            return f"not stored: {err}"
+
     # -- extraction after the run -------------------------------------------------------------
     def _extraction_prompt(self, state: Any) -> list[BaseMessage] | None:
         if self.extractor is None:
@@ -180,32 +196,44 @@ class TarlMemoryMiddleware(AgentMiddleware):
         turn = transcript(latest_turn(list(state["messages"])))
         return [SystemMessage(EXTRACT_PROMPT), HumanMessage(turn)] if turn else None
 
-    @staticmethod
-    def _value(claim: ExtractedClaim) -> tuple[str, dict[str, Any]]:
-        value = {"text": claim.text, "source": claim.source, "confidence": claim.confidence}
-        return claim.topic or uuid.uuid4().hex, value
+    def _store_extracted(self, state: Any, runtime: Any, result: Any) -> None:
+        store, ns, said = self._store(runtime), self._ns(runtime), conversation(state)
+        for claim in _claims(result):
+            try:
+                _offer(store, ns, claim.text, claim.source, claim.topic, said, claim.confidence)
+            except TarlError as err:            # a malformed claim from the model: skip it, say so
+                log.warning("extracted claim not stored: %s", err)
 
     def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         prompt = self._extraction_prompt(state)
         if prompt is not None and self.extractor is not None:
-            store, ns = self._store(runtime), self._ns(runtime)
-            for claim in _claims(self.extractor.invoke(prompt)):
-                try:
-                    store.put(ns, *self._value(claim))
-                except TarlError as err:            # a malformed claim from the model: skip it, say so
-                    log.warning("extracted claim not stored: %s", err)
+            self._store_extracted(state, runtime, self.extractor.invoke(prompt))
         return None
 
     async def aafter_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         prompt = self._extraction_prompt(state)
         if prompt is not None and self.extractor is not None:
-            store, ns = self._store(runtime), self._ns(runtime)
-            for claim in _claims(await self.extractor.ainvoke(prompt)):
-                try:
-                    await store.aput(ns, *self._value(claim))
-                except TarlError as err:
-                    log.warning("extracted claim not stored: %s", err)
+            result = await self.extractor.ainvoke(prompt)
+            await asyncio.to_thread(self._store_extracted, state, runtime, result)
         return None
+
+
+def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None, topic: str | None,
+           said: list[tuple[str, str]], confidence: float | None = None) -> tuple[Decision | None, Attribution]:
+    """Write one model-written fact. Whose word it is follows the core's trust rule
+    (``shared_core.trust``); a fact without a topic has no key of its own, so on a ``TarlStore`` it is
+    grounded against the whole namespace (``TarlStore.add``), elsewhere put under a fresh id."""
+    if not isinstance(fact, str) or not fact.strip():
+        raise TarlError("fact", fact, "must be a non-empty sentence")
+    attribution = attribute(fact, source, said)
+    value: dict[str, Any] = {"text": fact, "source": attribution.source}
+    if confidence is not None:
+        value["confidence"] = confidence
+    if attribution.claimed not in (None, attribution.source):
+        value["metadata"] = attribution.metadata()
+    if topic is None and isinstance(store, TarlStore):
+        return store.add(ns, value), attribution
+    return store.put(ns, topic or uuid.uuid4().hex, value), attribution
 
 
 def _lines(hits: list[SearchItem]) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -38,6 +39,11 @@ if TYPE_CHECKING:
     from .retriever import TarlRetriever
 
 
+LAST_DECISION: ContextVar[Decision | None] = ContextVar("tarl_last_decision", default=None)
+"""The decision of the latest ``put``/``aput`` in this context, for wrappers around tools that call
+``put`` but return their own message (langmem's manage tool: see :mod:`langchain_tarl.langmem_tools`)."""
+
+
 class TarlItem(Item):
     """An ``Item`` that also carries the Accepted ``entry`` behind it (id, source, confidence,
     validity), so callers can see *why* memory holds this value without a second lookup."""
@@ -68,52 +74,59 @@ class TarlStore(BaseStore):
 
         store = TarlStore.open()                  # in-memory; TarlStore.open("mem/") persists
         ns = ("memories", "alice")
-        store.put(ns, "home", {"text": "The user lives in Lisbon", "source": "tool"})
+        store.put(ns, "home", {"text": "The user lives in Lisbon", "source": "user"})
         d = store.put(ns, "home", {"text": "The user lives in Porto", "source": "user"})
-        d.action, d.rationale                     # Action.REVISE: Lisbon went to History (superseded)
-        store.put(ns, "rumour", {"text": "The user lives in Madrid", "source": "third_party"}).action
-        # Action.REJECT_CONFLICT: hearsay, kept in History with the reason
+        d.action                                  # Action.REVISE: Lisbon went to History (superseded)
+        d = store.put(ns, "home", {"text": "The user lives in Madrid", "source": "third_party"})
+        d.action                                  # Action.REJECT_CONFLICT: hearsay, kept out with its reason
         store.get(ns, "home").value               # {'text': 'The user lives in Porto', 'source': 'user'}
-        [h.value["text"] for h in store.search(ns, query="where does the user live?")]
-        await store.aget(ns, "home")              # async twins of everything
+        [i.entry.ledger for i in store.versions(ns, "home")]   # every value the key was ever given
         store.delete(ns, "home")                  # retracted into History, never erased
 
-        agent = create_agent(model, tools, store=store)   # runtime.store in tools and middleware
+    The contract (the README's store table has every row and its reason):
 
-    Translation (no decisions are taken here; the engine's policy takes them):
-
-    - namespaces: labels joined with ``"."`` (see :mod:`langchain_tarl.namespaces`);
-    - ``put(ns, key, value)``: the value becomes a claim (rule in :mod:`langchain_tarl.values`), the
-      key its slot. ``put`` returns the engine's :class:`~shared_core.Decision` (``action``,
-      ``rationale``, ``entry_id``); inside ``batch`` the result is ``None`` as LangGraph specifies. Every
-      decision is also in the engine's transaction log (``store.engine.log(ns)``). So a put may not
-      store its value: ``noop`` (memory already holds it; ``target_id`` names the entry),
-      ``reject_conflict`` (History) and ``defer_verify`` (Pending) leave ``get(ns, key)`` as it was;
-    - ``get``/``search`` see Accepted entries only; items are :class:`TarlItem`/:class:`TarlSearchItem`
-      whose ``value`` is exactly what was put and whose ``entry`` is the ledger row. ``search`` without
-      a query lists newest first; with one, ranks by similarity across the namespaces under the prefix;
-    - ``delete`` retracts the key's open entries into History (reason ``retracted``);
-    - ``put(..., index=...)`` is accepted and ignored: every claim is indexed, because TARL grounds new
-      claims on it. TTL is not supported (``supports_ttl = False``).
-
-    A batch is validated whole before anything runs: one bad op and nothing is written.
+    - **Keys are independent.** A ``put`` is weighed only against what its own key holds (distinct keys
+      are distinct things: nine orders "o1".."o9" stay nine). ``ground_across_keys=True`` opts in to
+      grounding each put against the whole namespace, for callers whose keys are random ids (langmem's
+      uuid keys) and whose memories are free text: then a rumour put under a fresh key is still weighed
+      against the fact it contradicts.
+    - **The whole value decides whether a put changed anything.** The same value again is ``noop``; any
+      other value on the key (``{"text": "Buy milk", "done": True}`` after ``"done": False``) is never
+      dropped: it becomes current (``revise``), waits in Pending (``defer_verify``) or is kept in History
+      as rejected (``reject_conflict``). ``put`` returns that :class:`~shared_core.Decision`; the
+      transaction log records it (``store.engine.log(...)``) and :meth:`versions` shows it.
+    - ``get``/``search`` see Accepted entries only, as :class:`TarlItem`/:class:`TarlSearchItem` whose
+      ``value`` is exactly what was put and whose ``entry`` is the ledger row. ``search`` without a query
+      lists newest first; with one, ranks by similarity across the namespaces under the prefix.
+    - Keys are stored exactly (``" padded "`` is its own key). ``delete`` retracts the key's open entries
+      into History (reason ``retracted``). ``index=`` is accepted and ignored: every claim is indexed.
+      TTL is not supported (``supports_ttl = False``).
+    - A batch is validated whole before anything runs (one bad op and nothing is written), then run in
+      order, so a ``GetOp`` after a ``PutOp`` on the same key sees the put's outcome.
     """
 
-    def __init__(self, engine: MemoryEngine, *, default_source: str = "user", owns_engine: bool = False) -> None:
+    def __init__(self, engine: MemoryEngine, *, default_source: str = "user", ground_across_keys: bool = False,
+                 owns_engine: bool = False) -> None:
+        if not isinstance(ground_across_keys, bool):
+            raise TarlError("ground_across_keys", ground_across_keys, "must be True or False")
         self.engine = engine
         self.default_source = default_source
+        self.ground_across_keys = ground_across_keys
         self._owns_engine = owns_engine
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, embeddings: Embeddings | None = None,
-             policy: Policy | None = None, chroma_url: str | None = None, default_source: str = "user") -> TarlStore:
+             policy: Policy | None = None, chroma_url: str | None = None, default_source: str = "user",
+             ground_across_keys: bool = False) -> TarlStore:
         """Open an engine (``path`` None: in-memory) and a store that closes it; ``embeddings`` may be
         any LangChain ``Embeddings`` (default: the core's offline embedder)."""
+        if not isinstance(ground_across_keys, bool):      # checked before a path creates files
+            raise TarlError("ground_across_keys", ground_across_keys, "must be True or False")
         from .embeddings import embedder_from_langchain
 
         embedder = embedder_from_langchain(embeddings) if embeddings is not None else None
         engine = MemoryEngine.open(path, embedder=embedder, policy=policy, chroma_url=chroma_url)
-        return cls(engine, default_source=default_source, owns_engine=True)
+        return cls(engine, default_source=default_source, ground_across_keys=ground_across_keys, owns_engine=True)
 
     def as_retriever(self, namespace: Sequence[str], *, k: int = 4) -> TarlRetriever:
         from .retriever import TarlRetriever
@@ -143,12 +156,29 @@ class TarlStore(BaseStore):
         """As ``BaseStore.put``, but returns the TARL decision (``None`` for ``value=None``, a delete)."""
         self._check_ttl(ttl)
         result = self._run([PutOp(namespace, str(key), value, index=index)])[0]
-        return result if isinstance(result, Decision) else None
+        decision = result if isinstance(result, Decision) else None
+        LAST_DECISION.set(decision)
+        return decision
 
     async def aput(self, namespace: tuple[str, ...], key: str, value: dict[str, Any],  # type: ignore[override]
                    index: Literal[False] | list[str] | None = None, *,
                    ttl: float | None | NotProvided = NOT_PROVIDED) -> Decision | None:
-        return await asyncio.to_thread(self.put, namespace, key, value, index, ttl=ttl)
+        decision = await asyncio.to_thread(self.put, namespace, key, value, index, ttl=ttl)
+        LAST_DECISION.set(decision)                 # the worker thread's context does not come back
+        return decision
+
+    def add(self, namespace: tuple[str, ...], value: dict[str, Any]) -> Decision:
+        """Offer a memory that has no key of its own (a free-text fact from a tool or an extractor): it
+        is grounded against the whole namespace, so it may revise, restate or contradict any memory
+        there. If it is stored, its key is its entry id (``decision.entry_id``), usable with ``get``
+        and ``delete``."""
+        claim = claim_from_value(namespaces.to_engine(namespace), None, value, default_source=self.default_source)
+        if namespace[0] == "langgraph":
+            raise InvalidNamespaceError(f"namespace={namespace!r}: root label 'langgraph' is reserved")
+        return self.engine.write(claim)
+
+    async def aadd(self, namespace: tuple[str, ...], value: dict[str, Any]) -> Decision:
+        return await asyncio.to_thread(self.add, namespace, value)
 
     def _check_ttl(self, ttl: float | None | NotProvided) -> None:
         if ttl not in (NOT_PROVIDED, None):
@@ -185,13 +215,27 @@ class TarlStore(BaseStore):
             return TarlItem(found[-1]) if found else None
         if isinstance(op, PutOp):
             if claim is not None:
-                return self.engine.write(claim)
+                return self.engine.write(claim, keyed=True, scope="namespace" if self.ground_across_keys else "key")
             self._retract(namespaces.to_engine(op.namespace), op.key)
             return None
         if isinstance(op, SearchOp):
             return self._search(op)
         assert isinstance(op, ListNamespacesOp)
         return self._list_namespaces(op)
+
+    def versions(self, namespace: tuple[str, ...], key: str) -> list[TarlItem]:
+        """Every value ``key`` was ever given, newest first, whatever became of it: ``item.entry.ledger``
+        is Accepted (current), Pending (awaiting verification) or History, with ``entry.reason``
+        (superseded, rejected, retracted, expired) and ``entry.note``. A put that did not become
+        current is visible here."""
+        ns = namespaces.to_engine(namespace)
+        if not isinstance(key, str):
+            raise TarlError("key", key, "must be a string")
+        found = self._open_entries(ns, key, (Ledger.ACCEPTED, Ledger.PENDING, Ledger.HISTORY))
+        return [TarlItem(e) for e in reversed(found)]
+
+    async def aversions(self, namespace: tuple[str, ...], key: str) -> list[TarlItem]:
+        return await asyncio.to_thread(self.versions, namespace, key)
 
     # -- operations ---------------------------------------------------------------------------
     def _open_entries(self, ns: str, key: str, ledgers: tuple[Ledger, ...]) -> list[Entry]:

@@ -3,12 +3,13 @@
 The rule, in one place so that the store, the tools and the docs agree:
 
 - The value must be a JSON object (a ``dict`` with string keys and JSON-serialisable values).
-- Its text, the claim TARL decides on, is ``value["text"]`` if that is a string, else
-  ``value["content"]`` if that is a string (langmem's shape), else the value's JSON (sorted keys), so
-  structured memories still ground and search on their content.
+- Its text, the claim TARL decides on, is ``value["text"]`` if that is a non-blank string, else
+  ``value["content"]`` if that is one (langmem's shape), else the value's JSON (sorted keys), so
+  structured memories (and ``{}``) still ground and search on their content.
 - ``source``, ``confidence``, ``valid_from``, ``valid_to``, ``observed_at`` (ISO strings or datetimes)
-  and ``metadata`` (a dict) ride in the value and become the claim's fields; the store key becomes the
-  claim's ``slot``, so a second ``put`` on the same key is weighed against the first.
+  and ``metadata`` (a dict) ride in the value and become the claim's fields; the store key, exactly
+  as given, becomes the claim's ``slot``, so a second ``put`` on the same key is weighed against the
+  first. The whole value is in the claim's metadata, so any change of any field is a change.
 - The whole value is kept in the entry's metadata under :data:`VALUE_KEY` and handed back unchanged
   by ``get``/``search``; entries written straight through the engine come back as ``{"text": ...}``.
 """
@@ -26,20 +27,19 @@ VALUE_KEY = "langgraph_value"
 CLAIM_FIELDS = ("source", "confidence", "valid_from", "valid_to", "observed_at")
 
 
-def claim_from_value(namespace: str, key: str, value: Any, *, default_source: str) -> Claim:
-    """The claim a ``put`` offers to memory; raises :class:`TarlError` naming the bad field."""
+def claim_from_value(namespace: str, key: str | None, value: Any, *, default_source: str) -> Claim:
+    """The claim a ``put`` offers to memory (``key`` None: a free-text memory with no key, see
+    ``TarlStore.add``); raises :class:`TarlError` naming the bad field."""
     if not isinstance(value, Mapping):
         raise TarlError("value", value, "must be a dict (a JSON object), e.g. {'text': 'Alice lives in Lisbon'}")
     value = dict(value)
-    if not value:
-        raise TarlError("value", value, "must not be empty: give at least a 'text' or 'content' field")
     if not all(isinstance(k, str) for k in value):
         raise TarlError("value", value, "keys must be strings")
     try:
         encoded = json.dumps(value, sort_keys=True, ensure_ascii=False)
     except (TypeError, ValueError) as exc:
         raise TarlError("value", value, f"must be JSON-serialisable: {exc}") from None
-    if not isinstance(key, str) or not key.strip():
+    if key is not None and (not isinstance(key, str) or not key):
         raise TarlError("key", key, "must be a non-empty string")
     metadata = value.get("metadata", {})
     if not isinstance(metadata, Mapping):
@@ -63,7 +63,7 @@ def claim_from_value(namespace: str, key: str, value: Any, *, default_source: st
 
 def text_of(value: Mapping[str, Any], encoded: str | None = None) -> str:
     for field in ("text", "content"):
-        if isinstance(value.get(field), str):
+        if isinstance(value.get(field), str) and value[field].strip():
             return value[field]
     return encoded if encoded is not None else json.dumps(value, sort_keys=True, ensure_ascii=False)
 

@@ -6,6 +6,7 @@ Thin by design: every class translates LlamaIndex objects to ``shared_core.Memor
 
 from .beliefs import TarlBeliefBlock, belief_tools
 from .block import TarlMemoryBlock, user_statements
+from .chat_store import SQLiteChatStore
 from .engine import llamaindex_embedder, open_engine
 from .memory import TarlMemory, trim_history
 from .reflections import AgentReflections
@@ -13,6 +14,6 @@ from .retriever import TarlRetriever
 from .tools import memory_tools
 
 __all__ = [
-    "AgentReflections", "TarlBeliefBlock", "TarlMemory", "TarlMemoryBlock", "TarlRetriever", "belief_tools",
-    "memory_tools", "llamaindex_embedder", "open_engine", "trim_history", "user_statements",
+    "AgentReflections", "SQLiteChatStore", "TarlBeliefBlock", "TarlMemory", "TarlMemoryBlock", "TarlRetriever",
+    "belief_tools", "memory_tools", "llamaindex_embedder", "open_engine", "trim_history", "user_statements",
 ]

@@ -7,12 +7,15 @@ priorities. LRE needs to see the whole history and choose once. ``SimpleChatEngi
 engines and ``FunctionAgent`` all type memory as ``BaseMemory``, so this is a drop-in replacement for
 ``ChatMemoryBuffer`` (same chat-store layout: one key per session) with LRE instead of FIFO. State is
 external: the history lives in a LlamaIndex chat store under ``session_id`` and long-term memory in the
-``MemoryEngine`` under ``namespace``, so copies of this object share one state. A workflow ``Context``
-does not serialise memory: pass ``memory=`` on every ``agent.run``.
+``MemoryEngine`` under ``namespace``, so copies of this object share one state. With a ``path`` the chat
+store is a :class:`~llamaindex_tarl.chat_store.SQLiteChatStore` in the same directory as the ledger
+(``path/chat.db``), so a new process with the same path and ``session_id`` resumes the conversation. A
+workflow ``Context`` does not serialise memory: pass ``memory=`` on every ``agent.run``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import uuid
 from collections.abc import Callable, Sequence
@@ -27,12 +30,13 @@ from llama_index.core.tools import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
 from shared_core import MemoryEngine, TarlError
-from shared_core.lre import MESSAGE_OVERHEAD, Scorer, StreamingScorer, Unit, count_tokens, select_units
+from shared_core.lre import MESSAGE_OVERHEAD, Scorer, StreamingScorer, count_tokens, trim
 from shared_core.policy import Policy
 
 from .block import TarlMemoryBlock
+from .chat_store import CHAT_FILE, SQLiteChatStore
 from .engine import open_engine
-from .messages import ends_turn, last_turn, query_of, role_of, text_of, turns
+from .messages import as_message, ends_turn, last_turn, query_of, text_of
 from .retriever import TarlRetriever
 from .tools import memory_tools
 
@@ -53,10 +57,13 @@ class TarlMemory(BaseChatStoreMemory):
 
     Each finished turn (a user message up to the assistant answer that calls no tool) goes to TARL as
     claims, through ``extractor`` when given (see ``TarlMemoryBlock``). ``get`` returns one system message
-    with the memories relevant to the latest user message (or ``input``), then the history: whole turns
+    with the memories relevant to the latest user message (or ``input``), then the history: the LRE units
     chosen by LRE to fit ``token_limit`` minus the memories and the caller's ``initial_token_count``,
-    the last ``keep_last`` turns always included, in their original order. ``reset`` clears this
+    the last ``keep_last`` LRE units always included, in their original order. ``reset`` clears this
     session's history only; long-term memory is changed through the engine (``retract``/``verify``).
+
+    ``close()`` (or ``with TarlMemory.from_defaults(path=...) as memory:``) releases the engine and
+    chat store that ``from_defaults`` opened; an engine or chat store passed in stays the caller's.
     """
 
     token_limit: int = Field(default=3000, gt=0)
@@ -65,6 +72,7 @@ class TarlMemory(BaseChatStoreMemory):
     scorer: Any = Field(default=None, exclude=True)
     """An LRE ``Scorer`` (None: the shipped default weights)."""
     _block: TarlMemoryBlock = PrivateAttr()
+    _owned: list[Any] = PrivateAttr(default_factory=list)
     _stream: Any = PrivateAttr(default=None)
     _stream_lock: Any = PrivateAttr(default_factory=threading.Lock)
 
@@ -100,6 +108,7 @@ class TarlMemory(BaseChatStoreMemory):
     ) -> TarlMemory:
         """One call for the common case: a store at ``path`` (None: in memory) or an open ``engine``;
         ``session_id`` (default: a new one) keys the chat history, ``namespace`` the long-term memory;
+        with ``path`` and no ``chat_store`` the history is kept in ``path/chat.db`` (it survives a restart);
         ``policy`` (for a new store) picks the decision policy (None: the engine's default).
         Token counting: ``token_counter`` (text -> int) or a LlamaIndex-style ``tokenizer_fn`` (text ->
         tokens); the default is LRE's offline approximation, so nothing is downloaded."""
@@ -115,10 +124,27 @@ class TarlMemory(BaseChatStoreMemory):
         check_fields(cls, fields)                       # opening one at a path creates files
         history = _check_messages(chat_history) if chat_history is not None else []
         options = {"policy": policy} if policy is not None else {}
-        memory = cls(TarlMemoryBlock(open_engine(engine, path, embed_model, **options), **block_fields), **fields)
+        opened = open_engine(engine, path, embed_model, **options)
+        owned: list[Any] = [] if engine is not None else [opened]
+        if chat_store is None and path is not None:
+            fields["chat_store"] = SQLiteChatStore(Path(path) / CHAT_FILE)
+            owned.append(fields["chat_store"])
+        memory = cls(TarlMemoryBlock(opened, **block_fields), **fields)
+        memory._owned = owned
         if history:
             memory.set(history)
         return memory
+
+    def close(self) -> None:
+        """Close what ``from_defaults`` opened (the engine at ``path``, the chat store beside it)."""
+        while self._owned:
+            self._owned.pop().close()
+
+    def __enter__(self) -> TarlMemory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- what the adapters and tests reach through ----------------------------------------------
     @property
@@ -146,7 +172,9 @@ class TarlMemory(BaseChatStoreMemory):
         return TarlRetriever(self.engine, namespace=self.namespace, **kwargs)
 
     def tools(self, **kwargs: Any) -> list[FunctionTool]:
-        return memory_tools(self.engine, namespace=self.namespace, **kwargs)
+        """``remember``/``recall`` on this memory's namespace; ``remember`` checks relayed facts against
+        this session's history (and, inside an agent run, the run's own tool results)."""
+        return memory_tools(self.engine, namespace=self.namespace, history=self.aget_all, **kwargs)
 
     # -- BaseMemory -------------------------------------------------------------------------------
     def get(self, input: str | None = None, initial_token_count: int = 0, **kwargs: Any) -> list[ChatMessage]:
@@ -154,8 +182,10 @@ class TarlMemory(BaseChatStoreMemory):
         return self._compose(history, self._block.recall(query_of(history, input)), initial_token_count)
 
     async def aget(self, input: str | None = None, initial_token_count: int = 0, **kwargs: Any) -> list[ChatMessage]:
+        """As ``get``; the LRE trim (CPU-bound) runs in a worker thread, off the event loop."""
         history = await self.aget_all()
-        return self._compose(history, await self._block.arecall(query_of(history, input)), initial_token_count)
+        memories = await self._block.arecall(query_of(history, input))
+        return await asyncio.to_thread(self._compose, history, memories, initial_token_count)
 
     def put(self, message: ChatMessage) -> None:
         """Store the message; when it closes a turn, hand the turn to TARL first (a failing extractor
@@ -217,21 +247,15 @@ def trim_history(
     token_counter: Callable[[str], int] = count_tokens,
     scorer: Any = None,
 ) -> list[ChatMessage]:
-    """The whole turns LRE keeps within ``budget`` tokens, in order (system messages are always kept).
+    """The messages LRE keeps within ``budget`` tokens, in order: the core's ``trim`` on the core's
+    units (``units_from_messages``: the units its scorer was trained on; a tool call and its results
+    are one unit, system messages are pinned, the last ``keep_last`` units always stay).
 
     Tokens are counted as LRE counts them: ``token_counter`` on each message's text (tool calls
     included) plus a fixed per-message overhead.
     """
-    units = []
-    for start, stop in turns(messages):
-        group = messages[start:stop]
-        system = role_of(group[0]) == "system"
-        has_tools = any(role_of(m) == "tool" for m in group)
-        units.append(Unit(start, stop, role_of(group[0]), "\n".join(text_of(m) for m in group),
-                          sum(token_counter(text_of(m)) + MESSAGE_OVERHEAD for m in group),
-                          "system" if system else "tool_call" if has_tools else "turn", system))
-    kept = select_units(units, budget, keep_last=keep_last, scorer=scorer)
-    return [messages[i] for u, k in zip(units, kept) if k for i in range(u.start, u.stop)]
+    return trim(list(messages), budget, keep_last=keep_last, token_counter=token_counter, scorer=scorer,
+                as_message=as_message)
 
 
 def check_fields(model: type[BaseModel], values: dict[str, Any]) -> None:

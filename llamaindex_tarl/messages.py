@@ -1,8 +1,8 @@
 """Translation between LlamaIndex ``ChatMessage`` objects and what the core reads: plain text and turns.
 
 A *turn* is a user message and everything that answers it (assistant replies, tool calls, tool
-results) up to the next user message. Turns are the unit the LRE memory keeps or evicts, so a tool call
-never loses its result and a history never starts on an assistant or tool message.
+results) up to the answer that calls no tool: a closed turn is what TARL receives as claims. What LRE
+keeps or evicts are the core's units (:func:`as_message` feeds ``shared_core.lre``).
 """
 
 from __future__ import annotations
@@ -35,6 +35,21 @@ def tool_calls_of(message: ChatMessage) -> list[str]:
     return calls
 
 
+def as_message(message: ChatMessage) -> dict[str, Any]:
+    """The core's neutral message (``shared_core.lre.units``): what LRE cuts into units and scores, the
+    same way for LlamaIndex as for LangChain."""
+    out: dict[str, Any] = {"role": role_of(message), "content": message.content or ""}
+    calls = [{"id": b.tool_call_id or "", "name": b.tool_name, "args": b.tool_kwargs}
+             for b in message.blocks if isinstance(b, ToolCallBlock)]
+    calls += [dict(raw) if isinstance(raw, dict) else {"id": _get(raw, "id") or "", "function": _get(raw, "function")}
+              for raw in message.additional_kwargs.get("tool_calls") or ()]
+    if calls and out["role"] == "assistant":
+        out["tool_calls"] = calls
+    if message.additional_kwargs.get("tool_call_id") is not None:
+        out["tool_call_id"] = message.additional_kwargs["tool_call_id"]
+    return out
+
+
 def text_of(message: ChatMessage) -> str:
     """Everything in the message that costs tokens and may carry a detail: text plus tool calls."""
     parts = [message.content or "", *tool_calls_of(message)]
@@ -52,30 +67,6 @@ def last_turn(messages: Sequence[ChatMessage]) -> list[ChatMessage]:
     while start > 0 and not ends_turn(messages[start - 1]):
         start -= 1
     return list(messages[max(start, 0):])
-
-
-def turns(messages: Sequence[ChatMessage]) -> list[tuple[int, int]]:
-    """``(start, stop)`` spans: each system message alone, then each user message with what follows it.
-
-    Assistant or tool messages before the first user message answer nothing that is still in the
-    history; they are left out (as ``ChatMemoryBuffer`` does), so a trimmed history can never start
-    with one of them.
-    """
-    spans: list[tuple[int, int]] = []
-    start: int | None = None
-    for i, m in enumerate(messages):
-        role = role_of(m)
-        if role in ("system", "user"):
-            if start is not None:
-                spans.append((start, i))
-            start = None
-            if role == "system":
-                spans.append((i, i + 1))
-            else:
-                start = i
-    if start is not None:
-        spans.append((start, len(messages)))
-    return spans
 
 
 def query_of(messages: Sequence[ChatMessage] | None, input: Any = None) -> str | None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from . import pending, slots
 from .config import PolicyConfig, default_config
 from .executor import Step
-from .grounding import Grounding, claim_features, content_free, features, match_score
+from .grounding import Grounding, claim_features, content_free, content_tokens, features, match_score, proposition
 from .policy.base import Policy
 from .policy.contract import enforce
 from .reliability import Comparison, compare, reliability
@@ -34,6 +34,15 @@ class Outcome:
     steps: list[Step]
     grounding: Grounding
     comparison: Comparison | None
+
+
+RESTATES = 0.6
+"""Content-word Jaccard from which a claim repeats an entry: the same words are the same slot."""
+
+
+def restates(claim: Claim, entry: Entry) -> bool:
+    a, b = content_tokens(proposition(claim.text)), content_tokens(proposition(entry.text))
+    return bool(a) and len(a & b) / len(a | b) >= RESTATES
 
 
 def slot_of(item: Claim | Entry) -> slots.Slot:
@@ -56,7 +65,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     scored = []
     for e in pool:
         theirs = slot_of(e)
-        ident = slots.identity(mine, theirs)
+        if not slots.same_subject(mine, theirs):    # another order, item or person: not what this claim is about
+            continue
+        ident = slots.identity(mine, theirs) or (slots.same_subject(mine, theirs) and restates(claim, e))
         score = match_score(claim, e, sims.get(e.id, 0.0))
         if mine.many and ident:     # several values: the entry holding the claim's value is the one it is about
             score += 0.5 * bool(mine.values & theirs.values)

@@ -8,30 +8,29 @@ index for ids and to the ledger for the entries, so a stale index can never surf
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
-import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 
 from . import decision as deciding
-from . import executor, pending
+from . import executor, keys, pending
 from .beliefs.api import BeliefsAPI
 from .config import PolicyConfig
 from .errors import TarlError, UnknownEntry
 from .executor import MemoryState, Step
 from .index import Embedder, default_embedder
-from .index.behind import IndexWriter
+from .index.behind import INDEXED_TX, IndexWriter
 from .index.cache import VectorCache
-from .ledgers import LedgerStore, SQLiteLedgerStore
+from .ledgers import LedgerStore
 from .policy import LearnedPolicy, Policy
 from .schema import Action, Claim, Decision, Entry, Ledger, Reason, Transaction, utcnow
 
-INDEXED_TX = "indexed_tx"
 _T = TypeVar("_T")
 
 
@@ -62,47 +61,75 @@ class MemoryEngine(BeliefsAPI):
         self.clock = clock
         self._seen = 0
         self._lock = threading.RLock()          # the vector cache is shared by threads (async adapters)
-        self.writer = IndexWriter(index, lambda tx: self.store.set_meta(INDEXED_TX, str(tx)))
-        self.reconcile()
+        self.writer = IndexWriter(index, store, store.upkeep_lock)
+        self._closers: list[Callable[[], None]] = []
+        try:
+            self.reconcile()
+        except BaseException:
+            with contextlib.suppress(Exception):       # the reconcile failure is the one to report
+                self.writer.close()
+            raise
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, embedder: Embedder | None = None, policy: Policy | None = None,
              config: PolicyConfig | dict[str, Any] | None = None, chroma_url: str | None = None,
-             clock: Callable[[], datetime] = utcnow) -> MemoryEngine:
-        """``path`` None: private in-memory store and index; else ``path/ledger.db`` and ``path/chroma``.
-        ``chroma_url`` uses a Chroma server for the index instead of the embedded one. ``config``: source
-        trust, source-name aliases and thresholds (``PolicyConfig``; default: shipped with the weights)."""
-        from .index import chroma
+             clock: Callable[[], datetime] = utcnow, reindex: bool = False) -> MemoryEngine:
+        """``path`` None: private in-memory store and index; a directory: ``path/ledger.db`` and
+        ``path/chroma``; a ``postgresql://`` URL: a PostgreSQL ledger (needs ``chroma_url``).
+        ``chroma_url`` uses a Chroma server for the index instead of the embedded one (needed when several
+        processes share a store: embedded Chroma serves one process). ``config``: source trust,
+        source-name aliases and thresholds (``PolicyConfig``; default: shipped with the weights).
+        ``reindex``: rebuild the index from the ledger (what ``tarl reindex PATH`` does); a damaged
+        embedded ``chroma/`` is moved aside, never deleted. See ``connect``.
 
-        embedder = embedder or default_embedder()
-        if path is None:
-            store = SQLiteLedgerStore(":memory:")
-            client = chroma.http_client(chroma_url) if chroma_url else chroma.ephemeral_client()
-            prefix = "tarl_" + uuid.uuid4().hex[:8]      # ephemeral clients share one process-wide system
-        else:
-            root = Path(path)
-            store = SQLiteLedgerStore(root / "ledger.db")
-            client = chroma.http_client(chroma_url) if chroma_url else chroma.persistent_client(root / "chroma")
-            prefix = "tarl"
-        return cls(store, chroma.EntryIndex(client, embedder, prefix=prefix), policy=policy, config=config, clock=clock)
+        Raises ``IndexUnavailable`` (naming the path and the fix) when ``ledger.db`` is missing beside an
+        existing index, when the embedded index is damaged or open in another process."""
+        from . import connect
+
+        opened = connect.open_store(path, embedder or default_embedder(), chroma_url, reindex)
+        try:
+            engine = cls(opened.store, opened.index, policy=policy, config=config, clock=clock)
+        except BaseException as exc:
+            error = opened.failed(exc)
+            if error is exc:
+                raise
+            raise error from exc
+        engine._closers = opened.closers
+        return engine
 
     # -- writes -------------------------------------------------------------------------------
-    def write(self, claim: Claim | dict[str, Any], *, vector: np.ndarray | None = None) -> Decision:
+    def write(self, claim: Claim | dict[str, Any], *, vector: np.ndarray | None = None,
+              keyed: bool = False, scope: Literal["key", "namespace"] = "key") -> Decision:
         """Decide how ``claim`` changes memory and apply it atomically; returns the decision taken.
 
-        ``vector``: the claim's embedding when the caller already has it (skips the embedder)."""
+        ``vector``: the claim's embedding when the caller already has it (skips the embedder).
+        ``keyed``: the claim's slot is a key of a key-value view (see :mod:`shared_core.keys`): its whole
+        content decides whether it changes the key, and a change is never dropped; with ``scope="key"``
+        it is weighed only against that key's open entries, with ``"namespace"`` against the namespace."""
         claim = _claim(claim)
+        if keyed and claim.slot is None:
+            raise TarlError("claim.slot", None, "a keyed write needs the key as the claim's slot")
+        if scope not in ("key", "namespace"):
+            raise TarlError("scope", scope, "must be 'key' or 'namespace'")
         self.config.source(claim.source)            # an unknown source is refused before anything else
         vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
 
         def body(run: Callable[[Step], Transaction]) -> tuple[Decision, list[Transaction]]:
-            neighbours = self.vectors.query(vector, claim.namespace, self.config.neighbours, (Ledger.ACCEPTED, Ledger.PENDING))
-            found = {e.id: e for e in self.store.entries([i for i, _ in neighbours])}
-            near = [(found[i], s) for i, s in neighbours if i in found and found[i].ledger is not Ledger.HISTORY]
             slot = [e for e in self.store.slot(claim.namespace, claim.slot) if e.ledger is not Ledger.HISTORY] \
                 if claim.slot else []
+            if keyed and scope == "key":             # candidates: the key's own open entries only
+                near = [(e, 0.0) for e in slot]
+            else:
+                neighbours = self.vectors.query(vector, claim.namespace, self.config.neighbours,
+                                                (Ledger.ACCEPTED, Ledger.PENDING))
+                found = {e.id: e for e in self.store.entries([i for i, _ in neighbours])}
+                near = [(found[i], s) for i, s in neighbours if i in found and found[i].ledger is not Ledger.HISTORY]
             outcome = deciding.decide(claim, near, slot, self.policy, self.config)   # THE decision function
-            return outcome.decision, [run(step) for step in outcome.steps]   # one step, or noop + promote
+            decision, steps = outcome.decision, outcome.steps
+            if keyed and len(steps) == 1:            # a key's change is never dropped (corroboration aside)
+                decision = keys.keep_change(claim, outcome.grounding.target, decision)
+                steps = [Step(decision.action, claim, decision.target_id, decision=decision)]
+            return decision, [run(step) for step in steps]   # one step, or noop + promote
 
         decision, done = self.transact(claim.namespace, body, vector=vector)
         created = done[0].created[0].id if done[0].created else None
@@ -126,23 +153,33 @@ class MemoryEngine(BeliefsAPI):
         does. ``write``, ``apply`` and every lifecycle convenience are built on this. ``vector``: the
         embedding of the claim the created entries carry, when the caller has it (else they are embedded)."""
         done: list[Transaction] = []
-        with self._lock, self.store.writer() as w:
-            self._refresh()
+        with self._lock:
+            with self.store.writer() as w:
+                self._refresh()
 
-            def run(step: Step) -> Transaction:
-                done.append(executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock()))
-                w.record(done[-1])
-                return done[-1]
+                def run(step: Step) -> Transaction:
+                    done.append(executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock()))
+                    w.record(done[-1])
+                    return done[-1]
 
-            out = body(run)
+                out = body(run)
+                touched = [e for i in dict.fromkeys(m.entry_id for t in done for m in t.moves) if (e := w.entry(i))]
+            if not done:
+                return out
+            # Committed: only now does derived state change (a failed COMMIT leaves search as it was).
             vectors = {e.id: vector for t in done for e in t.created} if vector is not None else {}
-            touched = self._cache(done, vectors)
-        if done:                                    # Chroma only hears of what committed
-            self.writer.submit(touched, vectors, done[-1].tx)
+            self.vectors.update(touched, vectors, self.index.embed)
+            self._seen = max(self._seen, done[-1].tx)   # exact: we refreshed under the write lock
+        self.writer.submit(vectors)
         return out
 
     def verify(self, entry_id: str, accept: bool, note: str | None = None) -> Transaction:
-        """Resolve a Pending entry by hand: accept promotes it, reject closes it into History."""
+        """Resolve a Pending entry by hand: accept promotes it, reject closes it into History.
+
+        Raises ``TarlError`` when ``accept`` is not a bool (``"false"`` is truthy: refusing it is safer
+        than guessing), ``UnknownEntry`` for an unknown id."""
+        if not isinstance(accept, bool):
+            raise TarlError("accept", accept, "must be True or False")
         entry = self._entry(entry_id)
         if accept:
             step = Step(Action.PROMOTE, target_id=entry_id, note=note or "verified")
@@ -203,7 +240,13 @@ class MemoryEngine(BeliefsAPI):
         return self.store.ledger(_check_namespace(namespace), Ledger.HISTORY)
 
     def state(self, namespace: str, as_of: int | None = None) -> MemoryState:
-        """The three ledgers now, or exactly as they were after transaction ``as_of``."""
+        """The three ledgers now, or exactly as they were after transaction ``as_of``.
+
+        Raises ``TarlError`` when ``as_of`` is not a transaction number of this store (0 .. head)."""
+        if as_of is not None:
+            head = self.store.head()
+            if not isinstance(as_of, int) or isinstance(as_of, bool) or not 0 <= as_of <= head:
+                raise TarlError("as_of", as_of, f"must be a transaction number from 0 to {head}")
         return self.store.state(_check_namespace(namespace), as_of)
 
     def log(self, namespace: str | None = None, *, after: int = 0) -> list[Transaction]:
@@ -233,45 +276,27 @@ class MemoryEngine(BeliefsAPI):
         matrix = np.stack([vectors[e.id] for e in entries]) if entries else np.zeros((0, self.index.embedder.dim), np.float32)
         return [e.id for e in entries], matrix, [e.ledger for e in entries]
 
-    def _cache(self, transactions: Sequence[Transaction], vectors: dict[str, np.ndarray]) -> list[Entry]:
-        """Fold our own transactions into the vector cache under the write lock (so ``_seen`` is exact);
-        returns the touched entries, read once for the cache and the Chroma writer."""
-        if not transactions:
-            return []
-        touched = self.store.entries(list(dict.fromkeys(m.entry_id for t in transactions for m in t.moves)))
-        self.vectors.update(touched, vectors, self.index.embed)
-        self._seen = max(self._seen, transactions[-1].tx)
-        return touched
-
     def flush(self) -> None:
-        """Wait until the Chroma index has every committed change (reads never need this)."""
+        """Wait until the Chroma index has every committed change (reads never need this).
+
+        Raises ``IndexUnavailable`` if a background index update failed since the last flush."""
         self.writer.flush()
 
     def reconcile(self) -> None:
-        """Bring the index up to the ledger, e.g. after a crash between commit and index update."""
+        """Bring the index to the ledger: catch up from the watermark, then compare every indexed id and
+        its ledger with the ledger's open entries and repair what differs (an index with the right
+        count and the wrong rows is repaired too). A watermark beyond the ledger's head means the index
+        belongs to another ledger: rebuilt."""
         self.flush()
-        head = self.store.head()
-        done = int(self.store.get_meta(INDEXED_TX) or 0)
-        if done < head:
-            ids = list(dict.fromkeys(m.entry_id for _, m in self.store.moves_since(done)))
-            self.writer.submit(self.store.entries(ids), {}, head)
-            self.flush()
-        open_count = sum(self.store.count(ledger=lg) for lg in (Ledger.ACCEPTED, Ledger.PENDING))
-        if done > head or self.index.count() != open_count:
-            self.reindex()
-        self.vectors.clear()
-        self._seen = head
+        self.writer.repair()
+        with self._lock:
+            self.vectors.clear()
+            self._seen = self.store.head()
 
     def reindex(self) -> None:
         """Rebuild the index from the ledger: the ledger is the source of truth."""
         self.flush()
-        self.index.remove(self.index.ids())
-        for ns in self.store.namespaces():
-            for lg in (Ledger.ACCEPTED, Ledger.PENDING):
-                entries = self.store.ledger(ns, lg)
-                for i in range(0, len(entries), 512):
-                    self.index.upsert(entries[i:i + 512])
-        self.store.set_meta(INDEXED_TX, str(self.store.head()))
+        self.writer.rebuild()
 
     def _entry(self, entry_id: str) -> Entry:
         entry = self.store.entry(entry_id)
@@ -280,8 +305,16 @@ class MemoryEngine(BeliefsAPI):
         return entry
 
     def close(self) -> None:
-        self.writer.close()
-        self.store.close()
+        """Drain the index writer, release the index (lock, private collection, client) and the ledger.
+
+        Raises ``IndexUnavailable`` if the last index update failed (after closing everything)."""
+        try:
+            self.writer.close()
+        finally:
+            for release in self._closers:
+                release()
+            self._closers = []
+            self.store.close()
 
     def __enter__(self) -> MemoryEngine:
         return self
@@ -290,8 +323,9 @@ class MemoryEngine(BeliefsAPI):
         self.close()
 
     # -- async twins (the adapters' async paths); SQLite and Chroma calls run in a worker thread --
-    async def awrite(self, claim: Claim | dict[str, Any]) -> Decision:
-        return await asyncio.to_thread(self.write, claim)
+    async def awrite(self, claim: Claim | dict[str, Any], *, keyed: bool = False,
+                     scope: Literal["key", "namespace"] = "key") -> Decision:
+        return await asyncio.to_thread(self.write, claim, keyed=keyed, scope=scope)
 
     async def awrite_many(self, claims: Iterable[Claim | dict[str, Any]]) -> list[Decision]:
         return await asyncio.to_thread(self.write_many, list(claims))
@@ -316,10 +350,19 @@ def _claim(value: Claim | dict[str, Any]) -> Claim:
 
 
 def _vector(value: Any, dim: int) -> np.ndarray:
-    v = np.asarray(value, dtype=np.float32).reshape(-1)
+    """A caller's embedding, checked: the width of this store's vectors, finite, unit length (every
+    embedder here L2-normalises; a vector of 1e30s would outscore every real neighbour)."""
+    try:
+        v = np.asarray(value, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise TarlError("vector", value, f"expected {dim} finite numbers") from None
     if v.shape != (dim,) or not np.all(np.isfinite(v)):
         raise TarlError("vector", f"array of shape {np.shape(value)}", f"expected {dim} finite numbers")
-    return v
+    norm = float(np.linalg.norm(v))
+    if abs(norm - 1.0) > 1e-3:
+        raise TarlError("vector", f"array with norm {norm:.6g}", "must be unit length (L2-normalised, norm 1 +- 0.001)")
+    return v.astype(np.float32)
+
 
 
 def _check_namespace(namespace: str) -> str:

@@ -22,3 +22,9 @@ class UnknownEntry(TarlError, KeyError):
     """An entry id that does not exist (in this namespace)."""
 
     __str__ = ValueError.__str__
+
+
+class IndexUnavailable(TarlError):
+    """The derived index cannot serve this store as it is (damaged, owned by another process, or out of
+    step with the ledger in a way reconciliation cannot repair). The ledger itself is intact; the
+    message names the path and the fix."""

@@ -86,16 +86,25 @@ def execute(
         moves.append(Move(entry_id=entry.id, from_ledger=None, to_ledger=ledger, reason=reason, note=note))
         return entry
 
+    def accept_or_wait(claim: Claim | None) -> Entry:
+        """Accepted only rests on Accepted: a claim whose premise is Pending or in History waits in
+        Pending (``awaiting_premises``), and belief restoration brings it in once its premises are."""
+        assert claim is not None
+        out = [p for p in claim.depends_on if (e := view.entry(p)) is not None and e.ledger is not Ledger.ACCEPTED]
+        if not out:
+            return create(Ledger.ACCEPTED)
+        return create(Ledger.PENDING, Reason.AWAITING_PREMISES, f"premise {out[0]} is not Accepted")
+
     def move(entry: Entry, ledger: Ledger, reason: Reason | None, note: str | None = None) -> None:
         moves.append(Move(entry_id=entry.id, from_ledger=entry.ledger, to_ledger=ledger, reason=reason, note=note))
 
     if action is Action.APPEND:
-        create(Ledger.ACCEPTED)
+        accept_or_wait(claim)
     elif action is Action.NOOP:
         pass
     elif action is Action.REVISE:
         assert target is not None
-        new = create(Ledger.ACCEPTED)
+        new = accept_or_wait(claim)
         move(target, Ledger.HISTORY, Reason.SUPERSEDED, step.note or f"superseded by {new.id}")
     elif action is Action.REJECT_CONFLICT:
         assert target is not None

@@ -38,7 +38,7 @@ PHATIC = frozenset(
     "hi hello hey hiya morning evening afternoon night good great thanks thank thx ty cheers ok okay k sure yes yep "
     "yeah yup no nope nah cool nice awesome perfect fine right alright haha ha lol hmm hm um uh oh wow sounds plan "
     "like go ahead let check sec second moment one bye goodbye later see soon talk worries problem fair enough lot "
-    "much that's thats it's s t m d ll re ve now helps helpful useful brilliant lovely excellent wonderful amazing sorry oops indeed exactly totally agreed absolutely welcome please appreciate appreciated got it gotcha".split()
+    "much that's thats it's s t m d ll re ve now anyway haha hahaha lmao omg ugh yay brb ttyl np hehe heh aw aww helps helpful useful brilliant lovely excellent wonderful amazing sorry oops indeed exactly totally agreed absolutely welcome please appreciate appreciated got it gotcha".split()
 )
 """Words of content-free turns (greetings, thanks, acknowledgements): a claim made only of these carries
 no fact, so it is the one kind of untargeted claim that may be dropped (noop) rather than stored."""
@@ -62,6 +62,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "claim_length", "is_question", "content_free", "value_replaced",
     "identity", "same_subject", "same_attribute", "value_differs", "value_overlap", "many", "change_signal",
     "untrusted", "slot_known",
+    "cue_hearsay", "cue_future", "cue_injection", "cue_recap", "cue_confirm", "cue_stale", "structured", "first_person",
 )
 """The grounding features every policy may read, in a fixed order (zeros when there is no target)."""
 
@@ -127,10 +128,31 @@ class Grounding:
     candidates: tuple[tuple[Entry, float], ...] = ()
 
 
+CUES: dict[str, re.Pattern[str]] = {
+    name: re.compile(rx, re.I) for name, rx in {
+        "cue_hearsay": r"\b(?:says?|said|told (?:me|us)|heard|reckons?|according to|apparently|rumou?r\w*|word is|"
+                       r"claims?|supposedly|allegedly|someone)\b",
+        "cue_future": r"\b(?:next (?:week|month|year|term|quarter|monday|season)|starting|from (?:next|monday|january|"
+                      r"february|march|april|may|june|july|august|september|october|november|december)|will|going to|"
+                      r"gonna|planning|plan to|soon|tomorrow|effective|as of|from the \d+)\b",
+        "cue_injection": r"\b(?:ignore (?:all |the |any )?(?:previous|prior|above|earlier)|disregard|override|"
+                         r"system prompt|store (?:this|the following)|forget (?:everything|what)|new instructions?)\b",
+        "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
+        "cue_confirm": r"\b(?:still|yep|yup|as usual|same as|confirm(?:ed|s|ing)?|indeed|as before|again)\b",
+        "cue_stale": r"\b(?:old|outdated|cached|snapshot|archived?|last year|used to|back in|years ago|"
+                     r"previous(?:ly)?|former(?:ly)?|20[01]\d)\b",
+        "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
+    }.items()
+}
+"""General language cues (not phrases of any data set): who is speaking about what, and when."""
+
+
 def claim_features(claim: Claim) -> dict[str, float]:
     """Features of the claim alone (they matter with or without a target)."""
     text = claim.text
     return {
+        **{name: float(bool(rx.search(text))) for name, rx in CUES.items()},
+        "structured": float(text.lstrip().startswith(("{", "[")) or bool(re.search(r"\b\w+\s*[=:]\s*\S", text))),
         "update_cue": float(bool(_UPDATE_CUE.search(text))),
         "additive_cue": float(bool(_ADDITIVE_CUE.search(text))),
         "claim_length": math.log1p(len(content_tokens(text))),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 import uuid
 from datetime import datetime, timezone
 from enum import StrEnum
@@ -33,6 +34,12 @@ def _aware(value: datetime | None) -> datetime | None:
     if value is not None and value.tzinfo is None:
         return value.replace(tzinfo=timezone.utc)
     return value
+
+
+def _visible(ch: str) -> bool:
+    """Letters, digits, punctuation, symbols; not separators (Z*) nor control, format (zero-width),
+    surrogate, private-use or unassigned characters (C*), which would embed to nothing a reader sees."""
+    return unicodedata.category(ch)[0] not in "ZC"
 
 
 class Ledger(StrEnum):
@@ -113,8 +120,8 @@ class Claim(BaseModel):
     @classmethod
     def _text(cls, v: str) -> str:
         v = v.strip()
-        if not v:
-            raise ValueError("text must not be empty or whitespace")
+        if not any(_visible(ch) for ch in v):
+            raise ValueError("text must contain a visible character (not only whitespace, control or format characters)")
         if len(v) > MAX_TEXT_CHARS:
             raise ValueError(f"text has {len(v)} characters; the limit is {MAX_TEXT_CHARS}")
         return v
@@ -130,9 +137,9 @@ class Claim(BaseModel):
     @field_validator("slot")
     @classmethod
     def _slot(cls, v: str | None) -> str | None:
-        if v is not None and not v.strip():
+        if v is not None and not v:
             raise ValueError("slot must be None or a non-empty key")
-        return v.strip() if v is not None else None
+        return v                                # kept exactly: a store key " a " is not "a"
 
     @field_validator("metadata")
     @classmethod

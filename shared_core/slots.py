@@ -183,8 +183,13 @@ def _words(text: str) -> list[str]:
     return [w.strip(".,!?;:'\"()[]{}").lower().removesuffix("'s") for w in text.split()]
 
 
+_JSON_ID = re.compile(r'"(\w*?)_?(?:id|order|ticket|number|ref|sku|key)"\s*:\s*"?([\w-]*\d[\w-]*)"?', re.I)
+
+
 def _subject(text: str) -> tuple[str | None, str]:
     """(subject, the text with the subject's words removed)."""
+    if text.lstrip().startswith(("{", "[")) and (j := _JSON_ID.search(text)):   # a tool's JSON: its id names it
+        return j.group(2).lower(), text.replace(j.group(0), " ", 1)
     if (m := _SNAKE_KEY.search(text)) and m.start() <= 2:      # a key leading the text: "bob_city: Paris"
         return m.group(1).lower(), text.replace(m.group(0), " ")
     candidates: list[tuple[int, str, str]] = []      # (position, subject, matched text)

@@ -1,16 +1,49 @@
-"""Shared fixtures: real engines on real SQLite files and real (embedded) Chroma."""
+"""Shared fixtures: real engines on real SQLite files and real (embedded) Chroma; real servers for server mode."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
+import shutil
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+ON_CI = os.environ.get("CI", "").lower() == "true"
+CHROMA = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
+
+
+def unavailable(what: str) -> None:
+    """A server a test needs is missing: skipped locally, a failure on CI (``CI=true``), where server
+    mode must never be silently skipped (``.ci/services.sh start`` provides the servers)."""
+    if ON_CI:
+        pytest.fail(f"{what} (CI=true: start the servers with .ci/services.sh start)")
+    pytest.skip(what)
+
+
+@pytest.fixture
+def pg_url():
+    """A fresh PostgreSQL database on the server at ``TARL_TEST_PG_URL``, dropped afterwards."""
+    import uuid
+
+    base = os.environ.get("TARL_TEST_PG_URL")
+    if not base:
+        unavailable("TARL_TEST_PG_URL is not set (no PostgreSQL server)")
+    import psycopg
+
+    name = "tarl_test_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(base, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    yield base.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(base, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture
@@ -29,6 +62,63 @@ def disk_engine(tmp_path):
     eng = MemoryEngine.open(tmp_path / "store")
     yield eng
     eng.close()
+
+
+# -- servers: ``.ci/services.sh start`` exports their URLs; else a test starts its own Chroma --------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, proc: subprocess.Popen, seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
+def start_chroma(data: Path, port: int) -> subprocess.Popen:
+    return subprocess.Popen([CHROMA, "run", "--path", str(data), "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@pytest.fixture(scope="session")
+def chroma_url(tmp_path_factory):
+    url = os.environ.get("TARL_TEST_CHROMA_URL")
+    if url:
+        yield url
+        return
+    if not Path(CHROMA).exists():
+        unavailable("the chroma CLI is not installed and TARL_TEST_CHROMA_URL is not set")
+    port = free_port()
+    proc = start_chroma(tmp_path_factory.mktemp("chroma-server"), port)
+    if not wait_for_port(port, proc):
+        proc.kill()
+        pytest.fail("chroma server did not start within 60 s")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+@pytest.fixture
+def index_and_ledger():
+    """``compare(engine)``: what the Chroma collection says (read raw) and what the ledger says, as
+    {entry id: ledger} of open entries; equal when the index tells the truth."""
+    from shared_core.schema import Ledger
+
+    def compare(engine) -> tuple[dict[str, Ledger], dict[str, Ledger]]:
+        got = engine.index.collection.get(include=["metadatas"])
+        indexed = {i: Ledger(m["ledger"]) for i, m in zip(got["ids"], got["metadatas"])}
+        truth = {e.id: e.ledger for ns in engine.namespaces() for lg in (Ledger.ACCEPTED, Ledger.PENDING)
+                 for e in engine.store.ledger(ns, lg)}
+        return indexed, truth
+
+    return compare
 
 
 def locomo_like(seed: int) -> dict[str, Any]:

@@ -4,28 +4,34 @@ An ``Episode`` is one namespace's stream of claims; each ``GoldStep`` names the 
 step index, the entry it is about. Gold next states are not written by hand: ``gold_states`` runs the
 gold actions through the one executor, so gold is as executable as predictions are.
 
-The generator (``generate``) writes realistic, varied episodes for one person each: personal facts with
-paraphrases, updates (with and without cue words), hedged plans, less reliable contradicting sources
-(relatives, web profiles, the assistant's guesses), multi-valued attributes, exact repeats, tool outputs
-whose ids get refreshed or arrive late, and chit-chat. It also writes what agents write: an assistant's
-``remember`` call relaying a new user fact (third person "The user ...", "User's ...", or the user quoted)
-is appended like the user's own words, while the assistant's own hedged inference waits in Pending;
-reference ids stated without a slot ("my order id is ...") are revised by a later correction with an
-update cue. Splits are disjoint by person (the entity).
+The generator (``generate``) follows the labelling contract (the project's ``tarl_labels`` notes) and
+is built so that metadata alone tells little about the label (``bench/probe.py`` measures how little).
+Each step first picks what the claim *says*
+relative to memory (a first mention, a restatement in other words, a completed change, a further value
+of a multi-valued attribute, an uncertain plan, a future-dated change, a stale snapshot, an injected
+instruction, chit-chat); then draws its source from one mix and its confidence from one distribution
+(mode 0.9, what adapters send), whatever the event; and only then derives the label from the contract.
+So third parties and web pages also report true new facts (``defer_verify``) and restate accepted ones
+(``noop``), tools also return stale snapshots (``reject_conflict``) and confirm stored values (``noop``),
+users soften real changes ("..., I think") that still ``revise``; a change to an important attribute
+(credentials, bank details, a phone number) from a source that is not clearly trusted waits
+(``defer_verify``). A namespace holds several subjects (the user, their children, a colleague, orders,
+tickets, trips, services) whose slots never target each other. Cardinality lives in ``GoldStep.many`` (and on the claim once ``Claim`` has a ``many`` field),
+never in claim metadata. Splits are disjoint by person (the namespace's user).
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from ..executor import MemoryState, Step, execute
 from ..schema import Action, Claim, Entry
-from .phrases import (ATTRIBUTES, CHITCHAT, FIRST, GUESS_FRAMES, LAST, RELAY_FRAMES, RELAY_SUBJECTS, TOOLS, Attribute,
-                      ToolKind, third_person)
+from .phrases import CHILD, COLLEAGUE, ORDER, SERVICE, TICKET, TRIP, USER, Attribute, tool_output
+from .phrases import frames as F
+from .phrases.voices import Say, Speaker, Subject, finish
 
 EPOCH = datetime(2025, 1, 6, 9, 0, tzinfo=timezone.utc)
 SPLITS = ("train", "dev", "test")
@@ -40,6 +46,11 @@ class GoldStep:
     kind: str = ""
     scored: bool = True
     """False for context-setting steps (hand-written and HaluMem seeds) kept out of the metrics."""
+    many: bool | None = None
+    """The claim's attribute holds several values (likes, allergies, members); None when unknown or no slot.
+    Kept beside the claim, not in its metadata, so no model reads it as a hint."""
+    slot: str | None = None
+    """The canonical ``subject.attribute`` the claim is about, whether or not the claim carries it (free text)."""
 
 
 @dataclass(frozen=True)
@@ -82,223 +93,224 @@ def split_of(entity: str) -> str:
     return "train" if h < 70 else "dev" if h < 85 else "test"
 
 
+SOURCE_MIX = (("user", 0.42), ("assistant", 0.16), ("tool", 0.12), ("third_party", 0.10), ("web", 0.08),
+              ("document", 0.05), ("system", 0.07))
+"""One source mix for every event: the source never tells the label on its own."""
+RELAY_SHARE = 0.6
+"""Share of assistant claims that relay what the user said (trusted) rather than infer or recap."""
+INJECTORS = ("web", "document", "tool", "third_party", "assistant")
+_CLAIM_HAS_MANY = "many" in Claim.model_fields
+
+
+def confidence(rng: random.Random) -> float:
+    """One distribution for all events, with its mode at 0.9 (what the adapters send almost always)."""
+    return 0.9 if rng.random() < 0.6 else round(rng.triangular(0.5, 1.0, 0.9), 2)
+
+
 @dataclass
 class _Builder:
     rng: random.Random
-    name: str
     namespace: str
     clock: datetime = EPOCH
     steps: list[GoldStep] = field(default_factory=list)
-    current: dict[str, list[int]] = field(default_factory=dict)
-    """Open gold entries per attribute key (several for multi-valued attributes)."""
-    values: dict[str, list[str]] = field(default_factory=dict)
+    accepted: dict[str, list[int]] = field(default_factory=dict)
+    pending: dict[str, list[int]] = field(default_factory=dict)
+    value: dict[int, str] = field(default_factory=dict)
+    past: dict[str, list[str]] = field(default_factory=dict)
     slotted: dict[str, bool] = field(default_factory=dict)
 
     def tick(self) -> datetime:
         self.clock += timedelta(hours=self.rng.choice([1, 3, 8, 20, 30, 50, 100]))
         return self.clock
 
-    def add(self, key: str, text: str, action: Action, target: int | None, kind: str, source: str,
-            confidence: float | None = None, valid_from: datetime | None = None) -> int:
-        slot = key if self.slotted.get(key) and self.rng.random() < 0.8 else None
-        conf = confidence if confidence is not None else round(self.rng.uniform(0.75, 1.0), 2)
-        claim = Claim(text=text, namespace=self.namespace, source=source, confidence=conf, observed_at=self.tick(),
-                      valid_from=valid_from, slot=slot)
-        self.steps.append(GoldStep(claim, action, target, kind))
-        return len(self.steps) - 1
+    def speaker(self, exclude: tuple[str, ...] = ()) -> Speaker:
+        names, weights = zip(*[(s, w) for s, w in SOURCE_MIX if s not in exclude])
+        source = self.rng.choices(names, weights)[0]
+        return Speaker(source, source == "assistant" and self.rng.random() < RELAY_SHARE)
+
+    def add(self, slot: str | None, many: bool | None, text: str, source: str, action: Action, target: int | None,
+            kind: str, value: str | None = None, valid_from: datetime | None = None, stamp: bool = True) -> int:
+        rng, at = self.rng, self.tick()
+        if slot is not None and slot not in self.slotted:
+            self.slotted[slot] = rng.random() < 0.55
+        use_slot = slot if slot is not None and self.slotted[slot] and rng.random() < 0.9 else None
+        held_from = self.steps[target].claim.valid_from if target is not None else None
+        if valid_from is None and stamp and rng.random() < 0.35 and (held_from is None or at >= held_from):
+            valid_from = at   # a stamp earlier than the target's validity would make the claim stale
+        extra = {"many": many} if _CLAIM_HAS_MANY and use_slot else {}
+        claim = Claim(text=text, namespace=self.namespace, source=source, confidence=confidence(rng), observed_at=at,
+                      valid_from=valid_from, slot=use_slot, **extra)
+        self.steps.append(GoldStep(claim, action, target, kind, many=many if slot else None, slot=slot))
+        i = len(self.steps) - 1
+        if value is not None:
+            self.value[i] = value
+        if slot is not None and action in (Action.APPEND, Action.REVISE):
+            self.accepted.setdefault(slot, []).append(i)
+            if target is not None and action is Action.REVISE:
+                self.accepted[slot].remove(target)
+                self.past.setdefault(slot, []).append(self.value[target])
+        elif slot is not None and action is Action.DEFER_VERIFY:
+            self.pending.setdefault(slot, []).append(i)
+        return i
 
 
-def _fill(rng: random.Random, template: str, name: str, value: str) -> str:
-    r = rng.random()
-    subject = name if r < 0.65 else name.split()[0] if r < 0.8 else rng.choice(RELAY_SUBJECTS)
-    text = template.format(n=subject, v=value)
-    return text[0].upper() + text[1:]
+def _event(b: _Builder, subject: Subject, attr: Attribute) -> None:
+    """One step about ``subject``'s ``attr``: what it says is chosen first, then who says it, then the label."""
+    rng = b.rng
+    slot = f"{subject.key}.{attr.key}"
+    say = Say(rng, subject, attr)
+    acc, pend = list(b.accepted.get(slot, [])), b.pending.get(slot, [])
+    held = {b.value[i] for i in acc}
+    waiting = [b.value[i] for i in pend if b.value[i] not in held]
 
+    def fresh() -> str:
+        return rng.choice([v for v in attr.values if v not in held] or list(attr.values))
 
-def _relayed(rng: random.Random, attr: Attribute, name: str, value: str, frames: tuple[str, ...]) -> str:
-    """A fact as an agent's memory tool writes it: about "the user" (or the person's name) in the third
-    person, or the user's own words quoted, inside one of ``frames``."""
-    first = _fill(rng, rng.choice(attr.state), name, value)
-    subject = rng.choice(RELAY_SUBJECTS) if rng.random() < 0.8 else name
-    third = third_person(first, subject)
-    frame = rng.choice(frames)
-    keep = frame.startswith("{t}") or third.startswith((name.split()[0], "User"))
-    inner = third if keep else third[:1].lower() + third[1:]
-    text = frame.format(t=inner, q=first)
-    return text[0].upper() + text[1:]
+    def put(text: str, sp: Speaker, action: Action, target: int | None, kind: str, v: str, **kw: object) -> None:
+        b.add(slot, attr.many, text, sp.source, action, target, kind, v, **kw)  # type: ignore[arg-type]
 
+    def soft(sp: Speaker, share: float) -> float:
+        """Softeners are what people write (the user, hearsay, the assistant), not tools, pages or forms."""
+        return 1.0 if sp.source in ("user", "third_party", "assistant") and rng.random() < share else 0.0
 
-def _person_events(b: _Builder, attr: Attribute) -> Iterator[Callable[[], None]]:
-    """Yields the follow-up events one attribute can produce, each a closure that appends a step."""
-    rng, key = b.rng, attr.key
+    def first_mention(v: str, kind: str, own: tuple[str, ...], generic: tuple[str, ...]) -> None:
+        sp = b.speaker()
+        s = soft(sp, 0.08)
+        text = say(sp, own, generic, v, soften=s)
+        ok = sp.trusted and not s
+        put(text, sp, Action.APPEND if ok else Action.DEFER_VERIFY, None, kind if ok else f"{kind}_unverified", v)
 
-    def pick_value(exclude: list[str]) -> str:
-        return rng.choice([v for v in attr.values if v not in exclude])
-
-    def target() -> int:
-        return rng.choice(b.current[key])
-
-    def restate() -> None:
-        t = target()
-        value = b.steps[t].claim.text
-        if rng.random() < 0.25:
-            text, source = value, rng.choice(["user", "user", "assistant", "tool"])
+    def change(v: str, kind: str) -> None:
+        t = rng.choice(acc)
+        sp = b.speaker(("tool",) if attr.many else ())
+        if attr.many:
+            own, generic = attr.change, F.LABEL_SWAP
+        elif rng.random() < 0.55:
+            own, generic = attr.change, F.LABEL_CHANGE
+        else:   # the new value in plain state wording: no cue word at all
+            own, generic = attr.state, F.LABEL_STATE
+        text = say(sp, own, generic, v, o=b.value[t], soften=soft(sp, 0.25))
+        if sp.trusted:
+            put(text, sp, Action.REVISE, t, kind, v)
+        elif attr.important:   # maybe the real owner, maybe a scam: verify before anything changes
+            put(text, sp, Action.DEFER_VERIFY, t, "unverified_important", v)
         else:
-            v = _value_of(b, key, t)
-            text, source = _fill(rng, rng.choice(attr.state + attr.echo), b.name, v), rng.choice(["user", "assistant"])
-        b.add(key, text, Action.NOOP, t, "restate", source)
+            put(text, sp, Action.REJECT_CONFLICT, t, "untrusted_conflict", v)
 
-    def update() -> None:
-        if attr.multi:
-            return add_value()
-        t = target()
-        v = pick_value(b.values[key])
-        templates = attr.update if rng.random() < 0.75 else attr.state
-        text, source = _fill(rng, rng.choice(templates), b.name, v), rng.choice(["user", "user", "user", "tool"] if attr.tool_ok else ["user"])
-        if b.steps[t].claim.source == "assistant" and rng.random() < 0.5:   # the agent relays the user's update
-            text, source = third_person(_fill(rng, rng.choice(attr.update), b.name, v), rng.choice(RELAY_SUBJECTS)), "assistant"
-        b.add(key, text, Action.REVISE, t, "update", source)
-        b.current[key] = [len(b.steps) - 1]
-        b.values[key] = [v]
-
-    def add_value() -> None:
-        if len(b.values[key]) >= len(attr.values) - 1:
-            return restate()
-        v = pick_value(b.values[key])
-        b.add(key, _fill(rng, rng.choice(attr.add), b.name, v), Action.APPEND, None, "multi_value", "user")
-        b.current[key].append(len(b.steps) - 1)
-        b.values[key].append(v)
-
-    def report() -> None:
-        t = target()
-        v = pick_value(b.values[key])
-        # often worded just like the accepted fact, one detail changed: overlap alone must not mean "restates"
-        templates = attr.report if rng.random() < 0.6 else attr.state
-        # a source clearly less trusted than the one memory holds (an assistant relay is contested by hearsay)
-        sources = ["third_party", "web"] + ([] if b.steps[t].claim.source == "assistant" else ["assistant", "document"])
-        b.add(key, _fill(rng, rng.choice(templates), b.name, v), Action.REJECT_CONFLICT, t, "unreliable_conflict",
-              rng.choice(sources), confidence=round(rng.uniform(0.5, 0.95), 2))
-
-    def hedge() -> None:
-        t = target()
-        v = pick_value(b.values[key])
-        b.add(key, _fill(rng, rng.choice(attr.hedge), b.name, v), Action.DEFER_VERIFY, t, "hedged", "user",
-              confidence=round(rng.uniform(0.5, 0.9), 2))
-
-    events: list[Callable[[], None]] = [restate, update] + ([report] if attr.report and not attr.multi else [])
-    events += ([hedge] if attr.hedge else []) + ([add_value, add_value] if attr.multi else [])
-    while True:
-        yield rng.choice(events)
-
-
-def _value_of(b: _Builder, key: str, step: int) -> str:
-    text = b.steps[step].claim.text.lower()
-    for v in b.values.get(key, []):
-        if v.lower() in text:
-            return v
-    return b.values[key][-1]
-
-
-def _introduce(b: _Builder, attr: Attribute) -> None:
-    rng = b.rng
-    v = rng.choice(attr.values)
-    b.slotted[attr.key] = not attr.multi and rng.random() < 0.5   # a slot names a single-valued key
-    if rng.random() < 0.12:   # a hearsay or hedged first mention: unverified, no target
-        options = [(t, "third_party") for t in attr.report] + [(t, "user") for t in attr.hedge]
-        template, source = rng.choice(options)
-        b.add(attr.key, _fill(rng, template, b.name, v), Action.DEFER_VERIFY, None, "unverified_new", source,
-              confidence=round(rng.uniform(0.4, 0.85), 2))
-        return
-    if rng.random() < 0.1:    # the assistant's own guess about the user: hedged, held for verification
-        b.add(attr.key, _relayed(rng, attr, b.name, v, GUESS_FRAMES), Action.DEFER_VERIFY, None, "assistant_guess",
-              "assistant", confidence=round(rng.uniform(0.5, 0.9), 2))
-        return
-    if rng.random() < 0.3:    # an agent relays what the user told it: a new fact, stored like the user's own
-        text, kind, source = _relayed(rng, attr, b.name, v, RELAY_FRAMES), "relayed_fact", "assistant"
-    else:
-        sources = ["user", "user", "user", "system"] + (["tool"] if attr.tool_ok else [])
-        text, kind, source = _fill(rng, rng.choice(attr.state), b.name, v), "new_fact", rng.choice(sources)
-    i = b.add(attr.key, text, Action.APPEND, None, kind, source)
-    b.current[attr.key], b.values[attr.key] = [i], [v]
+    if not acc:
+        v = rng.choice(waiting) if waiting and rng.random() < 0.4 else fresh()
+        return first_mention(v, "new_fact", attr.state, F.LABEL_STATE)
+    single = not attr.many
+    stamped = [i for i in acc if b.steps[i].claim.valid_from is not None]
+    events: list[tuple[str, float]] = [
+        ("restate", 0.24), ("change", 0.26 if single else 0.12), ("add", 0.0 if single else 0.26), ("hedge", 0.12),
+        ("future", 0.08 if single else 0.0), ("stale", 0.08 if stamped and single else 0.0), ("inject", 0.05),
+        ("confirm", 0.08 if waiting else 0.0)]
+    names, weights = zip(*events)
+    event = rng.choices(names, weights)[0]
+    if event == "confirm":   # a value held in Pending is said again: labelled against Accepted, never promoted
+        v = rng.choice(waiting)
+        if attr.many:
+            return first_mention(v, "confirm_value", attr.add or attr.state, F.LABEL_ADD)
+        return change(v, "confirm_change")
+    if event == "restate":
+        t = rng.choice(acc)
+        if rng.random() < 0.15:   # the same words again (a repeated tool call, a repeated sentence)
+            old = b.steps[t].claim
+            return put(old.text, Speaker(old.source), Action.NOOP, t, "repeat", b.value[t])
+        sp = b.speaker()
+        other = rng.random() < 0.6
+        text = say(sp, attr.restate if other else attr.state, F.LABEL_RESTATE if other else F.LABEL_STATE, b.value[t],
+                   soften=soft(sp, 0.25))
+        return put(text, sp, Action.NOOP, t, "restate", b.value[t])
+    if event == "change":
+        return change(fresh(), "change")
+    if event == "add":
+        own = attr.add if rng.random() < 0.65 else attr.state
+        return first_mention(fresh(), "further_value", own, F.LABEL_ADD if own is attr.add else F.LABEL_STATE)
+    if event == "hedge":     # uncertain or merely planned: it waits, whoever says it
+        sp = b.speaker(("tool",))
+        own, v = attr.hedge if rng.random() < 0.5 else (), fresh()
+        return put(say(sp, own, F.LABEL_HEDGE, v), sp, Action.DEFER_VERIFY, rng.choice(acc) if single else None,
+                   "uncertain", v)
+    if event == "future":
+        t, v, sp = rng.choice(acc), fresh(), b.speaker()
+        when = b.clock + timedelta(days=rng.randint(10, 90))
+        if (held := b.steps[t].claim.valid_from) is not None and when <= held:   # later than what it replaces
+            when = held + timedelta(days=rng.randint(10, 90))
+        if sp.trusted:        # a firm change with a date: revise now, valid from then
+            text = (tool_output(rng, subject.key, subject.display, attr.key, v, f"{when:%Y-%m-%d}")
+                    if sp.source == "tool" else say(sp, (), F.FUTURE_FIRM, v))
+            return put(text, sp, Action.REVISE, t, "future_change", v, valid_from=when)
+        return put(say(sp, (), F.FUTURE_RUMOUR, v), sp, Action.DEFER_VERIFY, t, "future_rumour", v, stamp=False)
+    if event == "stale":     # an older snapshot arrives late: older validity loses
+        t = rng.choice(stamped)
+        v = rng.choice(b.past.get(slot) or [fresh()])
+        sp = b.speaker()
+        text = say(sp, attr.state, F.LABEL_STATE, v)
+        if sp.source in ("user", "assistant", "third_party") or rng.random() < 0.5:   # people say it is old
+            text = rng.choice([f for f in F.STALE if f != "{t}"]).format(t=text, date=rng.choice(F.DATES))
+        before = b.steps[t].claim.valid_from - timedelta(days=rng.randint(30, 700))  # type: ignore[operator]
+        return put(text, sp, Action.REJECT_CONFLICT, t, "stale", v, valid_from=before)
+    t, sp = rng.choice(acc), Speaker(rng.choice(INJECTORS))   # an injected instruction never reaches Accepted
+    frame = F.INJECTIONS_MANY if attr.many else F.INJECTIONS
+    put(say(sp, attr.state, F.LABEL_STATE, fresh(), o=b.value[t], frame=frame), sp, Action.REJECT_CONFLICT, t,
+        "injection", "")
 
 
-def _tool_events(b: _Builder, kind: ToolKind) -> Iterator[Callable[[], None]]:
-    """A tool object (order, ticket, flight, ...): created, refreshed, repeated, or reported late."""
-    rng = b.rng
-    objects: list[dict[str, str]] = []
-    history: dict[str, list[tuple[int, datetime]]] = {}
-
-    def render(obj: dict[str, str]) -> str:
-        return rng.choice(kind.templates).format(**obj)
-
-    def stamp(at: datetime) -> datetime | None:
-        """Half of the tools say when their output holds; the rest leave validity to the reader."""
-        return at if timed else None
-
-    timed = rng.random() < 0.5
-
-    def new_object() -> None:
-        obj = kind.make(rng)
-        objects.append(obj)
-        key = f"{kind.key}:{obj['id']}"
-        b.slotted[key] = rng.random() < 0.5
-        at = b.clock + timedelta(minutes=5)
-        i = b.add(key, render(obj), Action.APPEND, None, "tool_new", "tool", confidence=1.0, valid_from=stamp(at))
-        history[key] = [(i, at)]
-        b.current[key] = [i]
-
-    def refresh() -> None:
-        if not objects:
-            return new_object()
-        obj = rng.choice(objects)
-        key = f"{kind.key}:{obj['id']}"
-        if rng.random() < 0.3:    # the same output again: nothing new
-            t = b.current[key][0]
-            b.add(key, render(obj), Action.NOOP, t, "tool_repeat", "tool", confidence=1.0,   # maybe reworded
-                  valid_from=b.steps[t].claim.valid_from)
-            return
-        old = dict(obj)
-        obj.update(kind.change(rng, obj))
-        at = b.clock + timedelta(hours=1)
-        t = b.current[key][0]
-        i = b.add(key, render(obj), Action.REVISE, t, "tool_refresh", "tool", confidence=1.0, valid_from=stamp(at))
-        history[key].append((i, at))
-        b.current[key] = [i]
-        if timed and rng.random() < 0.35:   # a delayed copy of the previous output arrives late: stale
-            before = history[key][-2][1]
-            b.add(key, render(old), Action.REJECT_CONFLICT, i, "tool_stale", "tool", confidence=1.0,
-                  valid_from=before)
-
-    events = [new_object, refresh, refresh, refresh]
-    while True:
-        yield rng.choice(events)
+def _subjects(rng: random.Random, name: str) -> list[Subject]:
+    """The user, and maybe their children, a colleague, orders and a ticket: distinct subjects, one namespace."""
+    first = name.split()[0]
+    out = [Subject("user", (name, first, "the user", "User"), (), name, tuple(rng.sample(USER, rng.randint(2, 4))))]
+    for kid in rng.sample(F.KID_NAMES, rng.choice([0, 0, 1, 1, 2])):
+        rel = rng.choice(["son", "daughter", "kid"])
+        out.append(Subject(kid.lower(), (kid, f"{first}'s {rel} {kid}"), (kid, f"my {rel} {kid}"), kid,
+                           tuple(rng.sample(CHILD, rng.randint(1, 2)))))
+    if rng.random() < 0.3:
+        c = rng.choice([f for f in F.FIRST if f != first])
+        full = f"{c} {rng.choice(F.LAST)}"
+        out.append(Subject(c.lower(), (full, c), (f"{rng.choice(F.COLLEAGUE_ROLES)} {c}", c), full,
+                           tuple(rng.sample(COLLEAGUE, rng.randint(1, 2)))))
+    for oid in rng.sample(range(1000, 9999), rng.choice([0, 0, 1, 2])):
+        out.append(Subject(f"order_{oid}", (f"order #{oid}", f"#{oid}", f"order {oid}"),
+                           (f"my order #{oid}", f"order {oid}"),
+                           f"#{oid}", tuple(rng.sample(ORDER, rng.randint(1, 2)))))
+    if rng.random() < 0.25:
+        city = rng.choice(F.TRIP_CITIES)
+        out.append(Subject(f"trip_{city.lower()}", (f"the {city} trip", f"{first}'s {city} trip"),
+                           (f"my {city} trip", f"our {city} trip"), f"{city} trip",
+                           tuple(rng.sample(TRIP, rng.randint(1, 2)))))
+    for svc in rng.sample(F.SERVICES, rng.choice([0, 0, 0, 1, 2])):
+        out.append(Subject(svc.lower(), (svc,), (svc, f"our {svc}"), svc, tuple(rng.sample(SERVICE, rng.randint(1, 2)))))
+    if rng.random() < 0.25:
+        tid = f"OPS-{rng.randint(100, 9999)}"
+        out.append(Subject(tid.lower(), (f"ticket {tid}", tid), (f"my ticket {tid}", tid), tid,
+                           tuple(rng.sample(TICKET, rng.randint(1, 2)))))
+    return out
 
 
 def generate_episode(seed: int, person: str | None = None) -> Episode:
     rng = random.Random(seed)
-    last = rng.choice(LAST) if rng.random() < 0.5 else f"{rng.choice(LAST)}-{rng.choice(LAST)}"
-    name = person or f"{rng.choice(FIRST)} {last}"
-    ns = "u_" + name.lower().replace(" ", "_")
-    b = _Builder(rng, name, ns)
-    attrs = rng.sample(ATTRIBUTES, rng.randint(3, 6))
-    streams: list[Iterator[Callable[[], None]]] = []
-    pending_intro = list(attrs)
-    tools = rng.sample(TOOLS, rng.randint(0, 2))
-    for kind in tools:
-        streams.append(_tool_events(b, kind))
+    last = rng.choice(F.LAST) if rng.random() < 0.5 else f"{rng.choice(F.LAST)}-{rng.choice(F.LAST)}"
+    name = person or f"{rng.choice(F.FIRST)} {last}"
+    b = _Builder(rng, "u_" + name.lower().replace(" ", "_"))
+    unseen = [(s, a) for s in _subjects(rng, name) for a in s.attributes]
+    rng.shuffle(unseen)
+    seen: list[tuple[Subject, Attribute]] = []
     length = rng.randint(10, 22)
     while len(b.steps) < length:
         r = rng.random()
         if r < 0.07:
-            b.add("chat", rng.choice(CHITCHAT), Action.NOOP, None, "chitchat", rng.choice(["user", "assistant"]))
-        elif pending_intro and (r < 0.35 or not b.current):
-            attr = pending_intro.pop()
-            _introduce(b, attr)
-            if attr.key in b.current:
-                streams.append(_person_events(b, attr))
-        elif streams:
-            next(rng.choice(streams))()
-    return Episode(name=ns, split=split_of(name), origin="generated", steps=tuple(b.steps))
+            sp = rng.choices(["user", "assistant"], [0.75, 0.25])[0]
+            b.add(None, None, finish(rng, rng.choice(F.CHITCHAT), 0.2), sp, Action.NOOP, None, "chitchat", stamp=False)
+            continue
+        if unseen and (r < 0.4 or not seen):
+            seen.append(unseen.pop())
+            pair = seen[-1]
+        else:
+            pair = rng.choice(seen)
+        _event(b, *pair)
+    return Episode(name=b.namespace, split=split_of(name), origin="generated", steps=tuple(b.steps))
 
 
 def generate(n: int, seed: int = 0) -> list[Episode]:

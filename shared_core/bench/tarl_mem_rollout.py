@@ -34,6 +34,7 @@ class Step:
     kind: str
     gold: str
     pred: str
+    target: str | None
     confidence: float
     state_ok: bool
     state_ok_ah: bool
@@ -84,7 +85,7 @@ def rollout(name: str, policy: Policy, episodes: Sequence[Episode], vectors: Vec
             forced = decide(s.claim, *candidates(s.claim, gold[i], vectors), policy, contract=name in CONTRACT)
             tf_state = _apply(gold[i], forced.steps, i)
             out.append(Step(
-                kind=s.kind, gold=s.action.value, pred=d.action.value, confidence=m.confidence(d),
+                kind=s.kind, gold=s.action.value, pred=d.action.value, target=d.target_id, confidence=m.confidence(d),
                 state_ok=m.same_state(state, gold[i + 1]), state_ok_ah=same_ah(state, gold[i + 1]),
                 polluted=m.polluted(state, created, s.action) if s.action in m.HOLD else None,
                 conflict_kept=m.conflict_kept(state, created, s.action, tid),

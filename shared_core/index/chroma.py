@@ -51,39 +51,72 @@ def http_client(url: str) -> Any:
 
 
 class EntryIndex:
-    """Nearest-neighbour search over open entries, filtered by namespace and ledger."""
+    """Nearest-neighbour search over open entries, filtered by namespace and ledger.
 
-    def __init__(self, client: Any, embedder: Embedder, *, prefix: str = "tarl") -> None:
+    ``store_id`` (kept in the ledger) is part of the collection name, so stores sharing one Chroma
+    server never share, or delete, each other's rows. ``where`` names the index for error messages."""
+
+    def __init__(self, client: Any, embedder: Embedder, *, store_id: str, where: str = "chroma") -> None:
         from .function import chroma_function
 
         self.client = client
         self.embedder = embedder
+        self.where = where
+        self.name = f"tarl_{store_id}_{embedder.name}_{embedder.dim}"[:512]
         self.collection = client.get_or_create_collection(
-            name=f"{prefix}_{embedder.name}_{embedder.dim}",
-            embedding_function=chroma_function(embedder),
-            metadata={"hnsw:space": "cosine"},
+            name=self.name, embedding_function=chroma_function(embedder), metadata={"hnsw:space": "cosine"},
         )
+        self.batch = int(client.get_max_batch_size())
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return np.asarray(self.embedder(list(texts)), dtype=np.float32)
 
+    def write(self, entries: Sequence[Entry], vectors: dict[str, np.ndarray]) -> None:
+        """Make the index show ``entries`` as they are: History rows removed, open rows upserted (with
+        the vectors given, else embedded), in batches no larger than the client allows."""
+        self.remove(e.id for e in entries if e.ledger is Ledger.HISTORY)
+        live = [e for e in entries if e.ledger is not Ledger.HISTORY]
+        for i in range(0, len(live), self.batch):
+            chunk = live[i:i + self.batch]
+            missing = [e for e in chunk if e.id not in vectors]
+            fresh = dict(zip((e.id for e in missing), self.embed([e.text for e in missing]))) if missing else {}
+            self.upsert(chunk, np.stack([vectors[e.id] if e.id in vectors else fresh[e.id] for e in chunk]))
+
     def upsert(self, entries: Sequence[Entry], vectors: np.ndarray | None = None) -> None:
         entries = [e for e in entries if e.ledger is not Ledger.HISTORY]
-        if not entries:
-            return
-        if vectors is None:
+        if vectors is None and entries:
             vectors = self.embed([e.text for e in entries])
-        self.collection.upsert(
-            ids=[e.id for e in entries],
-            embeddings=np.asarray(vectors, dtype=np.float32),
-            documents=[e.text for e in entries],
-            metadatas=[_metadata(e) for e in entries],
-        )
+        for i in range(0, len(entries), self.batch):
+            chunk = entries[i:i + self.batch]
+            self.collection.upsert(
+                ids=[e.id for e in chunk],
+                embeddings=np.asarray(vectors[i:i + self.batch], dtype=np.float32),  # type: ignore[index]
+                documents=[e.text for e in chunk],
+                metadatas=[_metadata(e) for e in chunk],
+            )
 
     def remove(self, ids: Iterable[str]) -> None:
         ids = list(ids)
-        if ids:
-            self.collection.delete(ids=ids)
+        for i in range(0, len(ids), self.batch):
+            self.collection.delete(ids=ids[i:i + self.batch])
+
+    def states(self) -> dict[str, Ledger]:
+        """Every indexed id with the ledger its row says (for reconciliation against the ledger)."""
+        out: dict[str, Ledger] = {}
+        offset = 0
+        while True:
+            got = self.collection.get(include=["metadatas"], limit=self.batch, offset=offset)
+            out.update((i, Ledger(m["ledger"])) for i, m in zip(got["ids"], got["metadatas"]))
+            if len(got["ids"]) < self.batch:
+                return out
+            offset += self.batch
+
+    def drop(self) -> None:
+        """Delete this store's collection (a private in-memory store at close, or before a rebuild)."""
+        self.client.delete_collection(self.name)
+
+    def close(self) -> None:
+        self.client.close()
 
     def query(
         self,
@@ -115,14 +148,7 @@ class EntryIndex:
         return list(got["ids"]), vectors, [Ledger(m["ledger"]) for m in got["metadatas"]]
 
     def ids(self) -> set[str]:
-        out: set[str] = set()
-        offset, page = 0, 5000
-        while True:
-            batch = self.collection.get(include=[], limit=page, offset=offset)["ids"]
-            out.update(batch)
-            if len(batch) < page:
-                return out
-            offset += page
+        return set(self.states())
 
     def count(self) -> int:
         return int(self.collection.count())

@@ -41,13 +41,23 @@ def _greedy(w: np.ndarray, v: np.ndarray, cap: int) -> np.ndarray:
     density = v / np.maximum(w, 1e-9)
     order = np.lexsort((-np.arange(m), -density))
     chosen = np.zeros(m, dtype=bool)
-    left = cap
-    for j in order.tolist():
-        if w[j] <= left:
+    # The densest items up to the first that does not fit are all taken (one cumulative sum); after
+    # it only items no heavier than what is left can ever be taken, usually a handful, visited in order.
+    csum = np.cumsum(w[order])
+    k = int(np.searchsorted(csum, cap, side="left"))  # these leave something over
+    if k < m and csum[k] == cap:  # this one fills the budget exactly: nothing after it is taken
+        k += 1
+    chosen[order[:k]] = True
+    left = cap - (int(csum[k - 1]) if k else 0)
+    rest = order[k:]
+    rest = rest[w[rest] <= left]
+    weights = w.tolist()
+    for j in rest.tolist():
+        if left == 0:
+            break
+        if weights[j] <= left:
             chosen[j] = True
-            left -= int(w[j])
-            if left == 0:
-                break
+            left -= weights[j]
     fits = np.flatnonzero(w <= cap)
     if len(fits):
         best = fits[np.argmax(v[fits])]

@@ -5,11 +5,13 @@ conversation goes on (so scores can be cached, and training never peeks at the f
 Appending units therefore never changes the features of earlier units (tested).
 
 Everything is vectorised over the whole history (see :mod:`shared_core.lre.textarray`): character
-classes are counted on one code-point array, words are 64-bit hashes, the vocabulary and the word lists
-are looked up together with one ``searchsorted`` (:class:`VocabIndex`), identifiers are
-whitespace-delimited chunks classified from per-chunk character counts, and prefix statistics and the
-TF-IDF entries (over the scorer's vocabulary, l2-normalised per unit) come from one sort of
-(word, unit) keys. There is no Python loop per unit, per word or per feature.
+classes are counted on one byte per character and summed per unit with ``reduceat``, words are 64-bit
+hashes, the vocabulary and the word lists are looked up together in one hash table
+(:class:`VocabIndex`), identifiers are the whitespace-delimited chunks holding an id-ish character,
+classified from their character counts, and prefix statistics and the TF-IDF entries (over the
+scorer's vocabulary, l2-normalised per unit) come from one radix sort of the content words by a small
+per-call word id. There is no Python loop per unit, per word or per feature. Why it matters: a cold
+trim featurises the whole history, and the featuriser is most of its cost.
 
 Incremental use: :class:`PrefixState` carries what later units need from earlier ones, so appended
 units can be featurised alone with identical results (see :mod:`shared_core.lre.stream`).
@@ -22,8 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from shared_core.lre import lexicon
-from shared_core.lre.textarray import TextArray, from_texts, hash_words, shift_left, shift_right
+from shared_core.lre.textarray import TextArray, from_texts, runs, shift_left, shift_right
+from shared_core.lre.vocab import (ERROR, EVENT, FIRST, PEOPLE, PHATIC, PLAN, PREFER, STOP, TEMPORAL,
+                                  VocabIndex)
 
 FEATURE_NAMES: tuple[str, ...] = (
     "position",        # log1p(unit index): absolute, so it never changes when units are appended
@@ -58,43 +61,6 @@ FEATURE_NAMES: tuple[str, ...] = (
 )
 
 
-STOP, ERROR, TEMPORAL, FIRST, PHATIC, EVENT, PEOPLE, PLAN, PREFER = 1, 2, 4, 8, 16, 32, 64, 128, 256
-_LISTS = ((STOP, lexicon.STOP_WORDS), (ERROR, lexicon.ERROR_WORDS), (TEMPORAL, lexicon.TEMPORAL_WORDS),
-          (FIRST, lexicon.FIRST_PERSON_WORDS), (PHATIC, lexicon.PHATIC_WORDS), (EVENT, lexicon.EVENT_WORDS),
-          (PEOPLE, lexicon.PEOPLE_WORDS), (PLAN, lexicon.PLAN_WORDS), (PREFER, lexicon.PREFERENCE_WORDS))
-
-
-@dataclass(frozen=True, slots=True)
-class VocabIndex:
-    """One sorted table of word hashes: the scorer's vocabulary (column per word) merged with the word
-    lists (a flag bit per list), so that every word of a history is looked up with one ``searchsorted``."""
-
-    hashes: np.ndarray  # sorted uint64
-    cols: np.ndarray  # vocabulary column, -1 for list-only words
-    flags: np.ndarray  # bit set of STOP / ERROR / TEMPORAL / FIRST / PHATIC
-    size: int  # vocabulary size
-
-    @classmethod
-    def build(cls, vocab: Mapping[str, int] | Sequence[str]) -> VocabIndex:
-        items = list(vocab.items()) if isinstance(vocab, Mapping) else [(w, i) for i, w in enumerate(vocab)]
-        table: dict[str, list[int]] = {w: [c, 0] for w, c in items}
-        for bit, words in _LISTS:
-            for w in words:
-                table.setdefault(w, [-1, 0])[1] |= bit
-        words = list(table)
-        h = hash_words(words)
-        order = np.argsort(h)
-        cols = np.array([table[w][0] for w in words], dtype=np.int64)[order]
-        flags = np.array([table[w][1] for w in words], dtype=np.int64)[order]
-        return cls(h[order], cols, flags, len(items))
-
-    def lookup(self, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(vocabulary column or -1, flags) per word hash."""
-        pos = np.minimum(np.searchsorted(self.hashes, hashes), len(self.hashes) - 1)
-        hit = self.hashes[pos] == hashes
-        return np.where(hit, self.cols[pos], -1), np.where(hit, self.flags[pos], 0)
-
-
 @dataclass(frozen=True, slots=True)
 class FeatureSet:
     """Dense causal features plus the TF-IDF entries (row, column, l2-normalised value)."""
@@ -111,13 +77,8 @@ class FeatureSet:
         return int(self.dense.shape[0])
 
 
-def _counts(mask: np.ndarray, seg_of_char: np.ndarray, m: int) -> np.ndarray:
-    """Per-segment count of a boolean mask, given the segment of every character."""
-    return np.bincount(seg_of_char[mask], minlength=m)[:m].astype(np.float64)
-
-
 def _char_features(ta: TextArray) -> dict[str, np.ndarray]:
-    a = np.where(ta.chars < 128, ta.chars, 128).astype(np.uint8)  # 1 byte per char: 4x less memory traffic
+    a = ta.chars  # one byte per character, non-ASCII = 128
     n = ta.n
     sep = a == 1
     space = (a == 32) | (a == 10) | (a == 9) | (a == 13) | sep
@@ -133,54 +94,71 @@ def _char_features(ta: TextArray) -> dict[str, np.ndarray]:
         (a == 45) & (nxt == 62))
     end_mark = (a == 46) | (a == 33) | (a == 63)
     sentence_end = end_mark & ~shift_left(end_mark, False) & shift_left(space, True)
-    out = {name: _counts(m, ta.unit_of_char, n) for name, m in
+    out = {name: ta.per_unit(m) for name, m in
            (("digits", digit), ("caps", caps), ("code", code), ("qmarks", a == 63), ("bangs", a == 33),
             ("sentences", sentence_end))}
-    # Identifier chunks: whitespace-delimited runs containing a digit or an id-ish character,
-    # classified by their character counts (plain words are never examined).
-    slash_m, at_m, under_m, dash_m = a == 47, a == 64, a == 95, (a == 45) | (a == 35)
-    camel_m = lower & shift_left(upper, False)
-    special = digit | slash_m | at_m | under_m | dash_m | camel_m
-    out["identifiers"] = np.zeros(n)
-    if special.any():
-        starts_mask = ~space & prev_space
-        chunk_start = np.flatnonzero(starts_mask)
-        chunk_of_char = np.cumsum(starts_mask.view(np.uint8), dtype=np.int64) - 1
-        chunk_end = np.flatnonzero(~space & shift_left(space, True)) + 1
-        punct = ((a == 34) | (a == 39) | (a == 44) | (a == 58) | (a == 40) | (a == 41) | (a == 91) | (a == 93)
-                 | (a == 123) | (a == 125) | (a == 59) | (a == 61) | (a == 46))
-        n_digit, slash, at, dot, under, dash, camel, other = (_counts(m, chunk_of_char, len(chunk_start)) for m in (
-            digit, slash_m, at_m, a == 46, under_m, dash_m, camel_m, punct))
-        length = chunk_end - chunk_start
-        n_alpha = length - n_digit - slash - at - under - dash - other  # letters, roughly
-        ident = ((slash >= 2) | ((at > 0) & (dot > 0)) | ((length >= 8) & (n_digit > 0) & (n_alpha > 2))
-                 | (((dash + under) > 0) & (n_digit > 0) & (n_alpha > 0)) | ((under > 0) & (n_alpha > 2))
-                 | ((camel > 0) & (n_alpha > 3) & (n_digit == 0) & (length <= 40)))
-        out["identifiers"] = _counts(ident, ta.unit_of_char[chunk_start], n)
-    out["words"] = np.bincount(ta.unit, minlength=n)[:n].astype(np.float64)
+    out["identifiers"] = _identifiers(ta, space, digit, lower & shift_left(upper, False))
+    out["words"] = np.diff(ta.words_before).astype(np.float64)
     return out
 
 
-def _word_counts(ta: TextArray, flags: np.ndarray) -> dict[str, np.ndarray]:
-    n = ta.n
-    # 4-digit years 19xx / 20xx are time anchors too.
-    last = len(ta.chars) - 1
-    d0, d1 = ta.chars[ta.starts], ta.chars[np.minimum(ta.starts + 1, last)]
-    d3 = ta.chars[np.minimum(ta.starts + 3, last)]
-    year = ((ta.ends - ta.starts) == 4) & (((d0 == 49) & (d1 == 57)) | ((d0 == 50) & (d1 == 48))) & ((d3 - 48) < 10)
+def _identifiers(ta: TextArray, space: np.ndarray, digit: np.ndarray, camel_m: np.ndarray) -> np.ndarray:
+    """Identifier chunks per unit: whitespace-delimited runs classified by their character counts.
+    Every rule needs a digit, ``/``, ``@``, ``_``, ``-``/``#`` or a camelCase hump, so only the chunks
+    holding one are examined (plain words never are): their characters are gathered and counted alone."""
+    a, n = ta.chars, ta.n
+    special = np.flatnonzero(digit | (a == 47) | (a == 64) | (a == 95) | (a == 45) | (a == 35) | camel_m)
+    if len(special) == 0:
+        return np.zeros(n)
+    chunk_start, chunk_end = runs(~space)
+    hit = np.searchsorted(chunk_start, special, side="right") - 1
+    cand = hit[np.concatenate(([True], hit[1:] != hit[:-1]))]
+    cs, length = chunk_start[cand], chunk_end[cand] - chunk_start[cand]
+    m = len(cand)
+    cid = np.repeat(np.arange(m), length)
+    pos = np.arange(len(cid)) + np.repeat(cs - (np.cumsum(length) - length), length)
+    c = a[pos]
 
     def count(mask: np.ndarray) -> np.ndarray:
-        return np.bincount(ta.unit[mask], minlength=n)[:n].astype(np.float64)
+        return np.bincount(cid[mask], minlength=m)
 
-    e1, e2 = ta.chars[np.maximum(ta.ends - 1, 0)], ta.chars[np.maximum(ta.ends - 2, 0)]
-    past = ((ta.ends - ta.starts) >= 5) & (e1 == 100) & (e2 == 101)  # "...ed"
-    return {"errors": count((flags & ERROR) > 0), "temporal": count(((flags & TEMPORAL) > 0) | year),
-            "first_person": count((flags & FIRST) > 0), "phatic": count((flags & PHATIC) > 0),
-            "events": count(((flags & EVENT) > 0) | past), "people": count((flags & PEOPLE) > 0),
-            "plans": count((flags & PLAN) > 0), "preferences": count((flags & PREFER) > 0)}
+    punct = ((c == 34) | (c == 39) | (c == 44) | (c == 58) | (c == 40) | (c == 41) | (c == 91) | (c == 93)
+             | (c == 123) | (c == 125) | (c == 59) | (c == 61) | (c == 46))
+    n_digit, slash, at, dot, under, dash, camel, other = (count(k) for k in (
+        digit[pos], c == 47, c == 64, c == 46, c == 95, (c == 45) | (c == 35), camel_m[pos], punct))
+    n_alpha = length - n_digit - slash - at - under - dash - other  # letters, roughly
+    ident = ((slash >= 2) | ((at > 0) & (dot > 0)) | ((length >= 8) & (n_digit > 0) & (n_alpha > 2))
+             | (((dash + under) > 0) & (n_digit > 0) & (n_alpha > 0)) | ((under > 0) & (n_alpha > 2))
+             | ((camel > 0) & (n_alpha > 3) & (n_digit == 0) & (length <= 40)))
+    return np.bincount(np.searchsorted(ta.seps, cs[ident]), minlength=n).astype(np.float64)
 
 
-_UNIT_BITS = np.uint64(24)  # (word, unit) keys: 40 bits of word hash, 24 bits of unit index in a batch
+def _word_counts(ta: TextArray, flags: np.ndarray) -> dict[str, np.ndarray]:
+    """Word-list counts per unit. Only words on a list (other than the stop words), 4-digit years and
+    ``-ed`` words count, so those few are picked out first (by flag, length and last letter) and every
+    count runs over them alone."""
+    n = ta.n
+    chars, starts, ends = ta.chars, ta.starts, ta.ends
+    length = ends - starts
+    four = np.flatnonzero(length == 4)  # 4-digit years 19xx / 20xx are time anchors too
+    s4 = starts.take(four)
+    d0, d1, d3 = chars.take(s4), chars.take(s4 + 1), chars.take(s4 + 3)
+    year = four[(((d0 == 49) & (d1 == 57)) | ((d0 == 50) & (d1 == 48))) & ((d3 - 48) < 10)]
+    ed = np.flatnonzero((chars.take(ends - 1) == 100) & (length >= 5))  # "...ed"
+    past = ed[chars.take(ends.take(ed) - 2) == 101]
+    listed = np.flatnonzero(flags & ~STOP)
+    f, unit = flags.take(listed), ta.unit.take(listed)
+
+    def count(mask: np.ndarray, extra: np.ndarray | None = None) -> np.ndarray:
+        u = unit[mask] if extra is None else np.union1d(listed[mask], extra)
+        return np.bincount(u if extra is None else ta.unit.take(u), minlength=n)[:n].astype(np.float64)
+
+    return {"errors": count((f & ERROR) > 0), "temporal": count((f & TEMPORAL) > 0, year),
+            "first_person": count((f & FIRST) > 0), "phatic": count((f & PHATIC) > 0),
+            "events": count((f & EVENT) > 0, past), "people": count((f & PEOPLE) > 0),
+            "plans": count((f & PLAN) > 0), "preferences": count((f & PREFER) > 0)}
+
+
 _MAX_BATCH = 1 << 24
 _EMPTY_U64 = np.zeros(0, dtype=np.uint64)
 _EMPTY_I64 = np.zeros(0, dtype=np.int64)
@@ -189,10 +167,10 @@ _EMPTY_I64 = np.zeros(0, dtype=np.int64)
 @dataclass(frozen=True, slots=True)
 class PrefixState:
     """What the features of later units need to know about units 0..n-1 (for incremental scoring):
-    per word, how many units contained it and the last one that did; the last unit's words."""
+    per word (by hash), how many units contained it and the last one that did; the last unit's words."""
 
     n: int
-    words: np.ndarray  # sorted word keys
+    words: np.ndarray  # sorted word hashes
     counts: np.ndarray
     last: np.ndarray
     prev_words: np.ndarray
@@ -202,28 +180,76 @@ class PrefixState:
 EMPTY_STATE = PrefixState(0, _EMPTY_U64, _EMPTY_I64, _EMPTY_I64, _EMPTY_U64)
 
 
+def _word_ids(h: np.ndarray) -> np.ndarray:
+    """A small id per distinct word hash (equal hashes, equal ids), from an open-addressing table built
+    for this call with vectorised linear probing: every occurrence of a word follows the same probe
+    sequence and sees the same table in each round, so all of them land on the same slot. Small ids
+    let the (word, unit) grouping use numpy's radix sort instead of sorting 64-bit keys."""
+    size = 1 << max(10, (2 * len(h)).bit_length())  # load factor below 1/2
+    mask = size - 1
+    table = np.zeros(size, dtype=np.uint64)
+    used = np.zeros(size, dtype=bool)
+    slot = (h & np.uint64(mask)).astype(np.intp)
+    todo = np.arange(len(h))
+    while len(todo):
+        s, ht = slot[todo], h[todo]
+        free = ~used[s]
+        table[s[free]] = ht[free]  # several words may claim one free slot: the last write wins
+        used[s[free]] = True
+        todo = todo[table[s] != ht]
+        slot[todo] = (slot[todo] + 1) & mask
+    if size > 1 << 16:  # renumber the used slots 0..distinct-1
+        slot = (np.cumsum(used) - 1)[slot]
+    return slot.astype(np.uint16) if size <= 1 << 16 or slot.max(initial=0) < 1 << 16 else slot
+
+
+def _merge(state: PrefixState, n: int, word: np.ndarray, wu: np.ndarray, first: np.ndarray, present: np.ndarray,
+           pos: np.ndarray) -> PrefixState:
+    """The state after a batch: this batch's words merged into the state's table, sorted by hash."""
+    off = state.n
+    starts = np.flatnonzero(first)
+    sizes = np.diff(np.concatenate((starts, [len(wu)])))
+    g_last = off + wu[np.concatenate((starts[1:], [len(wu)])) - 1] if len(wu) else _EMPTY_I64
+    by_hash = np.argsort(word[starts])
+    starts, sizes, g_last = starts[by_hash], sizes[by_hash], g_last[by_hash]
+    g_word, g_present, g_pos = word[starts], present[starts], pos[starts]
+    counts, last = state.counts.copy(), state.last.copy()
+    counts[g_pos[g_present]] += sizes[g_present]
+    last[g_pos[g_present]] = g_last[g_present]
+    absent = ~g_present
+    return PrefixState(
+        n=off + n,
+        words=np.insert(state.words, g_pos[absent], g_word[absent]),
+        counts=np.insert(counts, g_pos[absent], sizes[absent]),
+        last=np.insert(last, g_pos[absent], g_last[absent]),
+        prev_words=word[wu == n - 1],
+    )
+
+
 def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.ndarray | None, vsize: int,
-                state: PrefixState) -> tuple[dict[str, np.ndarray], PrefixState]:
-    """Prefix statistics and TF-IDF from one sort of the content words by (word, unit)."""
+                state: PrefixState, keep_state: bool) -> tuple[dict[str, np.ndarray], PrefixState | None]:
+    """Prefix statistics and TF-IDF from one grouping of the content words by (word, unit)."""
     n, off = ta.n, state.n
-    key = ((ta.hashes[content] >> _UNIT_BITS) << _UNIT_BITS) | ta.unit[content].astype(np.uint64)
-    order = np.argsort(key)
-    sk = key[order]
-    new = np.concatenate(([True], sk[1:] != sk[:-1])) if len(sk) else np.zeros(0, dtype=bool)
+    hc, uc = ta.hashes.take(content), ta.unit.take(content)
+    ids = _word_ids(hc)
+    order = np.argsort(ids, kind="stable")  # word-major; unit-minor because the words are in text order
+    sid, su = ids[order], uc[order]
+    new = np.concatenate(([True], (sid[1:] != sid[:-1]) | (su[1:] != su[:-1]))) if len(sid) else np.zeros(0, bool)
     first_tok = np.flatnonzero(new)
-    keys = sk[new]  # unique (word, unit), word-major, unit-minor
-    tf = np.diff(np.concatenate((first_tok, [len(sk)])))
-    pcol = cols[content][order][new]
-    wu = (keys & np.uint64((1 << int(_UNIT_BITS)) - 1)).astype(np.int64)
-    word = keys >> _UNIT_BITS
-    first = np.concatenate(([True], word[1:] != word[:-1])) if len(keys) else new
-    idx = np.arange(len(keys))
+    tf = np.diff(np.concatenate((first_tok, [len(sid)])))
+    at = order.take(first_tok)  # one token of every distinct (word, unit)
+    pcol = cols.take(content.take(at))
+    wu = su[first_tok]
+    word = hc[at]
+    wid = sid[first_tok]
+    first = np.concatenate(([True], wid[1:] != wid[:-1])) if len(wid) else new
+    idx = np.arange(len(wu))
     group = np.maximum.accumulate(np.where(first, idx, 0))
     rank = idx - group  # earlier units of this batch containing the word ...
-    present = np.zeros(len(keys), dtype=bool)
-    pos = np.zeros(len(keys), dtype=np.int64)
-    last_seen = np.zeros(len(keys), dtype=np.int64)
-    if len(state.words) and len(keys):
+    present = np.zeros(len(wu), dtype=bool)
+    pos = np.zeros(len(wu), dtype=np.int64)
+    last_seen = np.zeros(len(wu), dtype=np.int64)
+    if len(state.words) and len(wu):
         pos = np.searchsorted(state.words, word)
         pc = np.minimum(pos, len(state.words) - 1)
         present = state.words[pc] == word
@@ -236,33 +262,18 @@ def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.nd
     # prefix idf of each distinct word: log((units so far + 1) / (earlier units containing it + 1)) + 1
     sal = np.bincount(wu, weights=np.log((2.0 + off + wu) / (1.0 + rank)), minlength=n)[:n]
     rec = np.zeros(n)
-    if len(keys):
+    if len(wu):
         gap = np.where(first, np.where(present, off + wu - last_seen, np.inf), wu - shift_right(wu, 0))
         np.maximum.at(rec, wu, 1.0 / (1.0 + gap))
-    hit = ~first & (wu - shift_right(wu, 0) == 1) if len(keys) else new  # same word in the previous unit
-    if len(state.prev_words) and len(keys):
+    hit = ~first & (wu - shift_right(wu, 0) == 1) if len(wu) else new  # same word in the previous unit
+    if len(state.prev_words) and len(wu):
         hit |= (wu == 0) & np.isin(word, state.prev_words)
     inter = np.bincount(wu[hit], minlength=n)[:n].astype(np.float64)
     prev_uniq = shift_right(uniq, float(len(state.prev_words)))
     union = uniq + prev_uniq - inter
     out = {"novelty": novel / safe, "new_words": novel, "salience": sal, "history_overlap": hist, "topic_recency": rec,
            "prev_overlap": np.where(union > 0, inter / np.maximum(union, 1.0), 0.0)}
-    # The state after this batch: merge this batch's words into the sorted table.
-    starts = np.flatnonzero(first)
-    sizes = np.diff(np.concatenate((starts, [len(keys)])))
-    g_last = off + wu[np.concatenate((starts[1:], [len(keys)])) - 1] if len(keys) else _EMPTY_I64
-    g_word, g_present, g_pos = word[starts], present[starts], pos[starts]
-    counts, last = state.counts.copy(), state.last.copy()
-    counts[g_pos[g_present]] += sizes[g_present]
-    last[g_pos[g_present]] = g_last[g_present]
-    absent = ~g_present
-    new_state = PrefixState(
-        n=off + n,
-        words=np.insert(state.words, g_pos[absent], g_word[absent]),
-        counts=np.insert(counts, g_pos[absent], sizes[absent]),
-        last=np.insert(last, g_pos[absent], g_last[absent]),
-        prev_words=word[wu == n - 1],
-    )
+    new_state = _merge(state, n, word, wu, first, present, pos) if keep_state else None
     if idf is None or vsize == 0:
         out.update(tf_rows=_EMPTY_I64, tf_cols=_EMPTY_I64, tf_vals=np.zeros(0))
         return out, new_state
@@ -274,6 +285,14 @@ def _pair_stats(ta: TextArray, content: np.ndarray, cols: np.ndarray, idf: np.nd
     return out, new_state
 
 
+def _is_kind(kinds: Sequence[str] | None, kind: str, n: int) -> np.ndarray:
+    """1.0 where the unit is of ``kind`` (a C-level membership test first: most kinds are absent)."""
+    out = np.zeros(n)
+    if kinds is not None and kind in kinds:
+        out[[i for i, k in enumerate(kinds) if k == kind]] = 1.0
+    return out
+
+
 def compute_features(
     texts: Sequence[str],
     kinds: Sequence[str] | None = None,
@@ -281,11 +300,13 @@ def compute_features(
     vocab: VocabIndex | Mapping[str, int] | None = None,
     idf: np.ndarray | None = None,
     state: PrefixState = EMPTY_STATE,
+    keep_state: bool = True,
 ) -> FeatureSet:
     """Features of every unit of one history (``texts`` in order; ``kinds`` from :class:`Unit`).
 
     ``state``: the :attr:`FeatureSet.state` of the units before ``texts`` (incremental scoring of
     appended units); features are identical to computing the whole history at once (tested).
+    ``keep_state=False`` skips building the next state (a one-off scoring, as a cold trim is).
     """
     n = len(texts)
     index = vocab if isinstance(vocab, VocabIndex) else VocabIndex.build(vocab or {})
@@ -297,14 +318,13 @@ def compute_features(
     c = _char_features(ta)
     cols, flags = index.lookup(ta.hashes)
     wc = _word_counts(ta, flags)
-    content = (flags & STOP) == 0
-    p, new_state = _pair_stats(ta, content, cols, idf, index.size, state)
-    cunit = ta.unit[content]
+    content = np.flatnonzero((flags & STOP) == 0)  # word indices (gathers are cheaper than masks)
+    p, new_state = _pair_stats(ta, content, cols, idf, index.size, state, keep_state)
+    cunit = ta.unit.take(content)
     n_content = np.bincount(cunit, minlength=n)[:n].astype(np.float64)
-    rare = np.bincount(cunit[cols[content] < 0], minlength=n)[:n] / np.maximum(n_content, 1.0)
+    rare = np.bincount(cunit[cols.take(content) < 0], minlength=n)[:n] / np.maximum(n_content, 1.0)
     has_q = (c["qmarks"] > 0).astype(np.float64)
     nw = np.maximum(c["words"], 1.0)
-    kinds_arr = np.asarray(kinds) if kinds is not None else None
     dense = np.column_stack([
         np.log1p(np.arange(state.n, state.n + n, dtype=np.float64)),
         np.log1p(c["words"]),
@@ -329,12 +349,13 @@ def compute_features(
         np.log1p(wc["events"]),
         np.log1p(wc["people"]),
         np.log1p(c["sentences"]),
-        (kinds_arr == "tool_call").astype(np.float64) if kinds_arr is not None else np.zeros(n),
-        (kinds_arr == "system").astype(np.float64) if kinds_arr is not None else np.zeros(n),
+        _is_kind(kinds, "tool_call", n),
+        _is_kind(kinds, "system", n),
         np.log1p(p["salience"]),
         np.log1p(wc["plans"]),
         np.log1p(wc["preferences"]),
     ])
-    new_state = PrefixState(new_state.n, new_state.words, new_state.counts, new_state.last, new_state.prev_words,
-                            float(has_q[-1]))
+    if new_state is not None:
+        new_state = PrefixState(new_state.n, new_state.words, new_state.counts, new_state.last,
+                                new_state.prev_words, float(has_q[-1]))
     return FeatureSet(dense, p["tf_rows"], p["tf_cols"], p["tf_vals"], new_state)

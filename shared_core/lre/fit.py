@@ -53,15 +53,18 @@ def fit_texts(
     tfidf_weight: float = 1.0,
     meta: Mapping[str, Any] | None = None,
 ) -> Scorer:
-    """Fit L2 logistic regression (balanced classes) on labelled histories."""
-    from scipy import sparse
-    from sklearn.linear_model import LogisticRegression
-
+    """Fit L2 logistic regression (balanced classes) on labelled histories (needs scikit-learn: the
+    ``train`` extra; inference never does)."""
     if len(histories) != len(labels):
         raise LREInputError(f"labels must have one array per history: {len(labels)} != {len(histories)}")
     y = np.concatenate([np.asarray(lab, dtype=bool) for lab in labels]) if labels else np.zeros(0, bool)
     if len(np.unique(y)) < 2:
         raise LREInputError(f"labels must contain both classes, got {int(y.sum())} positives of {len(y)} units")
+    try:
+        from scipy import sparse
+        from sklearn.linear_model import LogisticRegression
+    except ImportError as exc:
+        raise ImportError(f"fitting an LRE scorer needs scikit-learn: pip install 'tarl-memory[train]' ({exc})") from None
     vocab_list, idf = ([], np.zeros(0))
     if max_features > 0:
         vocab_list, idf = build_vocab((t for texts, _ in histories for t in texts), max_features=max_features, min_df=min_df)

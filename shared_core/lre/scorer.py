@@ -112,9 +112,11 @@ class Scorer:
 
     # ---- inference ---------------------------------------------------------------------------
     def features(
-        self, texts: Sequence[str], kinds: Sequence[str] | None = None, *, state: PrefixState = EMPTY_STATE
+        self, texts: Sequence[str], kinds: Sequence[str] | None = None, *, state: PrefixState = EMPTY_STATE,
+        keep_state: bool = True,
     ) -> FeatureSet:
-        return compute_features(texts, kinds, vocab=self._index, idf=self.idf if len(self.idf) else None, state=state)
+        return compute_features(texts, kinds, vocab=self._index, idf=self.idf if len(self.idf) else None, state=state,
+                                keep_state=keep_state)
 
     def logits(self, fs: FeatureSet) -> np.ndarray:
         z = fs.dense @ self._w + self._b
@@ -124,11 +126,14 @@ class Scorer:
 
     def score_texts(self, texts: Sequence[str], kinds: Sequence[str] | None = None) -> np.ndarray:
         """Probability that each unit of one history is load-bearing (texts in history order)."""
-        z = self.logits(self.features(texts, kinds))
+        z = self.logits(self.features(texts, kinds, keep_state=False))
         return 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
 
     def score_units(self, units: Sequence[Unit]) -> np.ndarray:
-        return self.score_texts([u.text for u in units], [u.kind for u in units])
+        if not units:
+            return np.zeros(0)
+        _, _, _, texts, _, kinds, _ = zip(*units)
+        return self.score_texts(texts, kinds)
 
 
 @lru_cache(maxsize=1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import Any, Literal, Protocol, TypeVar
 
 import numpy as np
@@ -33,12 +34,28 @@ def _check_int(name: str, value: Any) -> int:
     return int(value)
 
 
+def _columns(units: Sequence[Unit]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Tokens, live (not an orphan) and pinned flags of every unit, from one transposition of the unit
+    tuples (C speed; this runs on every trim)."""
+    if not units:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
+    _, _, _, _, tokens, kinds, pinned = zip(*units)
+    live = np.ones(len(units), dtype=bool)
+    if "orphan" in kinds:
+        live[[i for i, k in enumerate(kinds) if k == "orphan"]] = False
+    return np.array(tokens, dtype=np.int64), live, np.array(pinned, dtype=bool)
+
+
 def required_units(units: Sequence[Unit], keep_last: int) -> np.ndarray:
     """Mask of units kept unconditionally: pinned ones and the last ``keep_last`` (orphans excluded)."""
-    keep = np.array([u.pinned and u.kind != "orphan" for u in units], dtype=bool)
-    live = [i for i, u in enumerate(units) if u.kind != "orphan"]
+    _, live, pinned = _columns(units)
+    return _required(live, pinned, keep_last)
+
+
+def _required(live: np.ndarray, pinned: np.ndarray, keep_last: int) -> np.ndarray:
+    keep = pinned & live
     if keep_last:
-        keep[live[-keep_last:]] = True
+        keep[np.flatnonzero(live)[-keep_last:]] = True
     return keep
 
 
@@ -70,8 +87,9 @@ def trim(
     detect the overflow by counting); ``on_overflow="raise"`` raises :class:`BudgetTooSmallError`
     naming the budget and the minimum it needs. Otherwise the budget is never exceeded.
 
-    Speed: a cold trim featurises every unit (vectorised; ~10 ms CPU for 1,000 chat messages, about
-    5x ``trim_messages``). In an agent loop pass one :class:`~shared_core.lre.stream.StreamingScorer`
+    Speed: a cold trim featurises every unit (vectorised; ~7 ms CPU for 1,000 LoCoMo messages on a
+    loaded 2-core machine, 3.2-3.4x ``trim_messages``; a history that fits the budget is not scored
+    at all). In an agent loop pass one :class:`~shared_core.lre.stream.StreamingScorer`
     per conversation as ``scorer``: messages it has seen (the same objects) are neither regrouped nor
     featurised again, so the next trim costs about what ``trim_messages`` does (same result).
 
@@ -90,7 +108,10 @@ def trim(
     else:
         units = units_from_messages(messages, as_message=as_message, token_counter=token_counter, pinned=pinned)
     kept = select_units(units, budget, keep_last=keep_last, scorer=scorer, on_overflow=on_overflow)
-    return [messages[i] for u, k in zip(units, kept) if k for i in range(u.start, u.stop)]
+    if kept.all():
+        return list(messages)
+    # Units partition the messages in order: expand the unit mask to a message mask.
+    return list(compress(messages, np.repeat(kept, [u.stop - u.start for u in units]).tolist()))
 
 
 def select_units(
@@ -105,12 +126,10 @@ def select_units(
     observe = getattr(scorer, "observe", None)
     if observe is not None:  # a recorder (learning from own logs) sees every history, scored or not
         observe(units)
-    n = len(units)
-    tokens = np.fromiter((u.tokens for u in units), dtype=np.int64, count=n)
-    live = np.fromiter((u.kind != "orphan" for u in units), dtype=bool, count=n)
+    tokens, live, pinned = _columns(units)
     if tokens[live].sum() <= budget:
         return live
-    required = required_units(units, keep_last)
+    required = _required(live, pinned, keep_last)
     need = int(tokens[required].sum())
     if need > budget:
         if on_overflow == "raise":

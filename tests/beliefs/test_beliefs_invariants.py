@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from itertools import count
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -107,7 +108,8 @@ def _check(s: MemoryState, groups: list[str]) -> None:
             assert not any(m.reason is Reason.EXHAUSTED for m in members if m.ledger is Ledger.PENDING)
 
 
-def test_accepted_dependent_of_a_pending_premise_goes_when_the_premise_is_rejected():
+@pytest.mark.parametrize("verdict", [Action.PROMOTE, Action.CLOSE])
+def test_a_claim_on_a_pending_premise_waits_in_pending_until_the_premise_is_accepted(verdict):
     s = MemoryState("u")
     ids = count(1)
 
@@ -118,5 +120,16 @@ def test_accepted_dependent_of_a_pending_premise_goes_when_the_premise_is_reject
 
     run(Step(Action.DEFER_VERIFY, Claim(text="maybe", namespace="u")))
     run(Step(Action.APPEND, Claim(text="built on maybe", namespace="u", depends_on=("e1",))))
-    run(Step(Action.CLOSE, target_id="e1", reason=Reason.REJECTED))
-    assert s.entries["e2"].ledger is Ledger.PENDING and s.entries["e2"].reason is Reason.PREMISE_RETRACTED
+    assert s.entries["e2"].ledger is Ledger.PENDING and s.entries["e2"].reason is Reason.AWAITING_PREMISES
+    run(Step(verdict, target_id="e1", reason=Reason.REJECTED if verdict is Action.CLOSE else None))
+    assert s.entries["e2"].ledger is (Ledger.ACCEPTED if verdict is Action.PROMOTE else Ledger.PENDING)
+
+
+def test_a_claim_on_a_closed_premise_never_enters_accepted():
+    s = MemoryState("u")
+    ids = count(1)
+    for step in (Step(Action.APPEND, Claim(text="Ana lives in Rome", namespace="u")),
+                 Step(Action.CLOSE, target_id="e1", reason=Reason.RETRACTED),
+                 Step(Action.APPEND, Claim(text="Ana bikes around Rome", namespace="u", depends_on=("e1",)))):
+        s.apply(execute(s, step, namespace="u", tx=s.tx + 1, at=AT, make_id=lambda: f"e{next(ids)}"))
+    assert s.entries["e2"].ledger is Ledger.PENDING

@@ -53,8 +53,8 @@ def tool_replies(prompts):
 def check(model, store):
     tools = [m.content for m in model.prompts[5] if isinstance(m, ToolMessage)]
     assert tools[0].startswith("remembered (")
-    assert tools[1].startswith("remembered; it replaces an older")
-    assert tools[2].startswith("not remembered: it contradicts a more reliable memory")
+    assert tools[1].startswith("remembered; the memory it updates was moved to history")
+    assert tools[2].startswith("not remembered: it contradicts a memory that memory trusts more")
     # thread 2: a fresh history, and the prompt recalls the revised fact only
     last = model.prompts[-1]
     assert [type(m) for m in last] == [SystemMessage, HumanMessage]
@@ -135,7 +135,7 @@ async def test_extractor_writes_claims_through_tarl_after_the_run(store, mode, c
         "The user has a dog named Rex", "The user lives in Porto"]
     [rejected] = store.engine.history("memories")
     assert rejected.text == "The user lives in Madrid" and rejected.reason is Reason.REJECTED
-    assert "extracted claim not stored: value.text=" in caplog.text
+    assert "extracted claim not stored: fact=" in caplog.text
 
 
 def test_middleware_without_a_store_says_so():
@@ -155,4 +155,4 @@ def test_a_bad_fact_is_reported_to_the_model_and_nothing_is_written(store):
     create_agent(model, middleware=[TarlMemoryMiddleware()], store=store).invoke(
         {"messages": [HumanMessage("remember nothing")]})
     [reply] = tool_replies(model.prompts)
-    assert reply.startswith("not stored: value.text=") and store.engine.log() == []
+    assert reply.startswith("not stored: fact=") and store.engine.log() == []

@@ -24,8 +24,9 @@ def test_example_runs_and_reports_each_decision(tmp_path, capsys, persist):
     assert load().main([str(tmp_path / "mem")] if persist else []) == 0
     out = capsys.readouterr().out
     assert "memory: remembered (" in out
-    assert "memory: remembered; it replaces an older" in out
-    assert "memory: not remembered: it contradicts a more reliable memory" in out
+    assert "recorded as tool's (relays a tool message of this conversation)" in out
+    assert "memory: remembered; the memory it updates was moved to history" in out
+    assert "memory: not remembered: it contradicts a memory that memory trusts more" in out
     assert "<memories>\n- The user lives in Porto\n</memories>" in out
     assert "Accepted: ['The user lives in Porto']" in out
     assert "('The user lives in Lisbon', 'superseded'), ('The user lives in Madrid', 'rejected')" in out

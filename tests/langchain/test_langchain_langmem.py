@@ -8,7 +8,7 @@ import pytest
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_tarl.testing import call, scripted
-from shared_core import Action, Reason
+from shared_core import Action, Ledger, Reason
 
 langmem = pytest.importorskip("langmem")
 
@@ -58,3 +58,43 @@ def test_tools_find_the_store_inside_an_agent(store):
     assert replies[0].startswith("created memory ")
     assert json.loads(replies[1])[0]["value"] == {"content": "Alice is allergic to peanuts"}
     assert [e.text for e in store.engine.accepted("memories.alice")] == ["Alice is allergic to peanuts"]
+
+
+def truthful(store, ns=NS):
+    from langchain_tarl.langmem_tools import manage_memory_tool
+
+    return manage_memory_tool(ns, store=store)
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+async def test_langmem_reports_the_truth(store, mode):
+    """Every reply of the manage tool matches what the store holds afterwards."""
+    manage = truthful(store)
+
+    async def run(args):
+        return manage.invoke(args) if mode == "sync" else await manage.ainvoke(args)
+
+    said = await run({"content": "The user lives in Porto"})
+    mid = said.split()[2]
+    assert said.startswith(f"created memory {mid} (remembered")
+    assert store.get(NS, mid).value == {"content": "The user lives in Porto"}
+    said = await run({"content": "The user lives in Porto", "action": "update", "id": mid})
+    assert said.startswith(f"updated memory {mid} (already known")
+    said = await run({"content": "The user lives in Braga", "action": "update", "id": mid})
+    assert said.startswith(f"updated memory {mid} (remembered; the memory it updates was moved to history")
+    assert store.get(NS, mid).value["content"] == "The user lives in Braga"
+    said = await run({"content": "maybe the user lives in Rome", "action": "update", "id": mid})
+    assert said.startswith((f"memory {mid} was held for verification", f"memory {mid} was not remembered"))
+    assert store.get(NS, mid).value["content"] == "The user lives in Braga"    # and the reply did not say otherwise
+    assert store.versions(NS, mid)[0].entry.ledger is not Ledger.ACCEPTED
+    assert (await run({"action": "delete", "id": mid})) == f"Deleted memory {mid}"
+
+
+def test_plain_langmem_on_the_default_store_is_truthful_for_creates_and_same_source_updates(store):
+    manage = langmem.create_manage_memory_tool(namespace=NS, store=store)
+    for i in range(5):
+        mid = created_id(manage.invoke({"content": f"Order {i} ships to warehouse {i}"}))
+        assert store.get(NS, mid).value == {"content": f"Order {i} ships to warehouse {i}"}   # keys independent
+        assert manage.invoke({"content": f"Order {i} ships to warehouse {i + 10}", "action": "update", "id": mid}) \
+            == f"updated memory {mid}"
+        assert store.get(NS, mid).value == {"content": f"Order {i} ships to warehouse {i + 10}"}

@@ -126,15 +126,29 @@ def test_put_returns_the_decision_and_revise_reject_are_observable(store):
     assert first.action is Action.APPEND
     revised = store.put(NS, "home", {"text": "The user lives in Porto", "source": "user"})
     assert revised.action is Action.REVISE and revised.target_id == first.entry_id
-    hearsay = store.put(NS, "rumour", {"text": "The user lives in Madrid", "source": "third_party"})
+    hearsay = store.put(NS, "home", {"text": "The user lives in Madrid", "source": "third_party"})
     assert hearsay.action is Action.REJECT_CONFLICT
     item = store.get(NS, "home")
     assert isinstance(item, TarlItem) and item.value["text"] == "The user lives in Porto"
     assert item.entry.ledger is Ledger.ACCEPTED and item.entry.source == "user"
-    assert store.get(NS, "rumour") is None                             # rejected: not retrievable
     assert [h.value["text"] for h in store.search(NS, query="where does the user live")] == ["The user lives in Porto"]
     reasons = {e.text: e.reason for e in store.engine.history("memories.alice")}
     assert reasons == {"The user lives in Lisbon": Reason.SUPERSEDED, "The user lives in Madrid": Reason.REJECTED}
+    assert [(i.value["text"], i.entry.ledger) for i in store.versions(NS, "home")] == [
+        ("The user lives in Madrid", Ledger.HISTORY), ("The user lives in Porto", Ledger.ACCEPTED),
+        ("The user lives in Lisbon", Ledger.HISTORY)]
+
+
+@pytest.mark.parametrize("policy", [None, "rules"])
+def test_grounding_across_keys_is_opt_in(policy):
+    from shared_core.policy import RulePolicy
+
+    with TarlStore.open(policy=RulePolicy() if policy else None, ground_across_keys=True) as store:
+        store.put(NS, "k1", {"text": "The user lives in Porto", "source": "user"})
+        hearsay = store.put(NS, "k2", {"text": "The user lives in Madrid", "source": "third_party"})
+        assert hearsay.action in (Action.REJECT_CONFLICT, Action.DEFER_VERIFY)
+        assert store.get(NS, "k2") is None
+        assert [h.key for h in store.search(NS, query="where does the user live")] == ["k1"]
 
 
 def test_batch_put_result_is_none_and_decision_logged(store):
@@ -201,7 +215,7 @@ async def test_async_tarl_decisions(store):
 
 # -- bad input: a clear error naming the field, and nothing written ------------------------------------
 @pytest.mark.parametrize(("value", "field"), [
-    ("The user lives in Lisbon", "value"), (["a"], "value"), ({}, "value"), ({"text": "   "}, "value.text"),
+    ("The user lives in Lisbon", "value"), (["a"], "value"),
     ({"text": "x", "confidence": 2}, "value.confidence"), ({"text": "x", "metadata": "m"}, "value.metadata"),
     ({"text": "x", "valid_from": "2026-09-01", "valid_to": "2026-01-01"}, "value"),
     ({"text": object()}, "value"),
@@ -270,8 +284,27 @@ def test_pending_claims_are_invisible_until_verified(store):
     assert store.get(NS, "music").value["text"] == "Maybe Alice likes jazz"
 
 
-def test_restating_is_a_noop_that_names_the_holder(store):
+def test_a_free_fact_is_grounded_against_the_namespace(store):
+    """``add`` (no key of its own): a restatement of a memory is a noop naming it; a new fact's key is
+    its entry id."""
     first = store.put(NS, "tea", {"text": "Alice drinks green tea every morning"})
-    again = store.put(NS, "tea2", {"text": "Alice drinks green tea every morning"})
+    again = store.add(NS, {"text": "Alice drinks green tea every morning"})
     assert again.action is Action.NOOP and again.target_id == first.entry_id
-    assert store.get(NS, "tea2") is None and store.get(NS, "tea").entry.id == first.entry_id
+    new = store.add(NS, {"text": "Alice keeps three beehives"})
+    assert new.action is Action.APPEND and store.get(NS, new.entry_id).value == {"text": "Alice keeps three beehives"}
+
+
+def test_keys_are_independent_under_every_policy(store):
+    store.put(NS, "alice_city", {"text": "Alice lives in Lisbon"})
+    store.put(NS, "bob_city", {"text": "Bob lives in Porto"})
+    for i in range(10):
+        store.put(NS, f"o{i}", {"text": f"Order {i} shipped to warehouse {i}"})
+    assert store.get(NS, "alice_city").value["text"] == "Alice lives in Lisbon"
+    assert all(store.get(NS, f"o{i}") is not None for i in range(10))
+
+
+def test_a_changed_field_is_a_change_under_every_policy(store):
+    store.put(NS, "todo", {"text": "Buy milk", "done": False})
+    d = store.put(NS, "todo", {"text": "Buy milk", "done": True})
+    assert d.action is Action.REVISE and store.get(NS, "todo").value["done"] is True
+    assert store.put(NS, "todo", {"text": "Buy milk", "done": True}).action is Action.NOOP

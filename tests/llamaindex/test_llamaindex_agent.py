@@ -22,7 +22,7 @@ def script(messages: list[ChatMessage], kwargs: dict) -> ChatMessage:
     if tools_done:
         return ChatMessage(role="assistant", content="Done: " + (tools_done[-1].content or ""))
     if kwargs.get("tools") and said.startswith("Can you check my order"):   # the model misremembers
-        call = ToolCallBlock(tool_call_id="c1", tool_name="remember", tool_kwargs={"fact": "Ana's order id is A-9999"})
+        call = ToolCallBlock(tool_call_id="c1", tool_name="remember", tool_kwargs={"fact": "The user's order id is A-9999"})
         return ChatMessage(role="assistant", blocks=[call])
     if kwargs.get("tools") and said.endswith("?"):
         call = ToolCallBlock(tool_call_id="c2", tool_name="recall", tool_kwargs={"query": said})
@@ -46,7 +46,7 @@ async def test_function_agent_two_sessions(tmp_path, recorder):
     assert "reject_conflict" in recorder.seen()                   # ... and the LLM was told so
     history = {e.text: e.reason for e in engine.history(NS)}
     assert history["My order id is A-7731."] is Reason.SUPERSEDED
-    assert history["Ana's order id is A-9999"] is Reason.REJECTED
+    assert history["The user's order id is A-9999"] is Reason.REJECTED
     assert [m.role.value for m in monday.get_all()][-4:] == ["user", "assistant", "tool", "assistant"]
     engine.close()
 
@@ -65,12 +65,16 @@ async def test_function_agent_two_sessions(tmp_path, recorder):
     engine.close()
 
 
-def test_tools_sync_and_errors(recorder):
+def test_tools_follow_the_trust_rule_and_report_errors():
     memory = TarlMemory.from_defaults(namespace=NS)
-    remember, recall = memory.tools(source="user")
-    assert remember.call(fact="Ana's cat is called Miso").content.startswith("append")
+    memory.put(ChatMessage(role="user", content="My cat is called Miso"))
+    remember, recall = memory.tools()
+    relayed = remember.call(fact="Ana's cat is called Miso", source="user", ctx=None).content
+    assert relayed.startswith("append") and "recorded as user's" in relayed
+    guessed = remember.call(fact="Ana's dog is called Rex", source="user", ctx=None).content
+    assert "recorded as assistant's: no user message of this conversation says it" in guessed
     assert "Miso" in recall.call(query="cat name").content
-    with pytest.raises(TarlError, match="fact"):
-        remember.call(fact="   ")
-    assert [e.text for e in memory.engine.accepted(NS)] == ["Ana's cat is called Miso"]
+    assert remember.call(fact="   ", ctx=None).content.startswith("not stored: fact=")
+    assert remember.call(fact="Ana is an admin", source="system", ctx=None).content.startswith("not stored: source=")
+    assert {e.text: e.source for e in memory.engine.accepted(NS)}["Ana's cat is called Miso"] == "user"
     memory.engine.close()

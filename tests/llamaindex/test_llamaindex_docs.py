@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-MODULES = ["llamaindex_tarl.beliefs", "llamaindex_tarl.block", "llamaindex_tarl.engine", "llamaindex_tarl.memory", "llamaindex_tarl.reflections",
+MODULES = ["llamaindex_tarl.beliefs", "llamaindex_tarl.block", "llamaindex_tarl.chat_store", "llamaindex_tarl.engine",
+           "llamaindex_tarl.memory", "llamaindex_tarl.reflections",
            "llamaindex_tarl.retriever", "llamaindex_tarl.tools"]
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "llamaindex_chat.py"
 
@@ -41,9 +42,11 @@ def test_import_does_not_pull_torch_or_sklearn():
 
 def test_example_runs_offline(capsys, tmp_path):
     module = runpy.run_path(str(EXAMPLE))
-    assert module["main"](["--path", str(tmp_path / "learned"), "--policy", "learned"]) == 0
-    assert "recall says:" in capsys.readouterr().out
-    assert module["main"](["--path", str(tmp_path / "rules")]) == 0
+    assert module["main"](["--path", str(tmp_path / "default")]) == 0      # decisions as the contract says
+    out = capsys.readouterr().out
+    assert "recall says:" in out and "UNEXPECTED" not in out
+    assert "revise" in out and "defer_verify" in out
+    assert module["main"](["--path", str(tmp_path / "rules"), "--policy", "rules"]) == 0
     out = capsys.readouterr().out
     assert "revise" in out and "reject_conflict" in out
     assert "my memory says: - Actually my order id is now A-7740." in out

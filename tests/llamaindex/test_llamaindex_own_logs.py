@@ -17,7 +17,7 @@ def test_memory_records_history_and_falls_back_until_enough_labels(tmp_path):
         memory.put(ChatMessage(role="user", content=f"Shipment SHP-{500 + i % 4} goes to dock {i}."))
         memory.put(ChatMessage(role="assistant", content=f"Logged SHP-{500 + i % 4} for dock {i}."))
         memory.get()
-    assert len(recorder.histories()) == 1 and len(recorder.histories()[0]) == 20  # one unit per turn
+    assert len(recorder.histories()) == 1 and len(recorder.histories()[0]) == 40  # the core's units: one per message
     assert recorder.refit() is False and recorder.version == 0   # too few labels: the shipped scorer stays
     memory.engine.close()
 

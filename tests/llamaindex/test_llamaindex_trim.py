@@ -1,4 +1,4 @@
-"""LRE trimming of LlamaIndex chat history: whole turns, order kept, budget respected, details survive."""
+"""LRE trimming of LlamaIndex chat history: the core's units, order kept, budget respected, details survive."""
 
 from __future__ import annotations
 
@@ -94,27 +94,31 @@ def histories(draw) -> list[ChatMessage]:
 
 @settings(max_examples=60, deadline=None)
 @given(histories(), st.integers(0, 600), st.integers(0, 3))
-def test_trim_keeps_whole_turns_in_order_within_budget(messages, budget, keep_last):
+def test_trim_is_the_cores_trim_on_the_cores_units(messages, budget, keep_last):
+    """Same answer as ``shared_core.lre.trim`` on the neutral messages (the units its scorer was trained
+    on); originals, in order; a tool call never without its results; within budget unless the recent
+    window alone exceeds it."""
+    from shared_core.lre import trim, units_from_messages
+
+    from llamaindex_tarl.messages import as_message
+
     kept = trim_history(messages, budget, keep_last=keep_last)
     index = [next(i for i, m in enumerate(messages) if m is k) for k in kept]
-    assert index == sorted(set(index))                                   # originals, in order, no repeats
-    if kept:
-        assert role_of(kept[0]) == "user"                                # never starts on assistant/tool
-    for i in index:                                                      # whole turns: a kept message's
-        j = i                                                            # user message and all its replies
-        while role_of(messages[j]) != "user":
-            j -= 1
-        stop = next((n for n in range(i + 1, len(messages)) if role_of(messages[n]) == "user"), len(messages))
-        assert all(n in index for n in range(j, stop))
-    user_turns = [i for i, m in enumerate(messages) if role_of(m) == "user"]
-    recent = user_turns[-keep_last:] if keep_last else []
-    assert all(i in index for i in recent)                               # the last keep_last turns stay
-    recent_cost = tokens(messages[recent[0]:]) if recent else 0
-    assert tokens(kept) <= max(budget, recent_cost)                      # over budget only for the recent window
+    assert index == sorted(set(index))
+    neutral = [as_message(m) for m in messages]
+    assert index == [next(j for j, n in enumerate(neutral) if n is k) for k in trim(neutral, budget, keep_last=keep_last)]
+    for unit in units_from_messages(messages, as_message=as_message):
+        inside = [i in index for i in range(unit.start, unit.stop)]
+        assert all(inside) or not any(inside)                           # a unit is kept whole or not at all
+    units = units_from_messages(messages, as_message=as_message)
+    recent = [u for u in units if u.kind != "orphan"][-keep_last:] if keep_last else []
+    assert all(i in index for u in recent for i in range(u.start, u.stop))
+    recent_cost = sum(u.tokens for u in recent) + sum(u.tokens for u in units if u.kind == "system")
+    assert tokens(kept) <= max(budget, recent_cost)
 
 
 def test_openai_style_tool_calls_are_counted_and_keep_the_turn_open():
-    from llamaindex_tarl.messages import ends_turn, last_turn, turns
+    from llamaindex_tarl.messages import ends_turn, last_turn
 
     call = ChatMessage(role="assistant", content="", additional_kwargs={"tool_calls": [
         {"id": "c1", "type": "function", "function": {"name": "track", "arguments": '{"order": "A-7731"}'}}]})
@@ -125,5 +129,6 @@ def test_openai_style_tool_calls_are_counted_and_keep_the_turn_open():
     assert text_of(call) == 'track({"order": "A-7731"})'
     assert not ends_turn(call) and ends_turn(answer)
     assert last_turn(history) == history[1:]           # what TARL gets when the answer closes the turn
-    assert turns(history) == [(1, 5)]                  # the greeting answers nothing still in history
-    assert trim_history(history, 10_000) == history[1:]
+    assert trim_history(history, 10_000) == history    # within budget: everything, in order
+    kept = trim_history(history, 30, keep_last=1)
+    assert (call in kept) == (result in kept)          # the call and its result are one unit

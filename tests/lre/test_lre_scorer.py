@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import subprocess
@@ -51,6 +52,11 @@ def test_inference_path_imports_neither_sklearn_nor_torch() -> None:
     assert out.stdout.strip() == "False"
 
 
+needs_sklearn = pytest.mark.skipif(importlib.util.find_spec("sklearn") is None,
+                                   reason="fitting needs scikit-learn (the 'train' extra); inference does not")
+
+
+@needs_sklearn
 def test_fit_from_logs_learns_to_keep_what_is_reused() -> None:
     scorer = fit_from_logs(generate_corpus(seed=5, chats=8, traces=12, noise_steps=20), max_features=50)
     trace = agent_trace(random.Random(99), noise_steps=30)
@@ -65,6 +71,7 @@ def test_fit_rejects_single_class_labels() -> None:
         fit_from_logs([[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]])
 
 
+@needs_sklearn
 def test_fit_cli_trains_on_user_logs(tmp_path: Path) -> None:
     from shared_core.lre.fit import main
 

@@ -2,48 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
-
 import pytest
 
 from shared_core.engine import MemoryEngine
 from shared_core.schema import Claim, Ledger
-
-CHROMA = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def chroma_url(tmp_path_factory):
-    if not Path(CHROMA).exists():
-        pytest.skip("the chroma CLI is not installed")
-    port = _free_port()
-    data = tmp_path_factory.mktemp("chroma-server")
-    proc = subprocess.Popen([CHROMA, "run", "--path", str(data), "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("chroma server did not start within 60 s")
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(timeout=30)
 
 
 @pytest.mark.enable_socket
@@ -57,3 +19,32 @@ def test_engine_on_a_chroma_server_survives_reopen(tmp_path, chroma_url):
         hits = eng.search("where does Ana live", "ana")
         assert [h.entry.text for h in hits] == ["Ana lives in Oslo now"]
         assert all(h.entry.ledger is Ledger.ACCEPTED for h in hits)
+
+
+@pytest.mark.enable_socket
+def test_two_stores_on_one_server_keep_their_own_rows(tmp_path, chroma_url, index_and_ledger):
+    with MemoryEngine.open(tmp_path / "a", chroma_url=chroma_url) as a:
+        a.write(Claim(text="Ana lives in Rome", namespace="u"))
+        a.flush()
+        with MemoryEngine.open(tmp_path / "b", chroma_url=chroma_url) as b:    # opening b must not touch a's rows
+            b.write(Claim(text="Ben lives in Oslo", namespace="u"))
+            b.flush()
+            assert [h.entry.text for h in b.search("lives in", "u")] == ["Ben lives in Oslo"]
+        indexed, truth = index_and_ledger(a)
+        assert indexed == truth and len(indexed) == 1
+        assert [h.entry.text for h in a.search("lives in", "u")] == ["Ana lives in Rome"]
+
+
+@pytest.mark.enable_socket
+def test_a_missing_ledger_never_wipes_the_index_on_a_server(tmp_path, chroma_url, index_and_ledger):
+    with MemoryEngine.open(tmp_path, chroma_url=chroma_url) as eng:
+        eng.write(Claim(text="Ana lives in Rome", namespace="u"))
+        eng.flush()
+        name, (rows, _) = eng.index.collection.name, index_and_ledger(eng)
+    (tmp_path / "ledger.db").rename(tmp_path / "ledger.bak")
+    for suffix in ("-wal", "-shm"):
+        (tmp_path / f"ledger.db{suffix}").unlink(missing_ok=True)
+    with MemoryEngine.open(tmp_path, chroma_url=chroma_url) as fresh:      # a new, empty store: its own collection
+        assert fresh.index.collection.name != name and fresh.accepted("u") == []
+        assert index_and_ledger(fresh) == ({}, {})
+        assert fresh.index.client.get_collection(name).count() == len(rows) == 1

@@ -68,7 +68,7 @@ def to_episode(raw: RawEpisode, *, slots: bool = True, split: str = "test") -> E
                       confidence=s.get("confidence", 0.9), observed_at=at,
                       valid_from=EPOCH + timedelta(days=float(vf)) if vf is not None else None,
                       valid_to=EPOCH + timedelta(days=float(vt)) if vt is not None else None,
-                      slot=s.get("slot") if slots else None)
+                      slot=s.get("slot") if slots else None, many=s.get("many") if slots else None)
         steps.append(GoldStep(claim, Action(s["action"]), s.get("target"), raw.domain))
     return Episode(name=raw.id, split=split, origin="handwritten", steps=tuple(steps))
 

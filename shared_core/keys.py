@@ -1,0 +1,66 @@
+"""Keyed writes: what a caller whose slots are *keys* (a LangGraph store key, a tool's topic) may rely on.
+
+Only keyed writes (``write(..., keyed=True)``) get these promises. A slotted claim written without
+``keyed`` is TARL's own business: there a reworded restatement ("yep, still a Leeds fan") is ``noop``.
+
+A key-value caller expects two things a free-text memory does not promise, and the engine keeps both
+for it without the adapter taking any decision:
+
+- **Keys are independent.** ``MemoryEngine.write(claim, keyed=True)`` weighs the claim only against the
+  open entries of its own key (``claim.slot``), never against other keys of the namespace. Distinct keys
+  name distinct things ("o1".."o9" are nine orders, "bob_city" is not "alice_city"), so grounding them
+  against each other by similarity loses data. A caller that wants grounding across keys (free text
+  whose key is a random id) writes with ``scope="namespace"``.
+- **A changed value never vanishes.** When the target holds the claim's own key, the *whole* content
+  (text and metadata, where a store keeps the full value) decides whether anything changed:
+  ``{"text": "Buy milk", "done": false}`` then ``... true`` is a change although the text is equal. A
+  policy's ``noop`` on a changed value would drop it silently, so :func:`keep_change` replaces it by an
+  action that keeps the value visible, chosen as the labelling rules choose among them
+  (``../shared/notes/tarl_labels.md``): a hedged claim waits (``defer_verify``, Pending); else the
+  reliability margin decides — at least as reliable as what the key holds: ``revise`` (current); less
+  reliable: ``reject_conflict`` (History, with the reason). Each is logged and returned to the caller.
+  The policy's probabilities are not used here: having judged the claim a restatement, its belief
+  about the other actions was formed on a wrong premise. Likewise a key's *first* value is a change:
+  a ``noop`` with nothing to restate (a content-free text such as ``"{}"`` or ``"ok"``) is ``append``.
+"""
+
+from __future__ import annotations
+
+from .reliability import hedged
+from .schema import Action, Claim, Decision, Entry, Ledger
+
+
+def changed(claim: Claim, entry: Entry) -> bool:
+    """The claim says something other than ``entry`` on the same key: its text or metadata differ."""
+    return claim.slot is not None and claim.slot == entry.slot and (
+        claim.text != entry.text or claim.metadata != entry.metadata)
+
+
+def keep_change(claim: Claim, target: Entry | None, decision: Decision) -> Decision:
+    """``decision``, unless it is a ``noop`` that would drop a changed value on the target's own key:
+    then ``defer_verify`` if the claim is hedged, else ``revise`` when the reliability margin is not
+    negative and ``reject_conflict`` when it is, with the rationale saying so (a Pending target cannot
+    be revised or defended: ``append`` or ``defer_verify``). A ``noop`` of a keyed
+    claim with no target (its key holds nothing) is ``append``."""
+    if decision.action is not Action.NOOP or claim.slot is None:
+        return decision
+    if target is None:
+        return decision.model_copy(update={
+            "action": Action.APPEND, "target_id": None,
+            "rationale": f"key {claim.slot!r} had no value, so its first one is kept: append "
+                         f"(policy said noop; {decision.rationale})"})
+    if not changed(claim, target):
+        return decision
+    target_id: str | None = target.id
+    if hedged(claim.text):
+        action = Action.DEFER_VERIFY
+    elif target.ledger is Ledger.PENDING:        # the key holds no Accepted value to revise or defend
+        action = Action.APPEND if decision.margin >= 0 else Action.DEFER_VERIFY
+        target_id = None if action is Action.APPEND else target_id
+    else:
+        action = Action.REVISE if decision.margin >= 0 else Action.REJECT_CONFLICT
+    return decision.model_copy(update={
+        "action": action, "target_id": target_id,
+        "rationale": f"the value of key {claim.slot!r} changed, so it is not dropped: {action.value} "
+                     f"(policy said noop; {decision.rationale})",
+    })

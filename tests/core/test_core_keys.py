@@ -1,0 +1,67 @@
+"""Keyed writes (``shared_core.keys``): keys are independent, and a changed value never vanishes."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shared_core import Action, Claim, Ledger, MemoryEngine, RulePolicy, TarlError
+
+TEXTS = st.sampled_from(["Buy milk", "Buy oat milk", "maybe buy milk", "The user lives in Porto", "ok"])
+SOURCES = st.sampled_from(["user", "assistant", "third_party", "tool", "web"])
+DONE = st.booleans()
+
+
+@pytest.mark.parametrize("policy", [None, RulePolicy()], ids=["default", "rules"])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(puts=st.lists(st.tuples(TEXTS, SOURCES, DONE), min_size=1, max_size=8))
+def test_a_changed_value_never_vanishes(policy, puts):
+    """Each put either leaves the key's Accepted value equal to it (new or already there), or leaves
+    it visible in Pending or History; a noop only when the key already holds exactly this value."""
+    with MemoryEngine.open(policy=policy) as engine:
+        for text, source, done in puts:
+            claim = Claim(text=text, namespace="n", source=source, slot="todo", metadata={"done": done})
+            before = [(e.text, e.metadata) for e in engine.by_slot("n", "todo")]
+            d = engine.write(claim, keyed=True)
+            if d.action is Action.NOOP and d.target_id and engine.get(d.target_id).ledger is Ledger.ACCEPTED:
+                assert (text, {"done": done}) in before or engine.get(d.target_id).source != source
+            else:
+                assert d.action is not Action.NOOP or d.target_id is not None      # noop only names a holder
+            if d.entry_id:
+                assert engine.get(d.entry_id).text == text
+
+
+def test_keys_do_not_ground_on_each_other():
+    with MemoryEngine.open(policy=RulePolicy()) as engine:
+        engine.write(Claim(text="Alice lives in Lisbon", namespace="n", slot="alice_city"), keyed=True)
+        d = engine.write(Claim(text="Bob lives in Porto", namespace="n", slot="bob_city"), keyed=True)
+        assert d.action is Action.APPEND and d.target_id is None
+        assert sorted(e.text for e in engine.accepted("n")) == ["Alice lives in Lisbon", "Bob lives in Porto"]
+
+
+def test_same_text_other_metadata_is_a_change():
+    with MemoryEngine.open() as engine:
+        engine.write(Claim(text="Buy milk", namespace="n", slot="t", metadata={"done": False}), keyed=True)
+        d = engine.write(Claim(text="Buy milk", namespace="n", slot="t", metadata={"done": True}), keyed=True)
+        assert d.action is Action.REVISE and "changed" in d.rationale
+        [current] = engine.by_slot("n", "t")
+        assert current.metadata == {"done": True}
+
+
+def test_keys_are_exact_and_a_keyed_write_needs_one():
+    with MemoryEngine.open() as engine:
+        engine.write(Claim(text="x", namespace="n", slot=" k "), keyed=True)
+        assert engine.by_slot("n", "k") == [] and engine.by_slot("n", " k ")[0].slot == " k "
+        with pytest.raises(TarlError, match="claim.slot"):
+            engine.write(Claim(text="x", namespace="n"), keyed=True)
+
+
+def test_only_keyed_writes_get_the_key_value_promises():
+    """A slotted claim written without ``keyed`` is TARL's own business: the policy's noop stands."""
+    with MemoryEngine.open(policy=RulePolicy()) as engine:
+        engine.write(Claim(text="I support Leeds United", namespace="n", slot="team"))
+        d = engine.write(Claim(text="yep, still a Leeds United fan", namespace="n", slot="team"))
+        assert "so it is not dropped" not in d.rationale
+        with pytest.raises(TarlError, match="scope"):
+            engine.write(Claim(text="x", namespace="n", slot="k"), keyed=True, scope="everything")

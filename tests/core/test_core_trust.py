@@ -1,0 +1,49 @@
+"""The trust rule for agent-written memories (``shared_core.trust``): lower freely, raise with evidence."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shared_core import TarlError
+from shared_core.trust import LOWER, MODEL_SOURCES, attribute, supports
+
+CONVERSATION = [
+    ("user", "I just moved to Porto last week"),
+    ("assistant", "Congratulations! Let me check your orders."),
+    ("tool", '{"order": "A-1001", "ship_to": "12 Rua Nova, Porto"}'),
+]
+
+
+@pytest.mark.parametrize(("fact", "claimed", "expected"), [
+    ("The user lives in Porto", "user", "user"),                       # relayed in the model's words
+    ("Order A-1001 now ships to 12 Rua Nova, Porto", "tool", "tool"),
+    ("Order A-1001 now ships to 12 Rua Nova, Porto", None, "tool"),    # memory finds who said it
+    ("The user lives in Porto", None, "user"),
+    ("The user lives in Madrid", "user", "assistant"),                  # nobody said it: the model's own
+    ("Order A-1001 ships to 9 Rua Velha, Porto", "tool", "assistant"),  # a value the tool never returned
+    ("The user lives in Madrid", "third_party", "third_party"),
+    ("The user probably likes football", "assistant", "assistant"),
+])
+def test_attribution(fact, claimed, expected):
+    assert attribute(fact, claimed, CONVERSATION).source == expected
+
+
+@pytest.mark.parametrize("claimed", ["system", "reflection", "User", "admin", ""])
+def test_sources_a_model_may_not_claim_are_refused(claimed):
+    with pytest.raises(TarlError, match="source"):
+        attribute("The user lives in Porto", claimed, CONVERSATION)
+
+
+@given(fact=st.text(min_size=1, max_size=60), claimed=st.sampled_from(MODEL_SOURCES + (None,)),
+       said=st.lists(st.tuples(st.sampled_from(["user", "assistant", "tool", "system"]), st.text(max_size=60)),
+                     max_size=4))
+def test_never_raises_trust_without_a_supporting_message(fact, claimed, said):
+    got = attribute(fact, claimed, said)
+    if claimed in LOWER:
+        assert got.source == claimed
+    elif got.source in ("user", "tool"):
+        assert any(role == got.source and supports(text, fact) for role, text in said)
+    else:
+        assert got.source == "assistant"

@@ -1,0 +1,28 @@
+"""The engine on PostgreSQL + a Chroma server: the only state its processes share is the ledger
+database and the Chroma server."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared_core.engine import MemoryEngine
+from shared_core.errors import TarlError
+from shared_core.schema import Claim
+
+
+def test_a_postgres_ledger_needs_a_chroma_server(pg_url):
+    with pytest.raises(TarlError, match="chroma_url"):
+        MemoryEngine.open(pg_url)
+
+
+@pytest.mark.enable_socket
+def test_engine_on_postgres_and_chroma_survives_reopen(pg_url, chroma_url, index_and_ledger):
+    with MemoryEngine.open(pg_url, chroma_url=chroma_url) as eng:
+        eng.write(Claim(text="Ana lives in Rome", namespace="ana", slot="home"))
+        eng.write(Claim(text="Ana lives in Oslo now", namespace="ana", slot="home"))
+        eng.flush()
+        indexed, truth = index_and_ledger(eng)
+        assert indexed == truth
+    with MemoryEngine.open(pg_url, chroma_url=chroma_url) as eng:
+        assert [h.entry.text for h in eng.search("where does Ana live", "ana")] == ["Ana lives in Oslo now"]
+        assert [e.text for e in eng.history("ana")] == ["Ana lives in Rome"]
