@@ -137,11 +137,14 @@ WRITER = textwrap.dedent("""
 
 
 def test_two_processes_sharing_a_store_see_each_others_results(tmp_path):
-    with MemoryEngine.open(tmp_path) as engine:                 # stays open while the other process writes
+    """One process after the other (embedded Chroma serves one process at a time; concurrent processes
+    share a store through a Chroma server)."""
+    with MemoryEngine.open(tmp_path) as engine:
         run(engine, declare(True, "A works", "B works", "C works"))
-        other = subprocess.run([sys.executable, "-c", WRITER, str(tmp_path), "record_result"],
-                               capture_output=True, text=True, check=True)
-        assert other.stdout.startswith("R1 recorded: H1 refuted.")  # the same ids in the other process
+    other = subprocess.run([sys.executable, "-c", WRITER, str(tmp_path), "record_result"],
+                           capture_output=True, text=True, check=True)
+    assert other.stdout.startswith("R1 recorded: H1 refuted.")      # the same ids in the other process
+    with MemoryEngine.open(tmp_path) as engine:
         model = run(engine, call("record_result", "r2", hypothesis="H2", confirmed=False, evidence="no yield"))
         assert "- H3: deduced: the only member of closed group Q1 still in play" in tool_replies(model)[0]
         assert "Hypotheses in 'catalysis': 1 deduced, 2 refuted" in system(model)

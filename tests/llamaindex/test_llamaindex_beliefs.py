@@ -99,10 +99,11 @@ with MemoryEngine.open(sys.argv[1]) as engine:
 
 
 async def test_two_processes_sharing_a_store_see_each_others_results(tmp_path, recorder):
-    with MemoryEngine.open(tmp_path) as engine:
+    with MemoryEngine.open(tmp_path) as engine:          # embedded Chroma: one process at a time
         await run(engine, recorder, declare(True, "A works", "B works"))
-        out = subprocess.run([sys.executable, "-c", WRITER, str(tmp_path)], capture_output=True, text=True, check=True)
-        assert out.stdout.splitlines()[:2] == ["R1 recorded: H1 confirmed.", "- H1: confirmed by result R1"]
+    out = subprocess.run([sys.executable, "-c", WRITER, str(tmp_path)], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[:2] == ["R1 recorded: H1 confirmed.", "- H1: confirmed by result R1"]
+    with MemoryEngine.open(tmp_path) as engine:
         await run(engine, recorder)
         assert "Established: H1 'A works' (confirmed)" in recorder.system(-1)
         assert "- H2: exhausted: H1 answers closed group Q1" in recorder.system(-1)
