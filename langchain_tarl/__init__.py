@@ -5,12 +5,14 @@
 - :class:`TarlMemoryMiddleware`: recall into the prompt, remember/recall tools, optional claim extraction.
 - :class:`ChatModelJudge`: the agent's chat model as the judge memory asks when its policy is unsure.
 - :class:`LRETrimMiddleware`: trim the model's input to a token budget with LRE.
+- :class:`TarlBeliefMiddleware`: belief tools (hypotheses, questions, experiments) and their summary in the prompt.
 - :class:`JanusReflectionMiddleware`: lessons learned after each run, deployed only when Janus finds them useful.
 
 LangGraph namespaces map to engine namespaces by joining labels with ``"."`` (``("memories", "u1")`` <->
 ``"memories.u1"``; see :mod:`langchain_tarl.namespaces`). Importing this package loads neither torch nor scikit-learn; chromadb loads when an engine opens.
 """
 
+from .beliefs import TarlBeliefMiddleware, belief_tools
 from .embeddings import embedder_from_langchain
 from .judge import ChatModelJudge
 from .memory_middleware import ExtractedClaim, ExtractedClaims, TarlMemoryMiddleware
@@ -22,5 +24,6 @@ from .trim_middleware import LRETrimMiddleware
 
 __all__ = [
     "ChatModelJudge", "ExtractedClaim", "ExtractedClaims", "JanusReflectionMiddleware", "LRETrimMiddleware", "TarlItem",
-    "TarlMemoryMiddleware", "TarlRetriever", "TarlSearchItem", "TarlStore", "as_message", "embedder_from_langchain",
+    "TarlBeliefMiddleware", "TarlMemoryMiddleware", "TarlRetriever", "TarlSearchItem", "TarlStore", "as_message",
+    "belief_tools", "embedder_from_langchain",
 ]

@@ -1,9 +1,10 @@
 """LlamaIndex adapter for tarl-memory: a memory block, an LRE-trimmed chat
-memory, a retriever, tools and Janus-gated agent reflections.
+memory, belief tools with their summary block, a retriever, tools and Janus-gated agent reflections.
 
 Thin by design: every class translates LlamaIndex objects to ``shared_core.MemoryEngine`` calls and back.
 """
 
+from .beliefs import TarlBeliefBlock, belief_tools
 from .block import TarlMemoryBlock, user_statements
 from .chat_store import SQLiteChatStore
 from .engine import llamaindex_embedder, open_engine
@@ -14,6 +15,7 @@ from .retriever import TarlRetriever
 from .tools import memory_tools
 
 __all__ = [
-    "AgentReflections", "LLMJudge", "SQLiteChatStore", "TarlMemory", "TarlMemoryBlock", "TarlRetriever", "memory_tools",
-    "llamaindex_embedder", "open_engine", "trim_history", "user_statements",
+    "AgentReflections", "LLMJudge", "SQLiteChatStore", "TarlBeliefBlock", "TarlMemory", "TarlMemoryBlock",
+    "TarlRetriever", "belief_tools", "memory_tools", "llamaindex_embedder", "open_engine", "trim_history",
+    "user_statements",
 ]

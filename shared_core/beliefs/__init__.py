@@ -23,6 +23,9 @@ transaction and the engine's belief methods only turn requests into executor ste
 
 Semantics: ``propagate`` (cascade, pruning, restoration, results, groups), ``hypotheses`` (statuses,
 frontier, sampling), ``drift`` (expiry, valid-at), ``explain``, ``kinds`` (metadata keys and checks).
+For agents: ``tools`` (``BeliefTools``: the tool definitions both adapters wrap, with short ids from
+``aliases`` and a ``live`` view) and ``briefing`` (the summary put into the prompt); import them from
+their modules (they read the executor's state, which imports this package).
 """
 
 from .drift import expired, expires_at, valid_at

@@ -238,11 +238,16 @@ def evaluate(seeds: Sequence[int], episodes: int, depth: int, prior_noise: float
 
 
 def main(argv: list[str]) -> int:
+    if "--agent" in argv:                  # the model in the loop, driving the belief tools
+        from .beliefs_agent import main as agent_main
+
+        return agent_main(argv)
     p = bench_args("beliefs", "R&D search over hypothesis DAGs: engine vs perfect recall vs greedy")
     p.add_argument("--seeds", type=int, default=30)
     p.add_argument("--episodes", type=int, default=10, help="episodes per seed (chooser seeds)")
     p.add_argument("--depth", type=int, default=3)
     p.add_argument("--prior-noise", type=float, default=0.0, help="log-normal sigma on the priors shown")
+    p.add_argument("--agent", action="store_true", help="simulated agent driving the belief tools (beliefs_agent)")
     args = p.parse_args(argv)
     seeds = list(range(args.seed, args.seed + (6 if args.quick else args.seeds)))
     episodes = 3 if args.quick else args.episodes
