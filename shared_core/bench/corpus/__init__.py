@@ -27,12 +27,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-from ...schema import Action, Claim, Ledger
+from ...config import DEFAULT_PRIORS
+from ...schema import DECISION_ACTIONS, Action, Claim, Ledger
 from ..episodes import EPOCH, Episode, GoldStep, entry_id, gold_states
 
 HERE = Path(__file__).parent
-LABELS = {a.value for a in (Action.APPEND, Action.NOOP, Action.REVISE, Action.REJECT_CONFLICT, Action.DEFER_VERIFY)}
-SOURCES = {"user", "assistant", "tool", "third_party", "web", "document", "system"}
+LABELS = {a.value for a in DECISION_ACTIONS}
+SOURCES = set(DEFAULT_PRIORS)   # the sources the engine knows without an alias
 NEEDS_TARGET = {"revise", "reject_conflict"}
 
 
