@@ -23,6 +23,7 @@ Format: every ``*.jsonl`` file in this folder holds one episode per line::
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -32,6 +33,8 @@ from ...schema import DECISION_ACTIONS, Action, Claim, Ledger
 from ..episodes import EPOCH, Episode, GoldStep, entry_id, gold_states
 
 HERE = Path(__file__).parent
+TRAIN = HERE / "train"
+"""Hand-written episodes for fitting only: outside the frozen dev/test split (its hash reads this folder's own files)."""
 LABELS = {a.value for a in DECISION_ACTIONS}
 SOURCES = set(DEFAULT_PRIORS)   # the sources the engine knows without an alias
 NEEDS_TARGET = {"revise", "reject_conflict"}
@@ -123,9 +126,11 @@ def validate(raw: RawEpisode) -> list[str]:
     return problems
 
 
-def main() -> int:
-    """``python -m shared_core.bench.corpus``: validate every episode and print counts per domain."""
-    raws = raw_episodes()
+def main(argv: list[str] | None = None) -> int:
+    """``python -m shared_core.bench.corpus [FOLDER]``: validate every episode and print counts per domain
+    (FOLDER defaults to this one; ``train/`` holds the episodes used only for fitting)."""
+    args = sys.argv[1:] if argv is None else argv
+    raws = raw_episodes(Path(args[0]) if args else HERE)
     problems = [p for r in raws for p in validate(r)]
     ids = [r.id for r in raws]
     problems += [f"duplicate episode id {i!r}" for i in sorted({i for i in ids if ids.count(i) > 1})]
