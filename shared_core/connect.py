@@ -21,6 +21,7 @@ from typing import Any
 
 from .errors import IndexUnavailable, TarlError
 from .index import Embedder, locks
+from .index.vectorfile import VectorFile
 from .ledgers import LedgerStore, PostgresLedgerStore, SQLiteLedgerStore
 
 STORE_ID = "store_id"
@@ -101,6 +102,10 @@ def open_store(path: str | Path | None, embedder: Embedder, chroma_url: str | No
                 _move_aside(root / "chroma")
             client = chroma.persistent_client(root / "chroma")
         opened.index = chroma.EntryIndex(client, embedder, store_id=store_id, where=opened.where)
+        if embedded:
+            opened.index.file = VectorFile(root / "vectors" / f"{opened.index.name}.tvf", embedder.dim)
+            if reindex:
+                opened.index.file.clear()
         if reindex and chroma_url:
             opened.index.drop()
             opened.index = chroma.EntryIndex(client, embedder, store_id=store_id, where=opened.where)

@@ -27,6 +27,7 @@ from .executor import MemoryState, Step
 from .index import Embedder, default_embedder
 from .index.behind import INDEXED_TX, IndexWriter
 from .index.cache import VectorCache
+from .index.vectorfile import open_rows
 from .ledgers import LedgerStore
 from .policy import LearnedPolicy, Policy
 from .schema import Action, Claim, Decision, Entry, Ledger, Reason, Transaction, utcnow
@@ -61,10 +62,11 @@ class MemoryEngine(BeliefsAPI):
         self.clock = clock
         self._seen = 0
         self._lock = threading.RLock()          # the vector cache is shared by threads (async adapters)
-        self.writer = IndexWriter(index, store, store.upkeep_lock)
+        self.writer = IndexWriter(index, store, store.upkeep_lock, getattr(index, "file", None))
         self._closers: list[Callable[[], None]] = []
         try:
-            self.reconcile()
+            self.writer.start()
+            self._seen = store.head()
         except BaseException:
             with contextlib.suppress(Exception):       # the reconcile failure is the one to report
                 self.writer.close()
@@ -118,8 +120,7 @@ class MemoryEngine(BeliefsAPI):
         vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
 
         def candidates() -> tuple[list[tuple[Entry, float]], list[Entry]]:
-            slot = [e for e in self.store.slot(claim.namespace, claim.slot) if e.ledger is not Ledger.HISTORY] \
-                if claim.slot else []
+            slot = self.store.slot(claim.namespace, claim.slot, open_only=True) if claim.slot else []
             if keyed and scope == "key":             # candidates: the key's own open entries only
                 return [(e, 0.0) for e in slot], slot
             neighbours = self.vectors.query(vector, claim.namespace, self.config.neighbours,
@@ -277,17 +278,9 @@ class MemoryEngine(BeliefsAPI):
             self.vectors.update(self.store.entries(ids), {}, self.index.embed)
             self._seen = head
 
-    def _load_vectors(self, namespace: str) -> tuple[list[str], np.ndarray, list[Ledger]]:
-        """A namespace's open entries (from the ledger) with their vectors: stored ones from Chroma,
-        the rest (not yet written behind, or lost in a crash) embedded again."""
-        entries = [e for lg in (Ledger.ACCEPTED, Ledger.PENDING) for e in self.store.ledger(namespace, lg)]
-        ids, stored, _ = self.index.load(namespace)
-        vectors = dict(zip(ids, stored))
-        missing = [e for e in entries if e.id not in vectors]
-        if missing:
-            vectors.update(zip((e.id for e in missing), self.index.embed([e.text for e in missing])))
-        matrix = np.stack([vectors[e.id] for e in entries]) if entries else np.zeros((0, self.index.embedder.dim), np.float32)
-        return [e.id for e in entries], matrix, [e.ledger for e in entries]
+    def _load_vectors(self, namespace: str) -> tuple[list[str], Any, list[Ledger]]:
+        """A namespace's open entries with their vectors (see ``vectorfile.open_rows``)."""
+        return open_rows(namespace, self.store, self.index, getattr(self.index, "file", None), self.writer.remember)
 
     def flush(self) -> None:
         """Wait until the Chroma index has every committed change (reads never need this).

@@ -17,15 +17,17 @@ import numpy as np
 from ..schema import Entry, Ledger
 from .embedders import QueryIDF
 
-Loader = Callable[[str], tuple[list[str], np.ndarray, list[Ledger]]]
+Loader = Callable[[str], tuple[list[str], Any, list[Ledger]]]   # rows: dense array or scipy sparse
 
 
 class _Rows:
     """Append-only row storage with a fast mat-vec.
 
-    Hashing vectors are ~4% non-zero, so for them compacted rows live in a CSR matrix (a sparse
-    mat-vec over 10k rows costs a seventh of the dense one) and only the newest rows in a small dense
-    tail; dense embedders keep one growing dense buffer.
+    Hashing vectors are ~4% non-zero (a query's even fewer), so for them compacted rows live in sparse
+    blocks kept column-major: a query multiplies only the columns it uses (at 10k rows ~1/30 of the
+    non-zeros a row-major mat-vec touches). The newest rows sit in a small dense tail; blocks merge like
+    a binary counter, so there are O(log n) of them and each row is re-compacted O(log n) times. Dense
+    embedders keep one growing dense buffer.
     """
 
     TAIL = 256
@@ -34,7 +36,7 @@ class _Rows:
     def __init__(self, dim: int) -> None:
         self.dim = dim
         self.sparse: bool | None = None
-        self.csr: Any = None
+        self.blocks: list[tuple[Any, Any]] = []      # (rows CSR for get, columns CSC for dot), oldest first
         self.n_csr = 0
         self.buf = np.zeros((64, dim), dtype=np.float32)
         self.n_buf = 0
@@ -42,30 +44,53 @@ class _Rows:
     def __len__(self) -> int:
         return self.n_csr + self.n_buf
 
-    def append(self, vectors: np.ndarray) -> None:
+    def append(self, vectors: Any) -> None:
+        """Add rows: a dense array, or a scipy sparse matrix (a bulk load from the vector file)."""
+        n = vectors.shape[0] if hasattr(vectors, "tocsr") else len(vectors)
+        if self.sparse is None and n:
+            nnz = vectors.nnz if hasattr(vectors, "tocsr") else np.count_nonzero(vectors)
+            self.sparse = bool(nnz < self.SPARSE_BELOW * n * self.dim)
+        if self.sparse and n >= self.TAIL and self.n_buf == 0:    # a bulk load: one block at once
+            self._compact(vectors)
+            return
+        vectors = vectors.toarray() if hasattr(vectors, "tocsr") else vectors
         vectors = np.asarray(vectors, dtype=np.float32).reshape(-1, self.dim)
-        if self.sparse is None and len(vectors):
-            self.sparse = bool(np.count_nonzero(vectors) < self.SPARSE_BELOW * vectors.size)
         while self.n_buf + len(vectors) > len(self.buf):
             self.buf = np.resize(self.buf, (2 * len(self.buf), self.dim))
         self.buf[self.n_buf:self.n_buf + len(vectors)] = vectors
         self.n_buf += len(vectors)
         if self.sparse and self.n_buf >= self.TAIL:
-            from scipy import sparse
-
-            block = sparse.csr_matrix(self.buf[: self.n_buf])
-            self.csr = block if self.csr is None else sparse.vstack([self.csr, block], format="csr")
-            self.n_csr += self.n_buf
+            self._compact(self.buf[: self.n_buf])
             self.n_buf = 0
 
+    def _compact(self, block: Any) -> None:
+        from scipy import sparse
+
+        rows = sparse.csr_matrix(block, dtype=np.float32)
+        self.n_csr += rows.shape[0]
+        while self.blocks and self.blocks[-1][0].shape[0] <= rows.shape[0]:
+            rows = sparse.vstack([self.blocks.pop()[0], rows], format="csr")
+        self.blocks.append((rows, rows.tocsc()))
+
     def get(self, i: int) -> np.ndarray:
-        if i < self.n_csr:
-            return np.asarray(self.csr[i].toarray()[0], dtype=np.float32)
-        return self.buf[i - self.n_csr]
+        if i >= self.n_csr:
+            return self.buf[i - self.n_csr]
+        for rows, _ in self.blocks:
+            if i < rows.shape[0]:
+                lo, hi = rows.indptr[i], rows.indptr[i + 1]
+                out = np.zeros(self.dim, dtype=np.float32)
+                out[rows.indices[lo:hi]] = rows.data[lo:hi]
+                return out
+            i -= rows.shape[0]
+        raise IndexError(i)
 
     def dot(self, query: np.ndarray) -> np.ndarray:
         tail = self.buf[: self.n_buf] @ query
-        return tail if self.csr is None else np.concatenate([self.csr @ query, tail])
+        if not self.blocks:
+            return tail
+        used = np.flatnonzero(query)
+        weights = query[used]
+        return np.concatenate([cols[:, used] @ weights for _, cols in self.blocks] + [tail])
 
 
 class _Namespace:
@@ -100,18 +125,25 @@ class VectorCache:
         return namespace in self._spaces
 
     def _put(self, space: _Namespace, ids: Sequence[str], vectors: np.ndarray, ledgers: Sequence[Ledger]) -> None:
-        for entry_id, vector, ledger in zip(ids, vectors, ledgers):
+        fresh: list[int] = []
+        for k, (entry_id, ledger) in enumerate(zip(ids, ledgers)):
             i = space.row.get(entry_id)
             if i is None:                             # entries are immutable: a known row keeps its vector
-                if space.size == len(space.ledgers):
-                    space.ledgers = np.resize(space.ledgers, max(64, 2 * len(space.ledgers)))
-                i = space.size
-                space.size += 1
-                space.row[entry_id] = i
+                i = space.row[entry_id] = space.size + len(fresh)
+                fresh.append(k)
                 space.ids.append(entry_id)
-                space.vectors.append(vector)
-                space.idf.add(np.asarray(vector)[None])
-            space.ledgers[i] = _CODE[ledger]
+            elif i < space.size:                      # (an id twice in one batch keeps its first row)
+                space.ledgers[i] = _CODE[ledger]
+        if not fresh:
+            return
+        need = space.size + len(fresh)
+        if need > len(space.ledgers):
+            space.ledgers = np.resize(space.ledgers, max(64, need, 2 * len(space.ledgers)))
+        space.ledgers[space.size:need] = [_CODE[ledgers[k]] for k in fresh]
+        rows = vectors[fresh] if len(fresh) < len(ids) else vectors       # dense or sparse rows
+        space.vectors.append(rows)
+        space.idf.add(rows)
+        space.size = need
 
     def update(self, entries: Sequence[Entry], vectors: dict[str, np.ndarray], embed: Callable[[list[str]], np.ndarray]) -> None:
         """Reflect ``entries`` (their current ledger); vectors come from ``vectors`` or the cache itself,

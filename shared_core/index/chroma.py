@@ -17,6 +17,7 @@ import numpy as np
 
 from ..schema import Entry, Ledger
 from .embedders import Embedder
+from .vectorfile import VectorFile
 
 
 def _settings() -> Any:
@@ -59,6 +60,9 @@ class EntryIndex:
     ``store_id`` (kept in the ledger) is part of the collection name, so stores sharing one Chroma
     server never share, or delete, each other's rows. ``where`` names the index for error messages."""
 
+    file: VectorFile | None = None
+    """An embedded store's vector file (``vectorfile``): the cache loads from it, the writer appends to it."""
+
     def __init__(self, client: Any, embedder: Embedder, *, store_id: str, where: str = "chroma") -> None:
         from .function import chroma_function
 
@@ -74,16 +78,29 @@ class EntryIndex:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return np.asarray(self.embedder(list(texts)), dtype=np.float32)
 
-    def write(self, entries: Sequence[Entry], vectors: dict[str, np.ndarray]) -> None:
+    def write(self, entries: Sequence[Entry], vectors: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Make the index show ``entries`` as they are: History rows removed, open rows upserted (with
-        the vectors given, else embedded), in batches no larger than the client allows."""
+        the vectors given, else embedded), in batches no larger than the client allows. Returns the
+        vectors of the open rows written."""
         self.remove(e.id for e in entries if e.ledger is Ledger.HISTORY)
         live = [e for e in entries if e.ledger is not Ledger.HISTORY]
+        written: dict[str, np.ndarray] = {}
         for i in range(0, len(live), self.batch):
             chunk = live[i:i + self.batch]
             missing = [e for e in chunk if e.id not in vectors]
             fresh = dict(zip((e.id for e in missing), self.embed([e.text for e in missing]))) if missing else {}
-            self.upsert(chunk, np.stack([vectors[e.id] if e.id in vectors else fresh[e.id] for e in chunk]))
+            rows = np.stack([vectors[e.id] if e.id in vectors else fresh[e.id] for e in chunk])
+            self.upsert(chunk, rows)
+            written.update(zip((e.id for e in chunk), rows))
+        return written
+
+    def vectors_of(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored vectors of ``ids`` (those the index holds), read in pages."""
+        out: dict[str, np.ndarray] = {}
+        for i in range(0, len(ids), self.batch):
+            got = _settled(lambda: self.collection.get(ids=list(ids[i:i + self.batch]), include=["embeddings"]))
+            out.update(zip(got["ids"], np.asarray(got["embeddings"], dtype=np.float32)))
+        return out
 
     def upsert(self, entries: Sequence[Entry], vectors: np.ndarray | None = None) -> None:
         entries = [e for e in entries if e.ledger is not Ledger.HISTORY]

@@ -38,8 +38,14 @@ class LedgerStore(Protocol):
 
     def ledger(self, namespace: str, ledger: Ledger, *, limit: int | None = None) -> list[Entry]: ...
 
-    def slot(self, namespace: str, slot: str) -> list[Entry]:
-        """Every entry ever written under ``slot``, any ledger, oldest first."""
+    def slot(self, namespace: str, slot: str, *, open_only: bool = False) -> list[Entry]:
+        """Every entry ever written under ``slot``, any ledger, oldest first; ``open_only``: Accepted and
+        Pending only (a write's candidates: a slot's History grows without bound)."""
+        ...
+
+    def open_ids(self, namespace: str | None = None) -> list[tuple[str, Ledger]]:
+        """(id, ledger) of every open (Accepted or Pending) entry, of ``namespace`` or all, oldest first:
+        what derived state must hold, read without building 100k entries."""
         ...
 
     def count(self, namespace: str | None = None, ledger: Ledger | None = None) -> int: ...

@@ -128,12 +128,19 @@ class SQLLedgerStore:
         found = {e.id: e for e in self._select(f"id IN ({','.join('?' * len(ids))})", tuple(ids))}
         return [found[i] for i in ids if i in found]
 
-    def slot(self, namespace: str, slot: str) -> list[Entry]:
-        return self._select("namespace = ? AND slot = ?", (namespace, slot))
+    def slot(self, namespace: str, slot: str, *, open_only: bool = False) -> list[Entry]:
+        where = "namespace = ? AND slot = ?" + (" AND ledger != 'history'" if open_only else "")
+        return self._select(where, (namespace, slot))
 
     def ledger(self, namespace: str, ledger: Ledger, *, limit: int | None = None) -> list[Entry]:
         order = "created_tx, id" + (f" LIMIT {int(limit)}" if limit is not None else "")
         return self._select("namespace = ? AND ledger = ?", (namespace, ledger.value), order)
+
+    def open_ids(self, namespace: str | None = None) -> list[tuple[str, Ledger]]:
+        where, params = ("ledger != 'history'", ()) if namespace is None else \
+            ("namespace = ? AND ledger != 'history'", (namespace,))
+        rows = self._rows(f"SELECT id, ledger FROM entries WHERE {where} ORDER BY created_tx, id", params)
+        return [(r[0], Ledger(r[1])) for r in rows]
 
     def state(self, namespace: str, as_of: int | None = None) -> MemoryState:
         if as_of is None:
