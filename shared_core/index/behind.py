@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import IndexUnavailable
-from ..schema import Entry
+from ..schema import Entry, Ledger
 
 if TYPE_CHECKING:
     from ..ledgers import LedgerStore
@@ -35,16 +35,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LAG_S = 0.5
-"""How long the index may trail the ledger before a catch-up writes (unless someone flushes, or
-``BATCH`` commits wait). Measured on embedded Chroma 1.5 (dim 2048, 10k rows): an upsert costs ~9 ms CPU
-for one row and ~1.5 ms per row in a batch of 1,000, and the call holds the interpreter lock for its
-whole duration, so every catch-up stalls the writing thread. Catching up twice a second instead of after
-every 50 ms of quiet turns hundreds of small stalls into a few, and the fixed part of the cost into
-noise; reads never wait for it (they are served from the ledger and the in-process vectors)."""
+IDLE_S = 0.1
+"""A catch-up starts once commits pause this long (unless someone flushes)."""
 
-BATCH = 1000
-"""Commits after which a catch-up starts without waiting out ``LAG_S`` (bounds the size of one stall)."""
+LAG_S = 2.0
+"""... or once the oldest commit not yet indexed is this old, or ``BATCH`` commits wait: the bound on
+how far the index trails the ledger under continuous writes. Why so lazy: on embedded Chroma 1.5 (dim
+2048, 10k rows) an upsert costs ~9 ms CPU for one row and ~1.5 ms per row in batches of 1,000, a delete
+about as much, and the call holds the interpreter lock throughout, so every catch-up stalls the writing
+thread. Catching up in the pauses between bursts keeps that stall out of the writes; reads never wait
+for the index (they are served from the ledger and the in-process vectors)."""
+
+BATCH = 2000
+"""Commits after which a catch-up starts without waiting (bounds the size of one stall)."""
 
 INDEXED_TX = "indexed_tx"
 """Ledger meta key: every transaction up to this one is in the index."""
@@ -57,9 +60,10 @@ class IndexWriter:
         self._serialise = serialise
         self._vectors: dict[str, np.ndarray] = {}     # vectors the engine already holds (saves re-embedding)
         self._unfiled: dict[str, tuple[list[str], list[np.ndarray]]] = {}   # rows the file lacked, by namespace
-        self._verify = False
         self._wake = threading.Condition()
         self._asked = self._answered = 0
+        self._since: float | None = None              # when the oldest unanswered request came
+        self._last = 0.0                              # when the newest one came
         self._urgent = 0                              # the newest request someone waits for (flush / close)
         self._closing = False
         self._error: BaseException | None = None
@@ -70,8 +74,15 @@ class IndexWriter:
         """Something committed: catch up soon. ``vectors``: embeddings of new entries, by id."""
         with self._wake:
             self._vectors.update(vectors)
-            self._asked += 1
-            self._wake.notify_all()
+            self._request()
+
+    def _request(self) -> None:
+        """(Holding ``_wake``.) Ask for a catch-up at the next pause."""
+        self._last = time.monotonic()
+        if self._since is None:
+            self._since = self._last
+        self._asked += 1
+        self._wake.notify_all()
 
     def flush(self) -> None:
         """Wait until the index holds every transaction committed before this call; raise if it failed."""
@@ -93,21 +104,21 @@ class IndexWriter:
             self._raise()
 
     def start(self) -> None:
-        """At open: trust the watermark and catch up only the log after it (an index the watermark
-        cannot describe, one from another ledger or an empty one behind a non-zero watermark, is
-        rebuilt); the full comparison by ids and states (``repair``) then runs on the worker, so
-        opening a large store costs the log's tail, not a read of the whole index. ``flush`` waits
-        for that comparison too."""
+        """At open: trust the watermark and catch up only the log after it, so opening a large store
+        costs the log's tail, not a read of the whole index. An index the watermark cannot describe
+        (one from another ledger, an empty one behind a non-zero watermark) is rebuilt, and one whose
+        row count then differs from the ledger's open entries is repaired (``repair``: by ids and
+        states). A wrong row that keeps the count right is found by ``repair`` (``engine.reconcile``),
+        never at open: reading the whole index back costs seconds per 100k rows, and the engine never
+        serves a read from an embedded index anyway (ledger + in-process vectors)."""
         with self._serialise():
             mark = int(self.store.get_meta(INDEXED_TX) or 0)
             if mark > self.store.head() or (mark and not self.index.count()):
                 self._rebuild()
                 return
             self._catch_up({})
-        with self._wake:
-            self._verify = True
-            self._asked += 1
-            self._wake.notify_all()
+            if self.index.count() != self.store.count(ledger=Ledger.ACCEPTED) + self.store.count(ledger=Ledger.PENDING):
+                self._repair()
 
     def remember(self, namespace: str, ids: Sequence[str], vectors: np.ndarray) -> None:
         """Rows a reader had to take from Chroma or embed because the vector file lacked them: filed at
@@ -118,15 +129,14 @@ class IndexWriter:
             got = self._unfiled.setdefault(namespace, ([], []))
             got[0].extend(ids)
             got[1].extend(np.asarray(vectors, dtype=np.float32))
-            self._asked += 1
-            self._wake.notify_all()
+            self._request()
 
     def catch_up(self, vectors: dict[str, np.ndarray] | None = None) -> None:
         """Bring the index up to the ledger's head now."""
         with self._serialise():
             self._catch_up(vectors or {})
 
-    def repair(self, vectors: dict[str, np.ndarray] | None = None) -> None:
+    def repair(self) -> None:
         """Catch up, then compare every indexed id and the ledger its row names with the ledger's open
         entries and fix what differs: reconciliation by ids and states, not counts. A watermark beyond
         the ledger's head means the index was built from another ledger: rebuilt."""
@@ -134,11 +144,14 @@ class IndexWriter:
             if int(self.store.get_meta(INDEXED_TX) or 0) > self.store.head():
                 self._rebuild()
                 return
-            self._catch_up(vectors or {})
-            truth = dict(self.store.open_ids())
-            indexed = self.index.states()
-            self.index.remove(i for i in indexed if i not in truth)
-            self.index.write(self.store.entries([i for i, lg in truth.items() if indexed.get(i) is not lg]), {})
+            self._catch_up({})
+            self._repair()
+
+    def _repair(self) -> None:
+        truth = dict(self.store.open_ids())
+        indexed = self.index.states()
+        self.index.remove(i for i in indexed if i not in truth)
+        self.index.write(self.store.entries([i for i, lg in truth.items() if indexed.get(i) is not lg]), {})
 
     def rebuild(self) -> None:
         """Empty the index and fill it again from the ledger."""
@@ -196,17 +209,14 @@ class IndexWriter:
                         self._closing = True                       # drain, then let the interpreter exit
                 if self._answered == self._asked and self._closing:
                     return
-                deadline = time.monotonic() + LAG_S
-                while self._urgent <= self._answered and not self._closing and time.monotonic() < deadline \
-                        and self._asked - self._answered < BATCH:
-                    self._wake.wait(deadline - time.monotonic())
-                target, vectors, self._vectors = self._asked, self._vectors, {}
-            verify, self._verify = self._verify, False
+                while self._urgent <= self._answered and not self._closing and self._asked - self._answered < BATCH:
+                    due = min(self._last + IDLE_S, (self._since or self._last) + LAG_S) - time.monotonic()
+                    if due <= 0:
+                        break
+                    self._wake.wait(due)
+                target, vectors, self._vectors, self._since = self._asked, self._vectors, {}, None
             try:
-                if verify:
-                    self.repair(vectors)
-                else:
-                    self.catch_up(vectors)
+                self.catch_up(vectors)
                 failed: BaseException | None = None
             except Exception as exc:  # noqa: BLE001 - kept and raised by flush() / close()
                 log.exception("index catch-up failed")

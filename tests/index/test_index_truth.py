@@ -65,7 +65,7 @@ def test_reconcile_repairs_an_index_with_the_right_count_and_the_wrong_rows(tmp_
         index.upsert([stale])                               # a closed entry marked accepted; count unchanged
         assert index.count() == 2 and indexed(eng) != open_states(eng)
     with MemoryEngine.open(tmp_path) as eng:
-        eng.flush()                      # open catches up the log's tail; the full comparison runs behind it
+        eng.reconcile()             # open trusts the watermark (the count is right); reconcile compares every row
         assert indexed(eng) == open_states(eng) == {keep: Ledger.ACCEPTED, lost: Ledger.ACCEPTED}
 
 
@@ -147,3 +147,21 @@ def test_two_stores_in_one_chroma_never_share_rows(tmp_path):
         append(a, "Ana lives in Rome")
         b.flush()
         assert b.index.count() == 0 and b.search("Ana lives in Rome", "u") == []
+
+
+def test_open_reads_only_the_log_tail_and_repairs_a_row_count_that_disagrees(tmp_path, monkeypatch):
+    with MemoryEngine.open(tmp_path) as eng:
+        ids = [append(eng, f"Ana visited city number {i}") for i in range(5)]
+        eng.retract(ids[0])
+    from shared_core.index.chroma import EntryIndex
+
+    def whole_read(self):
+        raise AssertionError("open read the whole index back")
+
+    with monkeypatch.context() as m:                       # consistent: nothing beyond the watermark is read
+        m.setattr(EntryIndex, "states", whole_read)
+        with MemoryEngine.open(tmp_path) as eng:
+            append(eng, "Ana likes chess")
+            eng.index.remove([ids[1]])                     # a row lost behind the engine's back
+    with MemoryEngine.open(tmp_path) as eng:               # the count disagrees: repaired by ids and states
+        assert indexed(eng) == open_states(eng) and ids[1] in indexed(eng)
