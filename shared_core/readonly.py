@@ -135,8 +135,11 @@ class LocalIndex:
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
 
-    def write(self, entries: Sequence[Entry], vectors: dict[str, np.ndarray]) -> None:
-        return None
+    def write(self, entries: Sequence[Entry], vectors: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return {}
+
+    def vectors_of(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        return {}
 
     def states(self) -> dict[str, Ledger]:
         return {}
