@@ -3,8 +3,9 @@
 Why beside Chroma: a Chroma query or upsert costs several milliseconds per call on this class of machine,
 more than the whole write budget; brute-force cosine over a namespace's open entries costs well under
 a millisecond at thousands of entries. Chroma stays the durable, shareable index (written behind, in
-batches); this cache is rebuilt from it on first use and kept fresh from the ledger's log, so writes by
-other processes become visible too.
+batches); this cache is loaded on first use (ids and ledgers from the ledger, vectors from the embedded
+store's vector file, ``vectorfile.py``) and kept fresh from the ledger's log, so writes by other
+processes become visible too.
 """
 
 from __future__ import annotations
