@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import IndexUnavailable
-from ..schema import Entry, Ledger
+from ..schema import Entry
 
 if TYPE_CHECKING:
     from ..ledgers import LedgerStore
@@ -104,21 +104,18 @@ class IndexWriter:
             self._raise()
 
     def start(self) -> None:
-        """At open: trust the watermark and catch up only the log after it, so opening a large store
-        costs the log's tail, not a read of the whole index. An index the watermark cannot describe
-        (one from another ledger, an empty one behind a non-zero watermark) is rebuilt, and one whose
-        row count then differs from the ledger's open entries is repaired (``repair``: by ids and
-        states). A wrong row that keeps the count right is found by ``repair`` (``engine.reconcile``),
-        never at open: reading the whole index back costs seconds per 100k rows, and the engine never
-        serves a read from an embedded index anyway (ledger + in-process vectors)."""
+        """At open: trust the watermark and catch up only the log after it. A watermark the index cannot
+        match (beyond the ledger's head: an index built from another ledger; a collection that did not
+        exist until now: a lost or moved-aside index) means a rebuild. Nothing else of the index is
+        read: the first access to an embedded collection loads all its vectors (~1 s and ~900 MB at
+        100k rows of width 2048), which the engine's reads never need; ``repair`` (``reconcile``)
+        compares every row by id and state."""
         with self._serialise():
             mark = int(self.store.get_meta(INDEXED_TX) or 0)
-            if mark > self.store.head() or (mark and not self.index.count()):
+            if mark > self.store.head() or (mark and getattr(self.index, "created", False)):
                 self._rebuild()
-                return
-            self._catch_up({})
-            if self.index.count() != self.store.count(ledger=Ledger.ACCEPTED) + self.store.count(ledger=Ledger.PENDING):
-                self._repair()
+            else:
+                self._catch_up({})
 
     def remember(self, namespace: str, ids: Sequence[str], vectors: np.ndarray) -> None:
         """Rows a reader had to take from Chroma or embed because the vector file lacked them: filed at
@@ -145,13 +142,10 @@ class IndexWriter:
                 self._rebuild()
                 return
             self._catch_up({})
-            self._repair()
-
-    def _repair(self) -> None:
-        truth = dict(self.store.open_ids())
-        indexed = self.index.states()
-        self.index.remove(i for i in indexed if i not in truth)
-        self.index.write(self.store.entries([i for i, lg in truth.items() if indexed.get(i) is not lg]), {})
+            truth = dict(self.store.open_ids())
+            indexed = self.index.states()
+            self.index.remove(i for i in indexed if i not in truth)
+            self.index.write(self.store.entries([i for i, lg in truth.items() if indexed.get(i) is not lg]), {})
 
     def rebuild(self) -> None:
         """Empty the index and fill it again from the ledger."""

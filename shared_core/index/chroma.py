@@ -62,6 +62,8 @@ class EntryIndex:
 
     file: VectorFile | None = None
     """An embedded store's vector file (``vectorfile``): the cache loads from it, the writer appends to it."""
+    created: bool = False
+    """The collection did not exist before this open: whatever the ledger's watermark says, it holds nothing."""
 
     def __init__(self, client: Any, embedder: Embedder, *, store_id: str, where: str = "chroma") -> None:
         from .function import chroma_function
@@ -70,9 +72,16 @@ class EntryIndex:
         self.embedder = embedder
         self.where = where
         self.name = f"tarl_{store_id}_{embedder.name}_{embedder.dim}"[:512]
-        self.collection = client.get_or_create_collection(
-            name=self.name, embedding_function=chroma_function(embedder), metadata={"hnsw:space": "cosine"},
-        )
+        from chromadb.errors import NotFoundError
+
+        try:
+            self.collection = client.get_collection(name=self.name, embedding_function=chroma_function(embedder))
+            self.created = False
+        except NotFoundError:
+            self.collection = client.get_or_create_collection(
+                name=self.name, embedding_function=chroma_function(embedder), metadata={"hnsw:space": "cosine"},
+            )
+            self.created = True
         self.batch = int(client.get_max_batch_size())
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

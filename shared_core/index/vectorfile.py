@@ -134,7 +134,9 @@ def open_rows(namespace: str, store: LedgerStore, index: EntryIndex, file: Vecto
     if extra:
         remember(namespace, extra, np.stack([found[i] for i in extra]))
     ids = [*at, *extra]
-    blocks = ([filed[list(at.values())]] if at else []) + \
+    rows = [*at.values()]
+    blocks = ([filed if rows == list(range(filed.shape[0])) else filed[rows]] if at else []) + \
         ([sparse.csr_matrix(np.stack([found[i] for i in extra]).astype(np.float32))] if extra else [])
-    rows = sparse.vstack(blocks, format="csr") if blocks else np.zeros((0, index.embedder.dim), np.float32)
-    return ids, rows, [wanted[i] for i in ids]
+    if len(blocks) != 1:
+        blocks = [sparse.vstack(blocks, format="csr") if blocks else np.zeros((0, index.embedder.dim), np.float32)]
+    return ids, blocks[0], [wanted[i] for i in ids]

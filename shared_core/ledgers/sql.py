@@ -145,7 +145,8 @@ class SQLLedgerStore:
         where, params = ("ledger != 'history'", ()) if namespace is None else \
             ("namespace = ? AND ledger != 'history'", (namespace,))
         rows = self._rows(f"SELECT id, ledger FROM entries WHERE {where} ORDER BY created_tx, id", params)
-        return [(r[0], Ledger(r[1])) for r in rows]
+        ledgers = {lg.value: lg for lg in Ledger}
+        return [(i, ledgers[lg]) for i, lg in rows]
 
     def state(self, namespace: str, as_of: int | None = None) -> MemoryState:
         if as_of is None:

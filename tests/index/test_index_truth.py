@@ -149,19 +149,21 @@ def test_two_stores_in_one_chroma_never_share_rows(tmp_path):
         assert b.index.count() == 0 and b.search("Ana lives in Rome", "u") == []
 
 
-def test_open_reads_only_the_log_tail_and_repairs_a_row_count_that_disagrees(tmp_path, monkeypatch):
+def test_open_reads_only_the_log_tail_and_rebuilds_a_lost_collection(tmp_path, monkeypatch):
     with MemoryEngine.open(tmp_path) as eng:
         ids = [append(eng, f"Ana visited city number {i}") for i in range(5)]
         eng.retract(ids[0])
     from shared_core.index.chroma import EntryIndex
 
     def whole_read(self):
-        raise AssertionError("open read the whole index back")
+        raise AssertionError("open read the index back")
 
-    with monkeypatch.context() as m:                       # consistent: nothing beyond the watermark is read
+    with monkeypatch.context() as m:                       # the watermark is trusted: no row is read back
         m.setattr(EntryIndex, "states", whole_read)
+        m.setattr(EntryIndex, "count", whole_read)
         with MemoryEngine.open(tmp_path) as eng:
             append(eng, "Ana likes chess")
-            eng.index.remove([ids[1]])                     # a row lost behind the engine's back
-    with MemoryEngine.open(tmp_path) as eng:               # the count disagrees: repaired by ids and states
-        assert indexed(eng) == open_states(eng) and ids[1] in indexed(eng)
+            eng.flush()
+            eng.index.client.delete_collection(eng.index.name)    # the index is lost behind the engine's back
+    with MemoryEngine.open(tmp_path) as eng:               # a collection that did not exist: rebuilt
+        assert indexed(eng) == open_states(eng) and len(indexed(eng)) == 5
