@@ -290,11 +290,8 @@ class QueryIDF:
         return idf
 
     def _used(self, vectors: Any) -> np.ndarray:
-        if hasattr(vectors, "tocsr"):                 # scipy sparse rows (a bulk load)
-            rows = vectors.tocsr()
-            if rows.shape[1] != self.dim:
-                raise ValueError(f"vectors must have shape (n, {self.dim}), got {rows.shape}")
-            return np.bincount(rows.indices[rows.data != 0], minlength=self.dim)
+        if hasattr(vectors, "tocsr"):                 # scipy sparse rows (a bulk load): non-zeros per column
+            return np.bincount(vectors.tocsr().indices, minlength=self.dim)
         vectors = np.asarray(vectors)
         if vectors.ndim != 2 or vectors.shape[1] != self.dim:
             raise ValueError(f"vectors must have shape (n, {self.dim}), got {vectors.shape}")
@@ -302,14 +299,14 @@ class QueryIDF:
 
     def add(self, vectors: np.ndarray) -> None:
         self.doc_freq += self._used(vectors)
-        self.n_docs += _rows(vectors)
+        self.n_docs += np.shape(vectors)[0]
 
     def remove(self, vectors: np.ndarray) -> None:
         used = self._used(vectors)
-        if _rows(vectors) > self.n_docs or (used > self.doc_freq).any():
+        if np.shape(vectors)[0] > self.n_docs or (used > self.doc_freq).any():
             raise ValueError("removing vectors that were never added")
         self.doc_freq -= used
-        self.n_docs -= _rows(vectors)
+        self.n_docs -= np.shape(vectors)[0]
 
     def weights(self) -> np.ndarray:
         """Smoothed IDF per slot (>= 1, so no query term is ever switched off), raised to ``power``."""
@@ -317,10 +314,6 @@ class QueryIDF:
 
     def weigh(self, queries: np.ndarray) -> np.ndarray:
         return _normalise_rows(np.asarray(queries, dtype=np.float64) * self.weights())
-
-
-def _rows(vectors: Any) -> int:
-    return int(vectors.shape[0]) if hasattr(vectors, "shape") else len(vectors)
 
 
 def _normalise_rows(x: np.ndarray, fallback: Callable[[], np.ndarray] | None = None) -> np.ndarray:
