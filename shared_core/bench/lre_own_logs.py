@@ -73,11 +73,14 @@ def janus_replay(convs: Sequence[Any], *, l2: float = 3000.0, seed: int = 0) -> 
     result["always_accept"] = _trajectory(steps, candidates, comparisons=0)
     janus = _gated(steps, candidates, base, None)
     result["janus"] = janus
-    result["always_compare"] = _gated(steps, candidates, base, AlwaysTrigger(warmup=SESSION_CONFIG.warmup))
-    after_warmup = max(len(steps) - SESSION_CONFIG.warmup, 1)
-    rate = janus["comparisons"] / after_warmup
+    result["always_compare"] = always = _gated(steps, candidates, base, AlwaysTrigger(warmup=SESSION_CONFIG.warmup))
+    # Budget-matched: a refit identical to the deployed scorer is never compared by any policy, so the
+    # rate is Janus's comparisons over the refits always-compare compared (not over all steps).
+    rate = janus["comparisons"] / max(always["comparisons"], 1)
     result["random_trigger"] = _gated(steps, candidates, base,
                                       RandomTrigger(rate=min(rate, 1.0), seed=seed, warmup=SESSION_CONFIG.warmup))
+    for r in result.values():
+        r["comparison_share"] = r["comparisons"] / max(always["comparisons"], 1)
     return result
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from shared_core.janus import AlwaysTrigger, Verdict
 from shared_core.lre import Scorer, units_from_messages
 from shared_core.lre.adaptive import AdaptiveScorer
-from shared_core.lre.gate import JanusRefitGate, Session, session_auc
+from shared_core.lre.gate import SESSION_TAU, JanusRefitGate, Session, session_auc
 from shared_core.lre.synthetic import agent_trace
 
 
@@ -51,3 +51,32 @@ def test_gate_plugs_into_the_recorder() -> None:
         ad.observe(units_from_messages(agent_trace(r, noise_steps=10).messages))
         ad.refit()                                           # warm-up steps: accepted
     assert len(gate.decisions) == 2 and ad.version == 2
+
+
+def _shifted(base: Scorer, delta: np.ndarray) -> Scorer:
+    d = base.to_dict(digits=8)
+    d["coef"] = (base.coef + delta).tolist()
+    return Scorer.from_dict(d)
+
+
+def test_session_tau_ignores_chance_level_turns_and_compares_reversals() -> None:
+    """Refits that wander by less than chance (cos above -1/sqrt(d)) pass; a reversal is compared."""
+    base = Scorer.default()
+    gate = JanusRefitGate(base)
+    sessions = _sessions(5)
+    d = len(base.coef)
+    assert SESSION_TAU == -1.0 / np.sqrt(d)
+    v = np.zeros(d)
+    v[0] = 0.1
+    e1 = np.zeros(d)
+    e1[1] = 0.1
+    current = base
+    for s in sessions[:3]:                                   # warm-up: a steady direction v
+        current = _shifted(current, v)
+        gate.consider(s, current)
+    wander = 0.5 * SESSION_TAU * v + np.sqrt(1 - (0.5 * SESSION_TAU) ** 2) * e1   # cos(wander, v) = tau / 2
+    decision = gate.consider(sessions[3], _shifted(current, wander))
+    assert not decision.triggered and decision.verdict is Verdict.NO_TRIGGER
+    assert decision.cosine is not None and SESSION_TAU < decision.cosine < 0
+    decision = gate.consider(sessions[4], _shifted(gate.scorer, -3 * v))      # a reversal
+    assert decision.triggered and gate.controller.stats.comparisons == 1
