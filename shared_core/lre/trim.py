@@ -87,11 +87,13 @@ def trim(
     detect the overflow by counting); ``on_overflow="raise"`` raises :class:`BudgetTooSmallError`
     naming the budget and the minimum it needs. Otherwise the budget is never exceeded.
 
-    Speed: a cold trim featurises every unit (vectorised; ~7 ms CPU for 1,000 LoCoMo messages on a
-    loaded 2-core machine, 3.2-3.4x ``trim_messages``; a history that fits the budget is not scored
-    at all). In an agent loop pass one :class:`~shared_core.lre.stream.StreamingScorer`
-    per conversation as ``scorer``: messages it has seen (the same objects) are neither regrouped nor
-    featurised again, so the next trim costs about what ``trim_messages`` does (same result).
+    Speed: a cold trim featurises every unit (a history that fits the budget is not scored at all).
+    With numba installed (``tarl-memory[fast]``, :mod:`shared_core.lre.kernel`) that takes ~3.5 ms
+    CPU for 1,000 LoCoMo messages on a loaded 2-core machine, ~1.9x ``trim_messages``; with numpy
+    alone ~6 ms, ~3.2x (``tarl bench lre``). In an agent loop pass one
+    :class:`~shared_core.lre.stream.StreamingScorer` per conversation as ``scorer``: messages it has
+    seen (the same objects) are neither regrouped nor featurised again, so the next trim costs about
+    what ``trim_messages`` does (same result).
 
     Tokens are counted per message with ``token_counter`` plus a small per-message overhead
     (:data:`~shared_core.lre.tokens.MESSAGE_OVERHEAD`); the default counter needs no download.
@@ -111,6 +113,8 @@ def trim(
     if kept.all():
         return list(messages)
     # Units partition the messages in order: expand the unit mask to a message mask.
+    if len(units) == len(messages):  # one message per unit (no tool calls)
+        return list(compress(messages, kept.tolist()))
     return list(compress(messages, np.repeat(kept, [u.stop - u.start for u in units]).tolist()))
 
 
