@@ -21,7 +21,7 @@ from shared_core.janus import AlwaysTrigger, RandomTrigger
 from shared_core.lre import Scorer, units_from_messages
 from shared_core.lre.adaptive import AdaptiveScorer, fit_correction
 from shared_core.lre.gate import SESSION_CONFIG, JanusRefitGate, Session, session_auc
-from shared_core.lre.labels import self_labels
+from shared_core.lre.labels import LATER_GAP, self_labels
 from shared_core.lre.metrics import roc_auc
 
 
@@ -47,7 +47,7 @@ def _replay_steps(convs: Sequence[Any]) -> list[tuple[Session, Session, np.ndarr
         bounds = np.flatnonzero(np.r_[True, conv.sessions[1:] != conv.sessions[:-1], True])
         for a, b, c in zip(bounds[:-2], bounds[1:-1], bounds[2:]):
             seen = units[:b]
-            labels = self_labels(seen)
+            labels = self_labels(seen, later_gap=LATER_GAP)
             done = Session.from_units(f"{conv.id}:{a}", seen, int(a), labels)
             nxt = Session.from_units(f"{conv.id}:{b}:next", units[:c], int(b), conv.evidence[:c])
             steps.append((done, nxt, labels))

@@ -27,7 +27,7 @@ import numpy as np
 
 from shared_core.janus import JanusConfig, JanusController, JanusDecision, Trigger
 from shared_core.lre.features import FEATURE_NAMES
-from shared_core.lre.labels import self_labels
+from shared_core.lre.labels import LATER_GAP, self_labels
 from shared_core.lre.scorer import Scorer
 from shared_core.lre.units import Unit
 
@@ -61,7 +61,7 @@ class Session:
 
     @classmethod
     def from_units(cls, key: str, units: Sequence[Unit], start: int, labels: np.ndarray | None = None) -> Session:
-        lab = self_labels(units) if labels is None else np.asarray(labels, dtype=bool)
+        lab = self_labels(units, later_gap=LATER_GAP) if labels is None else np.asarray(labels, dtype=bool)
         return cls(key, tuple(u.text for u in units), tuple(u.kind for u in units), start, lab[start:])
 
 
