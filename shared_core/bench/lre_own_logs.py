@@ -48,7 +48,7 @@ def _replay_steps(convs: Sequence[Any]) -> list[tuple[Session, Session, np.ndarr
         for a, b, c in zip(bounds[:-2], bounds[1:-1], bounds[2:]):
             seen = units[:b]
             labels = self_labels(seen, later_gap=LATER_GAP)
-            done = Session.from_units(f"{conv.id}:{a}", seen, int(a), labels)
+            done = Session.from_units(f"{conv.id}:{a}", seen, int(a), labels, conversation=conv.id)
             nxt = Session.from_units(f"{conv.id}:{b}:next", units[:c], int(b), conv.evidence[:c])
             steps.append((done, nxt, labels))
     return steps

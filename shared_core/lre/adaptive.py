@@ -147,6 +147,10 @@ class AdaptiveScorer:
         return [[Unit(i, i + 1, role, text, 0, kind) for i, (role, kind, text) in enumerate(c.units)]  # type: ignore[arg-type]
                 for c in self._conversations]
 
+    def conversation_ids(self) -> list[int]:
+        """Stable ids of the recorded conversations, in the order of :meth:`histories`."""
+        return [c.id for c in self._conversations]
+
     def labels(self) -> list[np.ndarray]:
         """Self-labels of every recorded conversation (identifier reuse, answer coverage, and later
         references unless ``later_gap=None``: see :mod:`shared_core.lre.labels`)."""

@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 
-from shared_core.janus import AlwaysTrigger, Verdict
+from shared_core.janus import AlwaysTrigger, JanusConfig, Verdict
 from shared_core.lre import Scorer, units_from_messages
 from shared_core.lre.adaptive import AdaptiveScorer
 from shared_core.lre.gate import SESSION_TAU, JanusRefitGate, Session, session_auc
@@ -80,3 +80,23 @@ def test_session_tau_ignores_chance_level_turns_and_compares_reversals() -> None
     assert decision.cosine is not None and SESSION_TAU < decision.cosine < 0
     decision = gate.consider(sessions[4], _shifted(gate.scorer, -3 * v))      # a reversal
     assert decision.triggered and gate.controller.stats.comparisons == 1
+
+
+def test_comparisons_read_a_session_with_its_conversations_latest_labels() -> None:
+    """Self-labels look ahead: when recorded, the first session has no positive (the return to
+    "Biscuit" comes later), so it could not tell two scorers apart; compared after the second session,
+    it is read with the conversation's labels then (the first unit is positive)."""
+    msgs = [{"role": "user", "content": "We adopted a puppy called Biscuit!"}]
+    msgs += [{"role": "user" if i % 2 else "assistant", "content": f"chat about the weather {i}"} for i in range(40)]
+    msgs += [{"role": "user", "content": "Biscuit chewed my shoe."}]
+    units = units_from_messages(msgs)
+    first = Session.from_units("c:0", units[:20], 0, conversation="c")
+    second = Session.from_units("c:20", units, 20, conversation="c")
+    assert not first.labels.any() and second.history_labels is not None and second.history_labels[0]
+    base = Scorer.default()
+    gate = JanusRefitGate(base, trigger=AlwaysTrigger(warmup=1),
+                          config=JanusConfig(warmup=1, coverage=2, boundary=0, fresh=0))
+    gate.consider(first, base)
+    decision = gate.consider(second, _worse(base))
+    assert decision.triggered and 0 in decision.eval_set.tasks
+    assert decision.score_current != decision.score_candidate   # the first session now ranks something
