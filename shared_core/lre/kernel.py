@@ -153,8 +153,7 @@ def _layout(a: np.ndarray, bits: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
 
 
 def _scan(a: np.ndarray, cps: np.ndarray, bits: np.ndarray, seps: np.ndarray, specials: np.ndarray,
-          starts: np.ndarray, ends: np.ndarray, counts: np.ndarray, pw: np.ndarray,
-          ipw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+          starts: np.ndarray, ends: np.ndarray, counts: np.ndarray, pw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Character level: the per-unit character counts into ``counts``; the hash and unit of every word
     (``starts``/``ends``), hashed as textarray.from_texts hashes them."""
     first = 0
@@ -196,16 +195,8 @@ def _scan(a: np.ndarray, cps: np.ndarray, bits: np.ndarray, seps: np.ndarray, sp
             other += (f >> 10) & 1
         counts[u, 7] += _identifier(e - s, digit, slash, at, dot, under, dash, camel, other)
         done = e
-    # word hashes from polynomial prefix sums over the whole text, exactly as textarray.from_texts
-    size = a.shape[0]
-    prefix = np.empty(size + 1, np.uint64)
-    prefix[0] = acc = np.uint64(0)
-    for i in range(size):
-        c = np.uint64(a[i]) + np.uint64(32 * ((bits[i] >> 11) & 1))
-        if a[i] == 128:
-            c = np.uint64(39) if cps[i] == 0x2019 else np.uint64(cps[i])
-        acc += c * pw[i]
-        prefix[i + 1] = acc
+    # word hashes: the polynomial of textarray.from_texts, word by word (its prefix sums over the whole
+    # text would stream three text-sized uint64 arrays through the cache on every call)
     nw = starts.shape[0]
     hashes, units = np.empty(nw, np.uint64), np.empty(nw, np.int64)
     u = 0
@@ -214,7 +205,13 @@ def _scan(a: np.ndarray, cps: np.ndarray, bits: np.ndarray, seps: np.ndarray, sp
         while seps[u] < s0:
             u += 1
         units[k] = u
-        hashes[k] = _mix((prefix[ends[k]] - prefix[s0]) * ipw[s0])
+        h = np.uint64(0)
+        for j in range(s0, ends[k]):
+            c = np.uint64(a[j]) + np.uint64(32 * ((bits[j] >> 11) & 1))
+            if a[j] == 128:
+                c = np.uint64(39) if cps[j] == 0x2019 else np.uint64(cps[j])
+            h += c * pw[j - s0]
+        hashes[k] = _mix(h)
     return hashes, units
 
 
@@ -233,13 +230,13 @@ def _lookup(h: Any, t_hash: np.ndarray, t_used: np.ndarray, probes: int) -> int:
 
 def _stats(a: np.ndarray, cps: np.ndarray, wide: np.ndarray, n: int, t_hash: np.ndarray, t_col: np.ndarray,
            t_flag: np.ndarray, t_used: np.ndarray, probes: int, idf: np.ndarray, has_idf: bool, pw: np.ndarray,
-           ipw: np.ndarray, logs: np.ndarray) -> tuple[np.ndarray, ...]:
+           logs: np.ndarray) -> tuple[np.ndarray, ...]:
     bits = _char_bits(a)
     if wide.shape[0]:
         _fix_wide(cps, wide, bits)
     seps, specials, starts, ends = _layout(a, bits, n)
     counts = np.zeros((n, _N_COUNTS))
-    hashes, units = _scan(a, cps, bits, seps, specials, starts, ends, counts, pw, ipw)
+    hashes, units = _scan(a, cps, bits, seps, specials, starts, ends, counts, pw)
     nw = starts.shape[0]
     cols = np.empty(nw, np.int64)
     is_content = np.zeros(nw, np.bool_)
@@ -277,8 +274,8 @@ def _stats(a: np.ndarray, cps: np.ndarray, wide: np.ndarray, n: int, t_hash: np.
     while size < 2 * content:
         size *= 2
     mask = size - 1
-    key, used = np.zeros(size, np.uint64), np.zeros(size, np.bool_)
-    seen, last, pair = np.zeros(size, np.int64), np.full(size, -1, np.int64), np.zeros(size, np.int64)
+    used = np.zeros(size, np.bool_)  # the other columns are set when a slot is taken (no zeroing)
+    key, seen, last, pair = np.empty(size, np.uint64), np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64)
     p_unit, p_col, p_tf = np.empty(content, np.int64), np.empty(content, np.int64), np.empty(content, np.float64)
     uniq, novel, hist, sal = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
     rec, inter = np.zeros(n), np.zeros(n)
@@ -291,7 +288,7 @@ def _stats(a: np.ndarray, cps: np.ndarray, wide: np.ndarray, n: int, t_hash: np.
         while used[s] and key[s] != h:
             s = (s + 1) & mask
         if not used[s]:
-            used[s], key[s] = True, h
+            used[s], key[s], seen[s], last[s] = True, h, 0, -1
         if last[s] != u:  # first occurrence of this word in this unit
             rank = seen[s]
             uniq[u] += 1
@@ -375,7 +372,7 @@ def unit_stats(a: np.ndarray, cps: np.ndarray, n: int, index: Any, idf: np.ndarr
     logs = np.log(np.maximum(np.arange(n + 2, dtype=np.float64), 1.0))  # logs[k] = log(k) (k >= 1)
     wide = np.flatnonzero(a == 128) if cps.shape[0] else _NONE
     return _stats(a, cps, wide, n, index.hashes, index.cols, index.flags, index.used, index.probes,
-                  idf if has_idf else np.zeros(1), has_idf, *powers(a.shape[0] + 1), logs)
+                  idf if has_idf else np.zeros(1), has_idf, powers(a.shape[0] + 1)[0], logs)
 
 
 _NONE = np.zeros(0, np.int64)
