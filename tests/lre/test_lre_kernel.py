@@ -19,7 +19,7 @@ from shared_core.lre import Scorer, kernel, units_from_messages
 from shared_core.lre.features import EMPTY_STATE, VocabIndex, compute_features
 from shared_core.lre.synthetic import agent_trace, chat
 
-from lre_strategies import WORDS
+from lre_strategies import messy_histories, tfidf_matrix
 
 needs_kernel = pytest.mark.skipif(not kernel.AVAILABLE, reason="numba not installed (tarl-memory[fast])")
 
@@ -30,19 +30,9 @@ def _loaded_kernel() -> None:
     if kernel.AVAILABLE:
         assert kernel.ready(kernel.MIN_UNITS) and kernel.ready(1)
 
-ALPHABET = "aAbBzZeEdD019 _-#/@.:;,!?'\"(){}[]=>`\n\t\r\x01é’\u2003\u2013😀ÀßЖ×"
-pieces = st.one_of(st.sampled_from(WORDS), st.text(alphabet=ALPHABET, max_size=14),
-                   st.sampled_from(["https://a.io/x/y", "a@b.co", "fooBarBaz", "snake_case_42", "1999", "walked",
-                                    "ORD-77", "Hello. World", "x == y => z -> w", "I'm", "it’s", "2024", "WALKED",
-                                    "pre-ED", "A.B", "x\x01y"]))
-texts = st.lists(pieces, max_size=20).map(lambda p: " ".join(p))
-histories = st.lists(texts, min_size=1, max_size=25)
+histories = messy_histories
 
 
-def _tfidf(fs, n: int, v: int) -> np.ndarray:
-    m = np.zeros((n, max(v, 1)))
-    np.add.at(m, (fs.tfidf_rows, fs.tfidf_cols), fs.tfidf_vals)
-    return m
 
 
 def _both(scorer: Scorer, history: list[str], kinds: list[str] | None = None):
@@ -55,7 +45,7 @@ def _assert_same(scorer: Scorer, history: list[str], kinds: list[str] | None = N
     compiled, numpy = _both(scorer, history, kinds)
     n, v = len(history), len(scorer.vocab_list)
     np.testing.assert_allclose(compiled.dense, numpy.dense, rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(_tfidf(compiled, n, v), _tfidf(numpy, n, v), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(tfidf_matrix(compiled, n, v), tfidf_matrix(numpy, n, v), rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(scorer.logits(compiled), scorer.logits(numpy), rtol=1e-12, atol=1e-9)
 
 
