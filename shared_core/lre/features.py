@@ -172,7 +172,6 @@ def _word_counts(ta: TextArray, flags: np.ndarray) -> dict[str, np.ndarray]:
 _MAX_BATCH = 1 << 24
 _EMPTY_U64 = np.zeros(0, dtype=np.uint64)
 _EMPTY_I64 = np.zeros(0, dtype=np.int64)
-_EMPTY_U32 = np.zeros(0, dtype=np.uint32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,7 +326,7 @@ def compute_features(
         raise ValueError(f"texts: at most {_MAX_BATCH - 1} units per call, got {n}")
     if state is EMPTY_STATE and not keep_state and kernel.ready(n):  # a cold one-off: compiled, if installed
         a, wide = encode(texts)
-        counts, pairs, rows, cols, vals = kernel.unit_stats(a, _EMPTY_U32 if wide is None else wide, n, index, idf)
+        counts, pairs, rows, cols, vals = kernel.unit_stats(a, kernel.EMPTY_CODE_POINTS if wide is None else wide, n, index, idf)
         stats = {**dict(zip(kernel.COUNTS, counts.T)), **dict(zip(kernel.PAIRS, pairs.T))}
         return FeatureSet(_dense(stats, kinds, state), rows, cols, vals, None)
     stats, new_state = _numpy_stats(texts, index, idf, state, keep_state)

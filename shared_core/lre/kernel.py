@@ -13,8 +13,10 @@ rounding; a hypothesis test checks that on random histories. ``TARL_LRE_KERNEL=0
 Only the one-off case uses it: a history featurised from scratch without keeping a
 :class:`~shared_core.lre.features.PrefixState`, as every cold trim is; incremental scoring appends a
 few units at a time and stays on numpy. Costs to know: importing numba takes ~0.7 s, so it happens
-only once a history of :data:`MIN_UNITS` units is featurised cold; the first use after an install
-compiles for ~15 s, after which numba's on-disk cache (``__pycache__`` beside this file) loads it.
+only once a history of :data:`MIN_UNITS` units is featurised cold, and in a background thread (the
+first load after an install compiles for ~15 s; later ones read numba's on-disk cache in
+``__pycache__`` beside this file); calls made meanwhile take the numpy path. :func:`load` does it
+synchronously (a warm-up at start-up, tests).
 What was measured: ``tarl bench lre`` (rows ``trim_*``, notes).
 """
 
@@ -24,6 +26,7 @@ import importlib.util
 import math
 import os
 import threading
+import warnings
 from typing import Any
 
 import numpy as np
@@ -35,9 +38,8 @@ AVAILABLE = importlib.util.find_spec("numba") is not None and os.environ.get("TA
 """Whether :func:`unit_stats` can run (numba installed and not switched off by ``TARL_LRE_KERNEL=0``)."""
 
 MIN_UNITS = 200
-"""numba is imported (about 0.7 s) and the compiled code loaded the first time a cold history has this
-many units, where it pays off; from then on every cold history uses it. Smaller histories before
-that stay on numpy, so a one-off script that trims a short chat never pays for the import."""
+"""The first cold history of this many units starts loading the kernel (see :func:`ready`); from then
+on every cold history uses it. A script that only ever trims short chats never imports numba."""
 
 COUNTS = ("words", "digits", "caps", "code", "qmarks", "bangs", "sentences", "identifiers", "errors",
           "temporal", "first_person", "phatic", "events", "people", "plans", "preferences", "content", "rare")
@@ -339,29 +341,53 @@ _JIT = ("_wide_letter", "_identifier", "_mix", "_lookup", "_bits_at", "_char_bit
 _INLINE = {"_wide_letter", "_identifier", "_mix", "_lookup", "_bits_at"}
 _lock = threading.Lock()
 _loaded = False
+_loading: threading.Thread | None = None
 
 
-def _load() -> None:
-    """Import numba and compile (or load from numba's on-disk cache) every kernel function, once."""
+def load() -> bool:
+    """Import numba and compile every kernel function (or load them from numba's on-disk cache) by
+    running them once on a tiny history; returns whether the kernel is ready. Idempotent."""
     global _loaded
     with _lock:
-        if _loaded:
-            return
+        if _loaded or not AVAILABLE:
+            return _loaded
         from numba import njit
+
+        from shared_core.lre.textarray import encode
+        from shared_core.lre.vocab import VocabIndex
 
         module = globals()
         for name in _JIT:
             module[name] = njit(cache=True, inline="always" if name in _INLINE else "never")(module[name])
+        a, wide = encode(["It\u2019s 2024: ORD-7 shipped!", "ok"])  # compiles the one signature there is
+        unit_stats(a, wide if wide is not None else EMPTY_CODE_POINTS, 2, VocabIndex.build(["shipped"]), np.ones(1))
         _loaded = True
+        return True
+
+
+def _load_quietly() -> None:
+    global AVAILABLE
+    try:
+        load()
+    except Exception as exc:  # a platform numba cannot compile for: stay on numpy, say why once
+        AVAILABLE = False
+        warnings.warn(f"shared_core.lre.kernel: numba kernel unavailable, using numpy ({exc!r})", RuntimeWarning,
+                      stacklevel=1)
 
 
 def ready(n: int) -> bool:
-    """Whether a cold history of ``n`` units goes through the kernel (loading it if it is big enough)."""
-    if not AVAILABLE:
-        return False
-    if not _loaded and n >= MIN_UNITS:
-        _load()
-    return _loaded
+    """Whether a cold history of ``n`` units goes through the kernel now. The first history of
+    :data:`MIN_UNITS` units starts loading it in a background thread (importing numba takes ~0.7 s, the
+    first compile after an install ~15 s); until it is ready, histories take the numpy path."""
+    global _loading
+    if _loaded or not AVAILABLE:
+        return _loaded
+    if n >= MIN_UNITS and _loading is None:
+        with _lock:
+            if _loading is None:
+                _loading = threading.Thread(target=_load_quietly, name="tarl-lre-kernel", daemon=True)
+                _loading.start()
+    return False
 
 
 def unit_stats(a: np.ndarray, cps: np.ndarray, n: int, index: Any, idf: np.ndarray | None) -> tuple[np.ndarray, ...]:
@@ -376,3 +402,5 @@ def unit_stats(a: np.ndarray, cps: np.ndarray, n: int, index: Any, idf: np.ndarr
 
 
 _NONE = np.zeros(0, np.int64)
+EMPTY_CODE_POINTS = np.zeros(0, np.uint32)
+EMPTY_CODE_POINTS.flags.writeable = False  # the same array type as encode's code points (one signature)

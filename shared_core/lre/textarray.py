@@ -98,7 +98,9 @@ def encode(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray | None]:
     if s.isascii():
         return np.frombuffer(s.encode("ascii"), dtype=np.uint8), None
     wide = np.frombuffer(s.encode("utf-32-le"), dtype=np.uint32)
-    return np.minimum(wide, 128).astype(np.uint8), wide
+    a = np.minimum(wide, 128).astype(np.uint8)
+    a.flags.writeable = False  # read-only like the ASCII case (one array type for compiled callers)
+    return a, wide
 
 
 def from_texts(texts: Sequence[str]) -> TextArray:

@@ -28,7 +28,7 @@ needs_kernel = pytest.mark.skipif(not kernel.AVAILABLE, reason="numba not instal
 def _loaded_kernel() -> None:
     """Small histories use the kernel once it is loaded (a big one loads it): load it up front."""
     if kernel.AVAILABLE:
-        assert kernel.ready(kernel.MIN_UNITS) and kernel.ready(1)
+        assert kernel.load() and kernel.ready(1)
 
 histories = messy_histories
 
@@ -96,3 +96,15 @@ def test_vocab_index_is_what_the_kernel_reads() -> None:
     assert len(index.hashes) & (len(index.hashes) - 1) == 0 and index.probes >= 1
     assert compute_features(["order to paris"], vocab=index, idf=np.ones(2), state=EMPTY_STATE,
                             keep_state=False).n == 1
+
+
+@needs_kernel
+def test_a_big_cold_history_loads_the_kernel_in_the_background() -> None:
+    """Small histories never import numba; the first big one starts loading it and is served by numpy
+    meanwhile; once loaded, every cold history uses it."""
+    code = ("import sys; from shared_core.lre import Scorer, kernel; s = Scorer.default(); "
+            "s.score_texts(['hi there'] * 10); small = 'numba' in sys.modules; "
+            "first = kernel.ready(kernel.MIN_UNITS); kernel._loading.join(); "
+            "print(small, first, kernel.ready(1))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False", "True"]
