@@ -12,12 +12,12 @@ rounding; a hypothesis test checks that on random histories. ``TARL_LRE_KERNEL=0
 
 Only the one-off case uses it: a history featurised from scratch without keeping a
 :class:`~shared_core.lre.features.PrefixState`, as every cold trim is; incremental scoring appends a
-few units at a time and stays on numpy. Costs to know: importing numba takes ~0.7 s, so it happens
-only once a history of :data:`MIN_UNITS` units is featurised cold, and in a background thread (the
-first load after an install compiles for ~15 s; later ones read numba's on-disk cache in
-``__pycache__`` beside this file); calls made meanwhile take the numpy path. :func:`load` does it
-synchronously (a warm-up at start-up, tests).
-What was measured: ``tarl bench lre`` (rows ``trim_*``, notes).
+few units at a time and stays on numpy. Costs to know: importing numba takes ~0.7 s (numba imports
+scipy, when installed, for its version check), so it happens only once a history of
+:data:`MIN_UNITS` units is featurised cold, in a background thread (the first load after an install
+compiles for ~15 s; later ones read numba's on-disk cache in ``__pycache__`` beside this file);
+calls made meanwhile take the numpy path. :func:`load` does it synchronously (a warm-up, tests).
+Measured with ``tarl bench lre`` (``trim_ratio_cpu``; its notes give the milliseconds).
 """
 
 from __future__ import annotations
@@ -223,10 +223,8 @@ def _lookup(h: Any, t_hash: np.ndarray, t_used: np.ndarray, probes: int) -> int:
     slot = np.int64(h & np.uint64(mask))
     for k in range(probes):
         s = (slot + k) & mask
-        if not t_used[s]:
-            return -1
-        if t_hash[s] == h:
-            return s
+        if not t_used[s] or t_hash[s] == h:
+            return s if t_used[s] else -1
     return -1
 
 
@@ -310,21 +308,14 @@ def _stats(a: np.ndarray, cps: np.ndarray, wide: np.ndarray, n: int, t_hash: np.
             p_tf[pair[s]] += 1.0
     stats = np.zeros((n, _N_PAIRS))
     for u in range(n):
-        safe = max(uniq[u], 1.0)
-        prev_uniq = uniq[u - 1] if u > 0 else 0.0
-        union = uniq[u] + prev_uniq - inter[u]
-        stats[u, 0], stats[u, 1], stats[u, 2] = novel[u] / safe, novel[u], sal[u]
-        stats[u, 3], stats[u, 4] = hist[u] / safe, rec[u]
-        stats[u, 5] = inter[u] / max(union, 1.0) if union > 0 else 0.0
+        safe, union = max(uniq[u], 1.0), uniq[u] + (uniq[u - 1] if u > 0 else 0.0) - inter[u]
+        stats[u, 0], stats[u, 1], stats[u, 2], stats[u, 3] = novel[u] / safe, novel[u], sal[u], hist[u] / safe
+        stats[u, 4], stats[u, 5] = rec[u], inter[u] / max(union, 1.0) if union > 0 else 0.0
     if not has_idf:
         return counts, stats, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
+    rows, tcols, vals, norm = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m), np.zeros(n)
     k = 0
-    for i in range(m):
-        if p_col[i] >= 0:
-            k += 1
-    rows, tcols, vals, norm = np.empty(k, np.int64), np.empty(k, np.int64), np.empty(k), np.zeros(n)
-    k = 0
-    for i in range(m):
+    for i in range(m):  # the pairs whose word is in the vocabulary, l2-normalised per unit
         if p_col[i] >= 0:
             v = p_tf[i] * idf[p_col[i]]
             rows[k], tcols[k], vals[k] = p_unit[i], p_col[i], v
@@ -332,7 +323,7 @@ def _stats(a: np.ndarray, cps: np.ndarray, wide: np.ndarray, n: int, t_hash: np.
             k += 1
     for i in range(k):
         vals[i] /= math.sqrt(norm[rows[i]])
-    return counts, stats, rows, tcols, vals
+    return counts, stats, rows[:k], tcols[:k], vals[:k]
 
 
 _JIT = ("_wide_letter", "_identifier", "_mix", "_lookup", "_bits_at", "_char_bits", "_fix_wide", "_layout", "_scan",
