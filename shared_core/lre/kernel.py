@@ -223,8 +223,10 @@ def _lookup(h: Any, t_hash: np.ndarray, t_used: np.ndarray, probes: int) -> int:
     slot = np.int64(h & np.uint64(mask))
     for k in range(probes):
         s = (slot + k) & mask
-        if not t_used[s] or t_hash[s] == h:
-            return s if t_used[s] else -1
+        if not t_used[s]:
+            return -1
+        if t_hash[s] == h:
+            return s
     return -1
 
 
