@@ -54,6 +54,13 @@ def http_client(url: str) -> Any:
     )
 
 
+REQUEST_FLOATS = 2_000_000
+"""Vector numbers per Chroma call (~1,000 rows of width 2048): a Chroma server refuses a request body
+past ~150 MB (HTTP 413; dense rows travel as JSON text, ~20 bytes a number), and the row count it
+allows (``get_max_batch_size``) does not see the width. Embedded Chroma costs the same per row above a
+few hundred rows, and a smaller call holds the interpreter lock for less."""
+
+
 class EntryIndex:
     """Nearest-neighbour search over open entries, filtered by namespace and ledger.
 
@@ -82,7 +89,7 @@ class EntryIndex:
                 name=self.name, embedding_function=chroma_function(embedder), metadata={"hnsw:space": "cosine"},
             )
             self.created = True
-        self.batch = int(client.get_max_batch_size())
+        self.batch = min(int(client.get_max_batch_size()), max(1, REQUEST_FLOATS // embedder.dim))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return np.asarray(self.embedder(list(texts)), dtype=np.float32)

@@ -25,6 +25,11 @@ _ENTRY_COLUMNS = (
 )
 
 
+IDS_PER_QUERY = 10_000
+"""Ids bound into one ``IN (...)`` list: SQLite allows 32,766 parameters, PostgreSQL 65,535, and an index
+catch-up or rebuild asks for every entry moved since its watermark (100k and more)."""
+
+
 def _ts(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
@@ -128,9 +133,10 @@ class SQLLedgerStore:
 
     def entries(self, ids: list[str]) -> list[Entry]:
         """Entries for ``ids``, in the order of ``ids`` (unknown ids are skipped)."""
-        if not ids:
-            return []
-        found = {e.id: e for e in self._select(f"id IN ({','.join('?' * len(ids))})", tuple(ids))}
+        found: dict[str, Entry] = {}
+        for k in range(0, len(ids), IDS_PER_QUERY):
+            part = ids[k:k + IDS_PER_QUERY]
+            found.update((e.id, e) for e in self._select(f"id IN ({','.join('?' * len(part))})", tuple(part)))
         return [found[i] for i in ids if i in found]
 
     def slot(self, namespace: str, slot: str, *, open_only: bool = False) -> list[Entry]:

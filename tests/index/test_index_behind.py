@@ -26,3 +26,19 @@ def test_writes_and_searches_go_on_while_the_index_is_stuck(tmp_path, monkeypatc
         gate.set()
         eng.flush()
         assert eng.index.count() == len(eng.accepted("u")) + len(eng.pending("u")) > 1
+
+
+def test_one_chroma_call_carries_a_bounded_number_of_vectors(monkeypatch):
+    from shared_core.executor import Step
+    from shared_core.index import chroma
+    from shared_core.schema import Action
+
+    monkeypatch.setattr(chroma, "REQUEST_FLOATS", 64 * 2048)    # 64 rows of width 2048 per call
+    sizes: list[int] = []
+    upsert = EntryIndex.upsert
+    monkeypatch.setattr(EntryIndex, "upsert", lambda self, entries, vectors=None: (
+        sizes.append(len(entries)), upsert(self, entries, vectors))[1])
+    with MemoryEngine.open() as eng:                        # (a server refuses a body past ~150 MB: HTTP 413)
+        eng.apply("u", [Step(Action.APPEND, Claim(text=f"fact number {i}", namespace="u")) for i in range(300)])
+        eng.flush()
+        assert eng.index.count() == 300 and max(sizes) <= 64

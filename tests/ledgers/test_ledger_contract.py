@@ -209,3 +209,14 @@ def test_replay_equals_state_on_every_backend(opener, plan):
         assert replayed.entries == s.state(ns).entries
     finally:
         s.close()
+
+
+def test_entries_and_open_ids_read_past_the_parameter_limit(store, monkeypatch):
+    from shared_core.ledgers import sql
+
+    monkeypatch.setattr(sql, "IDS_PER_QUERY", 7)           # as if 70k ids met a 10k limit
+    done = run(store, "u", *[Step(Action.APPEND, claim(f"fact number {i}")) for i in range(20)])
+    ids = [t.created[0].id for t in done]
+    store_ids = [*reversed(ids), "no-such-id"]
+    assert [e.id for e in store.entries(store_ids)] == list(reversed(ids))
+    assert [i for i, _ in store.open_ids("u")] == ids and store.open_ids("other") == []
