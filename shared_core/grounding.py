@@ -63,6 +63,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "identity", "same_subject", "same_attribute", "value_differs", "value_overlap", "many", "change_signal",
     "untrusted", "slot_known",
     "cue_hearsay", "cue_future", "cue_injection", "cue_recap", "cue_confirm", "cue_stale", "structured", "first_person",
+    "link_p", "change_p", "cue_sender", "cue_conditional",
 )
 """The grounding features every policy may read, in a fixed order (zeros when there is no target)."""
 
@@ -140,7 +141,13 @@ CUES: dict[str, re.Pattern[str]] = {
         "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
         "cue_confirm": r"\b(?:still|yep|yup|as usual|same as|confirm(?:ed|s|ing)?|indeed|as before|again)\b",
         "cue_stale": r"\b(?:old|outdated|cached|snapshot|archived?|last year|used to|back in|years ago|"
-                     r"previous(?:ly)?|former(?:ly)?|20[01]\d)\b",
+                     r"previous(?:ly)?|former(?:ly)?|20[01]\d|last (?:edited|updated|modified|synced|checked)|"
+                     r"as_of|as of \d|record_updated|late upload|months ago|weeks ago|when (?:we|i) (?:went|were|stayed)|"
+                     r"last (?:summer|winter|spring|autumn|term|season)|\(20\d\d\))",
+        "cue_sender": r"^\W*(?:e-?mail|sms|text|letter|message|dm|voicemail|notification|from)\b[^:]{0,80}:|"
+                      r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b",
+        "cue_conditional": r"\b(?:if|unless|in case|depending on|assuming|provided|might|may|could|thinking (?:of|about)|"
+                           r"considering|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
     }.items()
 }

@@ -34,7 +34,7 @@ def decisions(episodes: int, seed: int, corpus: Path | None = None, hand_weight:
            for split in ("train", "dev")}
     if corpus is not None:
         from ..bench.corpus import split as corpus_split
-        from ..bench.corpus import to_episode
+        from ..bench.corpus import raw_episodes, to_episode
 
         try:
             dev = corpus_split.load(corpus)["dev"]
@@ -46,6 +46,11 @@ def decisions(episodes: int, seed: int, corpus: Path | None = None, hand_weight:
             hand = [e for slots in (False, True) for e in examples([to_episode(raw, slots=slots)], vectors) if e.scored]
             out[part] += hand * hand_weight
         print(f"hand-written dev: {len(dev)} episodes (x{hand_weight}, both variants)")
+        train = raw_episodes(corpus / "train") if (corpus / "train").exists() else []
+        for raw in train:
+            out["train"] += [e for slots in (False, True) for e in examples([to_episode(raw, slots=slots)], vectors)
+                             if e.scored] * hand_weight
+        print(f"hand-written train: {len(train)} episodes (x{hand_weight}, both variants)")
     return out
 
 
