@@ -5,10 +5,12 @@ it on gold (or rolled-out) states; so the benchmark measures the shipped path. I
 the candidates it is handed and returns the steps to execute, never writing anything itself.
 
 Pipeline: check the source against the configuration -> slots (the claim's explicit or inferred
-``subject.attribute`` and cardinality, and each candidate's) -> grounding (the candidate with evidence
-of identity, else the nearest one, as context) -> reliability comparison -> the policy's scores -> the
-labelling contract (``policy.contract``) -> pending resolution (corroboration promotes a Pending entry,
-never one untrusted source by another).
+``subject.attribute`` and cardinality, and each candidate's) -> linking (``linking``: explicit slots on
+both sides decide; otherwise the learned pair model's probability that the claim is about each
+candidate, zero without shared evidence) -> grounding (the linked candidate, else the nearest one, as
+context) -> change (``change``: does the claim say something different about it) -> reliability
+comparison -> the policy's scores -> the labelling contract (``policy.contract``) -> pending resolution
+(corroboration promotes a Pending entry, never one untrusted source by another).
 """
 
 from __future__ import annotations
@@ -64,10 +66,6 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot) -> bool:
     return len(strong) == 2 and not slots.same_subject(mine, theirs)
 
 
-def _LINKER() -> linking.PairModel:
-    return linking.default()  # type: ignore[return-value]
-
-
 def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slot]], sims: dict[str, float]) -> list[float | None]:
     """The linker's probability per candidate; None where explicit slots on both sides decide, or
     when no linker is shipped."""
@@ -79,6 +77,12 @@ def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slo
     p = linking.gated(model, x)
     return [None if mine.explicit is not None and theirs.explicit is not None else float(v)
             for (e, theirs), v in zip(kept, p)]
+
+
+def _link_at(cfg: PolicyConfig) -> float:
+    """The configured link threshold, else the one shipped with the linker (chosen on dev)."""
+    model = linking.default()
+    return cfg.link_threshold if cfg.link_threshold is not None else model.threshold if model else 0.5
 
 
 def _names_value(claim: str, entry: str) -> bool:
@@ -103,6 +107,15 @@ def _change(claim: Claim, entry: Entry, sim: float, mine: slots.Slot, theirs: sl
     return float(0.5 * p / t if p < t else 0.5 + 0.5 * (p - t) / (1 - t))  # type: ignore[operator]
 
 
+def prepare(item: Claim | Entry) -> None:
+    """Compute (and cache, per text) what the decision reads of one text on its own: its slot and the
+    linker's and change model's word sets. A claim's are computed when it is decided, so the entry it
+    becomes is ready for every later decision; only the claim in hand and the pairs remain per write."""
+    slot_of(item)
+    linking.prepare(item.text)
+    change.fields(item.text)
+
+
 def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries: Sequence[Entry] = (),
             config: PolicyConfig | None = None) -> tuple[Grounding, Comparison | None]:
     """Grounding and reliability comparison of ``claim`` over the open candidates it is handed:
@@ -112,9 +125,12 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     source = cfg.source(claim.source)
     sims = {e.id: s for e, s in neighbours}
     pool = list({e.id: e for e in [*slot_entries, *(e for e, _ in neighbours)] if e.ledger is not Ledger.HISTORY}.values())
+    prepare(claim)
     mine = slot_of(claim)
     base = {"source_prior": cfg.source_priors[source], "claim_reliability": reliability(claim, cfg), "hedged": float(hedged(claim.text)),
             "untrusted": float(source in cfg.untrusted), "many": float(mine.many), "slot_known": float(mine.known)}
+    if source == "user":        # "The user's manager is Daniel" from the user's side is relayed speech, not a recap
+        base["cue_recap"] = 0.0
     kept = [(e, slot_of(e)) for e in pool]
     kept = [(e, theirs) for e, theirs in kept if not _distinct(mine, theirs)]
     links = _links(claim, mine, kept, sims)
@@ -125,7 +141,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         if both:
             ident = mine.explicit == theirs.explicit
         elif p is not None:
-            ident = p >= (cfg.link_threshold if cfg.link_threshold is not None else _LINKER().threshold) or restates(claim, e)
+            ident = p >= _link_at(cfg) or restates(claim, e)
             score = p
         else:
             ident = slots.identity(mine, theirs) or restates(claim, e) or (
@@ -140,9 +156,11 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         sim = sims.get(best.id, 0.0)
         f = features(claim, best, sim, runner)
         change_p = _change(claim, best, sim, mine, theirs, f)
+        if f["value_replaced"] or change.replaced(claim.text, best.text):
+            change_p = 1.0          # a name, number or word swapped for another: a change, whatever the model says
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
                  same_attribute=float(slots.same_attribute(mine, theirs)),
-                 value_differs=float(change_p >= _CHANGE_AT or bool(f["value_replaced"]) or change.replaced(claim.text, best.text)), link_p=link_p, change_p=change_p,
+                 value_differs=float(change_p >= _CHANGE_AT), link_p=link_p, change_p=change_p,
                  value_overlap=float(bool(mine.values & theirs.values) or _names_value(claim.text, best.text)),
                  same_slot=float(mine.explicit is not None and mine.explicit == theirs.explicit),
                  many=float(mine.many or theirs.many),

@@ -74,8 +74,9 @@ def content_tokens(text: str) -> frozenset[str]:
     return frozenset({t.lower().strip(".:-/#") for t in _TOKEN.findall(text)} - STOP - {""})
 
 
-def numbers(text: str) -> set[str]:
-    return set(_NUMBER.findall(text))
+@lru_cache(maxsize=65536)
+def numbers(text: str) -> frozenset[str]:
+    return frozenset(_NUMBER.findall(text))
 
 
 @lru_cache(maxsize=65536)
@@ -84,14 +85,15 @@ def identifiers(text: str) -> frozenset[str]:
     return frozenset(m.lower() for m in _IDENT.findall(text))
 
 
-def entities(text: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def entities(text: str) -> frozenset[str]:
     """Capitalised words that are not sentence-initial: names, places, products."""
     words = text.split()
     out = set()
     for i, w in enumerate(words):
         if i and w[:1].isupper() and not words[i - 1].endswith((".", ":", "!", "?")):
             out.add(w.strip(".,!?;:'\"()").lower())
-    return out - STOP - {""}
+    return frozenset(out - STOP - {""})
 
 
 def _values(text: str) -> set[str]:

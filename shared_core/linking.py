@@ -123,6 +123,12 @@ def types(text: str) -> frozenset[str]:
     return frozenset(name for name, rx in TYPES.items() if rx.search(text))
 
 
+def prepare(text: str) -> None:
+    """Fill the per-text caches ``pair`` reads (see ``decision.prepare``)."""
+    specific(text), keys(text), types(text), values(text), lower_words(text)
+    entities(text), identifiers(text), numbers(text)
+
+
 PAIR_NAMES: tuple[str, ...] = (
     "shared_specific", "containment_claim", "containment_entry", "ids_shared", "ids_conflict", "names_shared",
     "numbers_shared", "keys_shared", "family_same", "family_conflict", "subject_same", "subject_conflict",
@@ -157,17 +163,23 @@ def pair(claim_text: str, mine: slots.Slot, entry_text: str, theirs: slots.Slot,
     ]
 
 
+def _best_other(v: np.ndarray) -> np.ndarray:
+    """For each position, the largest value among the others (0 when there are none)."""
+    if len(v) < 2:
+        return np.zeros(len(v))
+    order = np.argsort(-v, kind="stable")
+    out = np.full(len(v), v[order[0]])
+    out[order[0]] = v[order[1]]
+    return out
+
+
 def pool(rows: np.ndarray) -> np.ndarray:
     """Each pair's place among the claim's candidates, appended as ``POOL_NAMES`` columns."""
     n = len(rows)
     shared, cos = rows[:, 0], rows[:, PAIR_NAMES.index("cosine")]
-    extra = np.zeros((n, len(POOL_NAMES)))
-    for i in range(n):
-        others = np.delete(np.arange(n), i)
-        so = shared[others].max() if n > 1 else 0.0
-        co = cos[others].max() if n > 1 else 0.0
-        extra[i] = [float(shared[i] > 0 and shared[i] >= so), shared[i] - so, float(cos[i] >= co), cos[i] - co,
-                    min(n, 10) / 10, float((shared > 0).sum()) / max(1, n)]
+    so, co = _best_other(shared), _best_other(cos)
+    extra = np.stack([((shared > 0) & (shared >= so)).astype(float), shared - so, (cos >= co).astype(float), cos - co,
+                      np.full(n, min(n, 10) / 10), np.full(n, float((shared > 0).sum()) / max(1, n))], axis=1)
     return np.concatenate([rows, extra], axis=1)
 
 

@@ -10,7 +10,8 @@ nobody here has seen, and these are the cases where a wrong guess destroys a tru
 - a claim on a slot whose open entry says something different (``slots.differs``) is never ``noop``;
 - a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
   signals a change or names the entry's own value) and not a rejection;
-- a single-valued explicit slot (the caller's key) never holds two Accepted answers;
+- a single-valued slot never holds two Accepted answers: an explicit one (the caller's key), or one the
+  linker is sure of (``SURE_LINK``) when the claim says something different;
 - untrusted sources (``PolicyConfig.untrusted``) never reach Accepted on their own: no append, no revise
   (their contentful claims that ground on nothing go to Pending); their unhedged claim against a current
   Accepted fact is rejected (``WAITS`` lists what makes it wait instead);
@@ -35,10 +36,9 @@ FALLBACK = (Action.APPEND, Action.DEFER_VERIFY, Action.NOOP, Action.REJECT_CONFL
 """Order tried when a deterministic policy's choice is not allowed: keep the claim first."""
 
 
-_SINGLE = False
 SURE_LINK = 0.7
-"""Linker probability from which an inferred link is as good as a shared explicit slot for the rule
-"a single-valued slot never holds two Accepted answers" (``linking.SURE``)."""
+"""Linker probability from which an inferred link counts like a shared explicit slot for the rule "a
+single-valued slot never holds two Accepted answers" (the linker's own ``SURE``)."""
 
 WAITS = ("hedged", "cue_future", "cue_conditional", "cue_sender")
 """What makes an untrusted claim against a current fact wait (Pending) instead of being rejected: a
@@ -62,7 +62,7 @@ def allowed(grounding: Grounding) -> np.ndarray:
     if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap")):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
     if identity and not f.get("many") and (f.get("same_slot") or (
-            f.get("value_differs") and f.get("link_p", 0.0) >= SURE_LINK and _SINGLE)):
+            f.get("value_differs") and f.get("link_p", 0.0) >= SURE_LINK)):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
     if f.get("untrusted"):
         ok[Action.APPEND] = ok[Action.REVISE] = False

@@ -12,35 +12,36 @@ the threshold is chosen on the hand-written dev split (pair F1); the test split 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
 from .. import change, linking, slots
 from ..bench.corpus import TRAIN, raw_episodes, to_episode
 from ..bench.corpus import split as corpus_split
-from ..bench.episodes import Episode, entry_id, gold_states
+from ..bench.episodes import Episode, GoldStep, entry_id, gold_states
 from ..bench.tarl_mem_examples import Vectors, candidates
+from ..executor import MemoryState
 from ..index.embedders import default_embedder
 
 L2 = 1.0
 """Ridge penalty on the standardised weights: few features, few hundred positives; keep them tame."""
 
 
-def pairs(episodes: Sequence[Episode], vectors: Vectors) -> tuple[np.ndarray, np.ndarray]:
-    xs, ys = [], []
+def slotted(episodes: Sequence[Episode]) -> Iterator[tuple[GoldStep, MemoryState]]:
+    """Every step with a gold slot, with the gold state before it."""
     for ep in episodes:
         states = gold_states(ep)
-        for i, s in enumerate(ep.steps):
-            if s.claim.slot is None:
-                continue
-            free = s.claim.model_copy(update={"slot": None, "many": None})
-            near, _ = candidates(free, states[i], vectors)
-            if not near:
-                continue
-            mine = slots.of(free.text)
-            x = linking.matrix(free.text, mine, [(e.text, slots.of(e.text), c) for e, c in near])
-            xs.append(x)
+        yield from ((s, states[i]) for i, s in enumerate(ep.steps) if s.claim.slot is not None)
+
+
+def pairs(episodes: Sequence[Episode], vectors: Vectors) -> tuple[np.ndarray, np.ndarray]:
+    xs, ys = [], []
+    for s, before in slotted(episodes):
+        free = s.claim.model_copy(update={"slot": None, "many": None})
+        near, _ = candidates(free, before, vectors)
+        if near:
+            xs.append(linking.matrix(free.text, slots.of(free.text), [(e.text, slots.of(e.text), c) for e, c in near]))
             ys.extend(float(e.slot == s.claim.slot) for e, _ in near)
     return (np.concatenate(xs) if xs else np.zeros((0, len(linking.NAMES)))), np.asarray(ys)
 
@@ -49,26 +50,16 @@ def change_pairs(episodes: Sequence[Episode], vectors: Vectors) -> tuple[np.ndar
     """(claim, entry of the same slot) pairs: label 0 for a restatement (gold noop on it), 1 for a gold
     revise / reject_conflict / defer_verify about it, and 1 for a further value of a multi-valued slot."""
     rows, ys = [], []
-    for ep in episodes:
-        states = gold_states(ep)
-        for i, s in enumerate(ep.steps):
-            if s.claim.slot is None:
-                continue
-            a = s.action.value
-            if s.target is not None:
-                about = [states[i].entry(entry_id(s.target))]
-                label = float(a != "noop")
-            elif a == "append" and s.claim.many:
-                about = [e for e in states[i].accepted if e.slot == s.claim.slot]
-                label = 1.0
-            else:
-                continue
-            for e in about:
-                if e is None:
-                    continue
-                cos = float(vectors([s.claim.text])[0] @ vectors([e.text])[0])
-                rows.append((s.claim.text, e.text, cos))
-                ys.append(label)
+    for s, before in slotted(episodes):
+        if s.target is not None:
+            about, label = [before.entry(entry_id(s.target))], float(s.action.value != "noop")
+        elif s.action.value == "append" and s.claim.many:
+            about, label = [e for e in before.accepted if e.slot == s.claim.slot], 1.0
+        else:
+            continue
+        for e in (e for e in about if e is not None):
+            rows.append((s.claim.text, e.text, float(vectors([s.claim.text])[0] @ vectors([e.text])[0])))
+            ys.append(label)
     return change.matrix(rows), np.asarray(ys)
 
 
