@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .grounding import _UPDATE_CUE, entities, identifiers, negated, numbers
+from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
 from .linking import PairModel, lower_words, specific, values
 
 WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "change.json"
@@ -78,9 +78,18 @@ def replaced(claim: str, entry: str) -> bool:
     words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
     new, lost = set(a) - set(b), set(b) - set(a)
-    if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2):
+    if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
         return False
     return [w for w in a if w not in new] == [w for w in b if w not in lost] and len(a) - len(new) >= 2
+
+
+def _valued(words: set[str]) -> bool:
+    """Swapped words that can be a value: not a pronoun or someone's name in the possessive ("my
+    manager" vs "Ana's manager" is the same fact told by another voice)."""
+    return all(w not in STOP and w not in _VOICE and not w.endswith("'s") for w in words)
+
+
+_VOICE = frozenset("i i'm im me my mine we our us you your he him his she her they them their user user's".split())
 
 
 @lru_cache(maxsize=1)

@@ -63,7 +63,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "identity", "same_subject", "same_attribute", "value_differs", "value_overlap", "many", "change_signal",
     "untrusted", "slot_known",
     "cue_hearsay", "cue_future", "cue_injection", "cue_recap", "cue_confirm", "cue_stale", "structured", "first_person",
-    "link_p", "change_p", "cue_sender", "cue_conditional",
+    "link_p", "change_p", "cue_sender", "cue_conditional", "cue_speculative",
 )
 """The grounding features every policy may read, in a fixed order (zeros when there is no target)."""
 
@@ -146,14 +146,18 @@ CUES: dict[str, re.Pattern[str]] = {
                      r"previous(?:ly)?|former(?:ly)?|20[01]\d|last (?:edited|updated|modified|synced|checked)|"
                      r"as_of|as of \d|record_updated|late upload|months ago|weeks ago|when (?:we|i) (?:went|were|stayed)|"
                      r"last (?:summer|winter|spring|autumn|term|season)|\(20\d\d\))",
-        "cue_sender": r"^\W*(?:e-?mail|sms|text|letter|message|dm|voicemail|notification|from)\b[^:]{0,80}:|"
+        "cue_sender": r"^[^\w{\[]*(?:e-?mail|sms|text|letter|message|dm|voicemail|notification)\s+(?:from|by)\b[^:]{0,80}:|"
+                      r"^[^\w{\[]*from:\s|"
                       r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b",
+        "cue_speculative": r"\b(?:maybe|perhaps|possibly|might|could be|not sure|unsure|i wonder|wondering whether)\b",
         "cue_conditional": r"\b(?:if|unless|in case|depending on|assuming|provided|might|may|could|thinking (?:of|about)|"
                            r"considering|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
     }.items()
 }
-"""General language cues (not phrases of any data set): who is speaking about what, and when."""
+"""General language cues (not phrases of any data set): who is speaking about what, and when.
+``cue_speculative`` marks a guess rather than a report ("maybe she lives in Rome"); weaker hedges ("I
+think", "probably") are left to the policy: people use them on completed changes."""
 
 
 def claim_features(claim: Claim) -> dict[str, float]:

@@ -133,16 +133,27 @@ PAIR_NAMES: tuple[str, ...] = (
     "shared_specific", "containment_claim", "containment_entry", "ids_shared", "ids_conflict", "names_shared",
     "numbers_shared", "keys_shared", "family_same", "family_conflict", "subject_same", "subject_conflict",
     "lexicon_identity", "cosine", "claim_specific", "entry_specific", "entry_values_named",
-    "types_shared", "types_conflict",
+    "types_shared", "types_conflict", "shared_beyond_subject",
 )
 POOL_NAMES: tuple[str, ...] = ("best_shared", "shared_gap", "best_cosine", "cosine_gap", "pool_size", "sharers")
 NAMES = PAIR_NAMES + POOL_NAMES
+
+
+def _subject_words(slot: slots.Slot) -> frozenset[str]:
+    """The name of the person a text is about ("alice" in "Alice keeps bees"): shared, it says the same
+    person, not the same attribute, so it is no evidence of one slot. A thing ("the keys") or an id is
+    left in: there the subject is what the attribute belongs to and naming it again is evidence."""
+    subject = (slot.subject or "").lower()
+    if not subject or subject == "user" or subject.startswith("the ") or not re.fullmatch(r"[a-z' -]+", subject):
+        return frozenset()
+    return frozenset(re.findall(r"[a-z]+", subject))
 
 
 def pair(claim_text: str, mine: slots.Slot, entry_text: str, theirs: slots.Slot, cosine: float) -> list[float]:
     """Features of one (claim, entry) pair, in ``PAIR_NAMES`` order."""
     a, b = specific(claim_text), specific(entry_text)
     shared = a & b
+    beyond = shared - _subject_words(mine) - _subject_words(theirs)
     ia, ib = identifiers(claim_text), identifiers(entry_text)
     ka, kb = keys(claim_text), keys(entry_text)
     ta, tb = types(claim_text), types(entry_text)
@@ -159,7 +170,7 @@ def pair(claim_text: str, mine: slots.Slot, entry_text: str, theirs: slots.Slot,
         float(slots.identity(mine, theirs)),
         float(cosine), min(len(a), 12) / 12, min(len(b), 12) / 12,
         len(values(entry_text) & lower_words(claim_text)) / max(1, len(values(entry_text))),
-        float(bool(ta & tb)), float(bool(ta and tb and not ta & tb)),
+        float(bool(ta & tb)), float(bool(ta and tb and not ta & tb)), min(len(beyond), 3) / 3,
     ]
 
 
@@ -190,14 +201,10 @@ def matrix(claim_text: str, mine: slots.Slot, entries: Sequence[tuple[str, slots
     return pool(np.asarray([pair(claim_text, mine, t, s, c) for t, s, c in entries], dtype=np.float64))
 
 
-EVIDENCE = ("shared_specific", "ids_shared", "keys_shared", "family_same", "lexicon_identity", "types_shared")
+EVIDENCE = ("shared_beyond_subject", "ids_shared", "keys_shared", "family_same", "lexicon_identity", "types_shared")
 """A link needs one of these: two texts that share no specific word, id, field name or recognised
 attribute are never taken for one thing, however the rest of the pair scores (wrongly superseding a
 true fact costs more than keeping a near-duplicate)."""
-
-
-SURE = 0.7
-"""Probability from which the model links a pair without shared evidence (chosen on dev)."""
 
 
 def evidence(x: np.ndarray) -> np.ndarray:
@@ -206,10 +213,9 @@ def evidence(x: np.ndarray) -> np.ndarray:
 
 
 def gated(model: PairModel, x: np.ndarray) -> np.ndarray:
-    """The model's probabilities, zeroed where a pair has no evidence of identity unless the model is
-    sure on its own (``SURE``): a lone candidate on the claim's topic can link without a shared word."""
-    p = model.probabilities(x)
-    return np.where((evidence(x) > 0) | (p >= SURE), p, 0.0)
+    """The model's probabilities, zeroed where a pair has no evidence of identity: however the pair ranks
+    (a lone candidate in a young namespace scores high), two texts sharing nothing are not one thing."""
+    return model.probabilities(x) * evidence(x)
 
 
 @dataclass(frozen=True)
