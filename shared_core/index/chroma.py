@@ -57,14 +57,17 @@ class EntryIndex:
     """Nearest-neighbour search over open entries, filtered by namespace and ledger.
 
     ``store_id`` (kept in the ledger) is part of the collection name, so stores sharing one Chroma
-    server never share, or delete, each other's rows. ``where`` names the index for error messages."""
+    server never share, or delete, each other's rows. ``where`` names the index for error messages;
+    ``served``: the client is a Chroma server's, so the engine reads from it (``served.py``)."""
 
-    def __init__(self, client: Any, embedder: Embedder, *, store_id: str, where: str = "chroma") -> None:
+    def __init__(self, client: Any, embedder: Embedder, *, store_id: str, where: str = "chroma",
+                 served: bool = False) -> None:
         from .function import chroma_function
 
         self.client = client
         self.embedder = embedder
         self.where = where
+        self.served = served
         self.name = f"tarl_{store_id}_{embedder.name}_{embedder.dim}"[:512]
         self.collection = client.get_or_create_collection(
             name=self.name, embedding_function=chroma_function(embedder), metadata={"hnsw:space": "cosine"},

@@ -1,0 +1,130 @@
+"""Chroma serves reads: on PostgreSQL + a Chroma server, the only state processes share is the ledger
+database and the server, and a process with nothing warm searches and decides exactly as the writer
+does, even while the index lags; an entry closed in the ledger never surfaces, whatever Chroma says."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shared_core import decision as deciding
+from shared_core.engine import MemoryEngine
+from shared_core.executor import Step
+from shared_core.index.behind import INDEXED_TX
+from shared_core.index.served import ServedNeighbours
+from shared_core.schema import Action, Claim, Ledger
+
+ROOT = Path(__file__).resolve().parents[2]
+NS = "u"
+FACTS = [("Ana lives in Rome", "ana:home"), ("Ana works at the bakery", "ana:job"), ("Ben likes green tea", None),
+         ("Ben drives a blue Volvo", "ben:car"), ("Chloe has order #A-1042", None), ("Ana moved to Oslo", "ana:home"),
+         ("Dev plays chess on Sundays", None), ("Ben now drives a grey Tesla", "ben:car"), ("Elif lives in Kyoto", "elif:home"),
+         ("Chloe's order #A-1042 was refunded", None), ("Ana works at Nordlys now", "ana:job"), ("Farid likes jazz", None)]
+QUERIES = ["where does Ana live", "what does Ben drive", "order #A-1042", "who likes jazz or tea", "Ana's job"]
+PROBES = [("Ana lives in Oslo", "ana:home"), ("Ben drives a grey Tesla", "ben:car"), ("Greta likes sushi", None),
+          ("Ana works at the bakery", "ana:job")]
+
+WORKER = """
+import json, sys
+from shared_core import decision as deciding
+from shared_core.engine import MemoryEngine
+from shared_core.schema import Claim
+sys.path.insert(0, sys.argv[3])
+from test_server_reads import FACTS, observe
+target, url, mode = sys.argv[1], sys.argv[2], sys.argv[4]
+with MemoryEngine.open(target, chroma_url=url) as engine:
+    if mode == "write":
+        for text, slot in FACTS:
+            engine.write(Claim(text=text, namespace="u", slot=slot))
+    else:
+        print("ready", flush=True)
+        sys.stdin.readline()                     # the parent may make the index lag meanwhile
+    print(json.dumps(observe(engine)), flush=True)
+"""
+
+
+def observe(engine: MemoryEngine) -> dict:
+    """What a process sees: every query's hits and every probe claim's decision (not executed)."""
+    hits = {q: [[h.entry.id, round(h.score, 5)] for h in engine.search(q, NS, k=4)] for q in QUERIES}
+    decided = {}
+    for text, slot in PROBES:
+        claim = Claim(text=text, namespace=NS, slot=slot)
+        outcome = deciding.decide(claim, *engine.candidates(claim, engine.index.embed([text])[0]),
+                                  engine.policy, engine.config)
+        decided[text] = [outcome.decision.action.value, outcome.decision.target_id]
+    return {"hits": hits, "decided": decided}
+
+
+def _process(target: str, url: str, mode: str) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-c", WORKER, target, url, str(Path(__file__).parent), mode],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _result(proc: subprocess.Popen) -> dict:
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err[-3000:]
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def lag(engine: MemoryEngine, upto: int) -> None:
+    """Make the index look exactly as the write-behind left it after transaction ``upto``: rows as
+    they were then (closed-since entries marked accepted again, newer ones absent), watermark there."""
+    then = {e.id: e for e in engine.store.state(NS, as_of=upto).entries.values()}
+    moved = {m.entry_id for _, m in engine.store.moves_since(upto)}
+    engine.index.remove(i for i in moved if i not in then or then[i].ledger is Ledger.HISTORY)
+    engine.index.upsert([then[i] for i in moved if i in then])
+    engine.store.set_meta(INDEXED_TX, str(upto))
+
+
+@pytest.mark.enable_socket
+def test_a_fresh_process_searches_and_decides_as_the_writer_did(pg_url, chroma_url):
+    with MemoryEngine.open(pg_url, chroma_url=chroma_url):
+        pass                                                           # create the store once
+    seen_by_writer = _result(_process(pg_url, chroma_url, "write"))
+    reader = _process(pg_url, chroma_url, "read")
+    assert reader.stdout is not None and reader.stdout.readline().strip() == "ready"
+    reader.stdin.write("go\n")
+    reader.stdin.flush()
+    assert _result(reader) == seen_by_writer
+
+    lagging = _process(pg_url, chroma_url, "read")                     # opened (and reconciled) first,
+    assert lagging.stdout is not None and lagging.stdout.readline().strip() == "ready"
+    with MemoryEngine.open(pg_url, chroma_url=chroma_url) as eng:      # then the index falls behind
+        closed = [e.id for e in eng.history(NS)]
+        assert closed and eng.store.head() > 6
+        lag(eng, 4)
+        rows = eng.index.collection.get(ids=closed, include=["metadatas"])
+        assert {m["ledger"] for m in rows["metadatas"]} == {"accepted"}   # Chroma still says accepted
+    lagging.stdin.write("go\n")
+    lagging.stdin.flush()
+    assert _result(lagging) == seen_by_writer
+    assert seen_by_writer["hits"]["where does Ana live"][0][0] not in closed
+
+
+@pytest.mark.enable_socket
+@pytest.mark.parametrize("watermark", ["behind", "claims_current"])
+def test_an_entry_closed_in_the_ledger_never_surfaces_from_a_lagging_index(pg_url, chroma_url, watermark):
+    with MemoryEngine.open(pg_url, chroma_url=chroma_url) as eng:
+        assert isinstance(eng.vectors, ServedNeighbours)              # reads come from the server
+        old = eng.apply(NS, [Step(Action.APPEND, Claim(text="Ana lives in Rome", namespace=NS, slot="home"))])[0].created[0].id
+        eng.apply(NS, [Step(Action.APPEND, Claim(text="Ben lives in Rome too", namespace=NS))])
+        eng.flush()
+        before = eng.store.head()
+        eng.retract(old)
+        eng.flush()
+        lag(eng, before)                                               # Chroma: old is accepted
+        if watermark == "claims_current":                              # ... and the watermark lies
+            eng.store.set_meta(INDEXED_TX, str(eng.store.head()))
+        assert eng.index.query(eng.index.embed(["Ana lives in Rome"])[0], NS, 5)[0][0] == old
+        for query in ("where does Ana live", "Ana lives in Rome", "Rome"):
+            assert old not in [h.entry.id for h in eng.search(query, NS, k=5)]
+        claim = Claim(text="Ana lives in Rome", namespace=NS, slot="home")
+        seen, _ = eng.candidates(claim, eng.index.embed([claim.text])[0])
+        assert old not in [e.id for e, _ in seen]
+        assert eng.write(claim).action is Action.APPEND                # nothing open to restate
