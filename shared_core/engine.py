@@ -25,7 +25,7 @@ from .config import PolicyConfig
 from .errors import TarlError, UnknownEntry
 from .executor import MemoryState, Step
 from .index import Embedder, default_embedder
-from .index.behind import INDEXED_TX, IndexWriter
+from .index.behind import INDEXED_TX, LINGER_S, SERVED_LINGER_S, IndexWriter
 from .index.cache import CachedNeighbours
 from .index.served import ServedNeighbours
 from .ledgers import LedgerStore
@@ -65,7 +65,8 @@ class MemoryEngine(BeliefsAPI):
         self.config = PolicyConfig.coerce(config)
         self.clock = clock
         self._lock = threading.RLock()          # the vector cache is shared by threads (async adapters)
-        self.writer = IndexWriter(index, store, store.upkeep_lock)
+        self.writer = IndexWriter(index, store, store.upkeep_lock,
+                                  SERVED_LINGER_S if isinstance(self.vectors, ServedNeighbours) else LINGER_S)
         self._closers: list[Callable[[], None]] = []
         try:
             self.reconcile()
@@ -110,9 +111,9 @@ class MemoryEngine(BeliefsAPI):
         ``keyed``: the claim's slot is a key of a key-value view (see :mod:`shared_core.keys`): its whole
         content decides whether it changes the key, and a change is never dropped; with ``scope="key"``
         it is weighed only against that key's open entries, with ``"namespace"`` against the namespace.
-        A policy that may ask an LLM (``asks_judge``, e.g. ``escalation.EscalatingPolicy``) decides before
-        the write lock is taken; under the lock that decision is executed only if no transaction touched
-        the namespace in between, else the decision is made again there."""
+        A policy that may ask an LLM (``asks_judge``, e.g. ``escalation.EscalatingPolicy``), and any write
+        on a Chroma server, decides before the write lock is taken; under the lock that decision is
+        executed only if the candidates it saw are unchanged, else the decision is made again there."""
         claim = _claim(claim)
         if keyed and claim.slot is None:
             raise TarlError("claim.slot", None, "a keyed write needs the key as the claim's slot")
@@ -126,17 +127,20 @@ class MemoryEngine(BeliefsAPI):
         def candidates() -> tuple[list[tuple[Entry, float]], list[Entry]]:
             return self.candidates(claim, vector, only_key=only_key, hint=hint)
 
-        early, seen = None, 0
-        if getattr(self.policy, "asks_judge", False):   # an LLM may be asked: never while holding the write lock
+        early, seen = None, None
+        if getattr(self.policy, "asks_judge", False) or hint is not None:
+            # Decide before the write lock when deciding may wait (an LLM may be asked; a served read is
+            # a round trip that would hold every writer): under the lock, the decision is executed only
+            # if what it saw is unchanged (decide is a function of its inputs), else it is made again.
             with self._lock:
                 self._refresh()
-                seen, found = self.store.head(), candidates()
-            early = deciding.decide(claim, *found, self.policy, self.config)
+                seen = candidates()
+            early = deciding.decide(claim, *seen, self.policy, self.config)
 
         def body(run: Callable[[Step], Transaction]) -> tuple[Decision, list[Transaction]]:
-            unchanged = early is not None and next(iter(self.store.log(claim.namespace, after=seen)), None) is None
-            outcome = early if unchanged and early is not None else \
-                deciding.decide(claim, *candidates(), self.policy, self.config)   # THE decision function
+            found = candidates()
+            outcome = early if early is not None and found == seen else \
+                deciding.decide(claim, *found, self.policy, self.config)   # THE decision function
             decision, steps = outcome.decision, outcome.steps
             if keyed and len(steps) == 1:            # a key's change is never dropped (corroboration aside)
                 decision = keys.keep_change(claim, outcome.grounding.target, decision)
@@ -289,6 +293,7 @@ class MemoryEngine(BeliefsAPI):
 
         Raises ``IndexUnavailable`` if a background index update failed since the last flush."""
         self.writer.flush()
+        self.vectors.settle()
 
     def reconcile(self) -> None:
         """Bring the index to the ledger: catch up from the watermark, then compare every indexed id and
@@ -317,6 +322,7 @@ class MemoryEngine(BeliefsAPI):
         Raises ``IndexUnavailable`` if the last index update failed (after closing everything)."""
         try:
             self.writer.close()
+            self.vectors.settle()
         finally:
             for release in self._closers:
                 release()

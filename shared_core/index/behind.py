@@ -38,6 +38,10 @@ LINGER_S = 0.05
 """How long a catch-up waits for more commits before writing (unless someone flushes): under continuous
 writes one Chroma call then carries dozens of entries instead of one (each call costs milliseconds of
 CPU whatever its size); an idle store is indexed within 50 ms."""
+SERVED_LINGER_S = 0.5
+"""The same on a Chroma server, where reads cover the unindexed tail of the log themselves (``served.py``)
+and one upsert costs the server ~0.1 s of CPU whatever its size (measured with four writer processes
+on two cores): the server's CPU is what several writers share, so fewer, larger upserts."""
 
 INDEXED_TX = "indexed_tx"
 """Ledger meta key: every transaction up to this one is in the index."""
@@ -45,8 +49,9 @@ INDEXED_TX = "indexed_tx"
 
 class IndexWriter:
     def __init__(self, index: EntryIndex, store: LedgerStore,
-                 serialise: Callable[[], AbstractContextManager[object]]) -> None:
+                 serialise: Callable[[], AbstractContextManager[object]], linger: float = LINGER_S) -> None:
         self.index, self.store = index, store
+        self.linger = linger
         self._serialise = serialise
         self._vectors: dict[str, np.ndarray] = {}     # vectors the engine already holds (saves re-embedding)
         self._wake = threading.Condition()
@@ -136,7 +141,7 @@ class IndexWriter:
                         self._closing = True                       # drain, then let the interpreter exit
                 if self._answered == self._asked and self._closing:
                     return
-                deadline = time.monotonic() + LINGER_S
+                deadline = time.monotonic() + self.linger
                 while self._urgent <= self._answered and not self._closing and time.monotonic() < deadline:
                     self._wake.wait(deadline - time.monotonic())
                 target, vectors, self._vectors = self._asked, self._vectors, {}

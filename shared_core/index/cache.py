@@ -200,6 +200,9 @@ class CachedNeighbours:
         self.cache.update(touched, vectors, self.index.embed)
         self._seen = max(self._seen, tx)
 
+    def settle(self) -> None:
+        """Nothing to leave behind: the cache is this process's own."""
+
     def clear(self) -> None:
         self.cache.clear()
         self._seen = self.store.head()

@@ -73,6 +73,7 @@ class ServedNeighbours:
         self.terms = SharedTerms(store, self._embed, embedder.dim, f"{embedder.name}_{embedder.dim}") \
             if isinstance(embedder, HashingEmbedder) else None
         self._known: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._written: set[str] = set()
         self._lock = threading.Lock()
 
     def refresh(self) -> None:
@@ -99,6 +100,15 @@ class ServedNeighbours:
         """Our own commit: keep the vectors we hold (a caller's own embedding, which the text would not give)."""
         with self._lock:
             self._remember(vectors)
+            self._written.update(e.namespace for e in touched)
+
+    def settle(self) -> None:
+        """Leave a snapshot of the frequencies of every namespace this process wrote (at a flush or
+        close, off the write path), so that the next process to search it starts near the head."""
+        with self._lock:
+            written, self._written = self._written, set()
+        for namespace in written if self.terms is not None else ():
+            self.terms.current(namespace, save=True)  # type: ignore[union-attr]
 
     def clear(self) -> None:
         with self._lock:

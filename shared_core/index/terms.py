@@ -55,8 +55,9 @@ class SharedTerms:
     def key(self, namespace: str) -> str:
         return f"terms:{self.space}:{namespace}"
 
-    def current(self, namespace: str) -> QueryIDF:
-        """The namespace's frequencies after the newest committed transaction."""
+    def current(self, namespace: str, *, save: bool = False) -> QueryIDF:
+        """The namespace's frequencies after the newest committed transaction; ``save``: leave a
+        snapshot of them now if any move was folded since the last one."""
         with self._lock:
             folded = self._spaces.get(namespace) or self._load(namespace)
             self._spaces[namespace] = folded
@@ -64,8 +65,8 @@ class SharedTerms:
             if fresh:
                 folded.unsaved += self._fold(folded.idf, namespace, fresh)
                 folded.tx = max(tx for tx, _ in fresh)
-                if folded.unsaved >= SNAPSHOT_AFTER:
-                    self._save(namespace, folded)
+            if folded.unsaved >= SNAPSHOT_AFTER or (save and folded.unsaved):
+                self._save(namespace, folded)
             return folded.idf
 
     def clear(self) -> None:
