@@ -19,6 +19,12 @@ from ..schema import Entry, Ledger
 from .embedders import Embedder
 
 
+REQUEST_BYTES = 8_000_000
+"""Rows per request to a Chroma server are capped so that one request stays under this many bytes of JSON
+(about 12 bytes a float): the server refuses large bodies ("413 Payload too large": 4,000 rows of width
+2,048 were refused, 2,000 accepted), and larger requests are no cheaper per row (500 rows: 1 ms a row)."""
+
+
 def _settings() -> Any:
     from chromadb.config import Settings
 
@@ -73,6 +79,8 @@ class EntryIndex:
             name=self.name, embedding_function=chroma_function(embedder), metadata={"hnsw:space": "cosine"},
         )
         self.batch = int(client.get_max_batch_size())
+        if served:                                  # a request also has a byte limit: 4,000 rows of 2,048
+            self.batch = min(self.batch, max(1, REQUEST_BYTES // (12 * embedder.dim + 1024)))  # floats failed
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return np.asarray(self.embedder(list(texts)), dtype=np.float32)
@@ -127,18 +135,20 @@ class EntryIndex:
     def query(
         self,
         vector: np.ndarray,
-        namespace: str,
+        namespace: str | None,
         k: int,
-        ledgers: Sequence[Ledger] = (Ledger.ACCEPTED,),
+        ledgers: Sequence[Ledger] | None = (Ledger.ACCEPTED,),
     ) -> list[tuple[str, float]]:
-        """(entry id, cosine similarity) pairs, best first."""
+        """(entry id, cosine similarity) pairs, best first. ``namespace`` / ``ledgers`` None: not filtered
+        by it (on a server a filtered query costs 20-60x an unfiltered one: measured at 10k rows, 78-208 ms
+        against 3.4 ms; the caller then filters through the ledger)."""
         if k <= 0:
             return []
-        where: dict[str, Any] = {"namespace": namespace}
-        if len(ledgers) == 1:
-            where = {"$and": [where, {"ledger": ledgers[0].value}]}
-        else:
-            where = {"$and": [where, {"ledger": {"$in": [lg.value for lg in ledgers]}}]}
+        terms: list[dict[str, Any]] = [{"namespace": namespace}] if namespace is not None else []
+        if ledgers is not None:
+            terms.append({"ledger": ledgers[0].value} if len(ledgers) == 1 else
+                         {"ledger": {"$in": [lg.value for lg in ledgers]}})
+        where = None if not terms else terms[0] if len(terms) == 1 else {"$and": terms}
         res = _settled(lambda: self.collection.query(
             query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1), n_results=k, where=where,
             include=["distances"],

@@ -139,3 +139,20 @@ def test_an_entry_closed_in_the_ledger_never_surfaces_from_a_lagging_index(pg_ur
         seen, _ = eng.candidates(claim, eng.index.embed([claim.text])[0])
         assert old not in [e.id for e, _ in seen]
         assert eng.write(claim).action is Action.APPEND                # nothing open to restate
+
+
+@pytest.mark.enable_socket
+def test_a_small_namespace_beside_a_large_one_finds_only_its_own_accepted_entries(tmp_path, chroma_url):
+    with MemoryEngine.open(tmp_path, chroma_url=chroma_url) as eng:   # Chroma is asked unfiltered first
+        eng.apply("big", [Step(Action.APPEND, Claim(text=f"Ana lives in Rome, note {i}", namespace="big"))
+                          for i in range(300)])
+        mine = [eng.apply("small", [Step(Action.APPEND, Claim(text=t, namespace="small"))])[0].created[0].id
+                for t in ("Ana lives in Oslo", "Ana likes tea")]
+        waiting = eng.apply("small", [Step(Action.DEFER_VERIFY, Claim(text="Ana lives in Rome", namespace="small"))])
+        eng.flush()
+        hits = eng.search("where does Ana live in Rome", "small", k=5)
+        assert sorted(h.entry.id for h in hits) == sorted(mine)
+        claim = Claim(text="Ana lives in Rome", namespace="small")
+        near, _ = eng.candidates(claim, eng.index.embed([claim.text])[0])
+        assert {e.id for e, _ in near} == set(mine) | {waiting[0].created[0].id}
+        assert len(eng.search("Ana lives in Rome", "big", k=7)) == 7
