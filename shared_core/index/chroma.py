@@ -79,8 +79,9 @@ class EntryIndex:
             name=self.name, embedding_function=chroma_function(embedder), metadata={"hnsw:space": "cosine"},
         )
         self.batch = int(client.get_max_batch_size())
-        if served:                                  # a request also has a byte limit: 4,000 rows of 2,048
-            self.batch = min(self.batch, max(1, REQUEST_BYTES // (12 * embedder.dim + 1024)))  # floats failed
+        self.rows = self.batch                      # rows carrying vectors per request: a server also has a
+        if served:                                  # byte limit (4,000 rows of 2,048 floats were refused)
+            self.rows = min(self.batch, max(1, REQUEST_BYTES // (12 * embedder.dim + 1024)))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return np.asarray(self.embedder(list(texts)), dtype=np.float32)
@@ -90,8 +91,8 @@ class EntryIndex:
         the vectors given, else embedded), in batches no larger than the client allows."""
         self.remove(e.id for e in entries if e.ledger is Ledger.HISTORY)
         live = [e for e in entries if e.ledger is not Ledger.HISTORY]
-        for i in range(0, len(live), self.batch):
-            chunk = live[i:i + self.batch]
+        for i in range(0, len(live), self.rows):
+            chunk = live[i:i + self.rows]
             missing = [e for e in chunk if e.id not in vectors]
             fresh = dict(zip((e.id for e in missing), self.embed([e.text for e in missing]))) if missing else {}
             self.upsert(chunk, np.stack([vectors[e.id] if e.id in vectors else fresh[e.id] for e in chunk]))
@@ -100,11 +101,11 @@ class EntryIndex:
         entries = [e for e in entries if e.ledger is not Ledger.HISTORY]
         if vectors is None and entries:
             vectors = self.embed([e.text for e in entries])
-        for i in range(0, len(entries), self.batch):
-            chunk = entries[i:i + self.batch]
+        for i in range(0, len(entries), self.rows):
+            chunk = entries[i:i + self.rows]
             self.collection.upsert(
                 ids=[e.id for e in chunk],
-                embeddings=np.asarray(vectors[i:i + self.batch], dtype=np.float32),  # type: ignore[index]
+                embeddings=np.asarray(vectors[i:i + self.rows], dtype=np.float32),  # type: ignore[index]
                 documents=[e.text for e in chunk],
                 metadatas=[_metadata(e) for e in chunk],
             )
@@ -163,15 +164,15 @@ class EntryIndex:
         ledgers: list[Ledger] = []
         offset = 0
         while True:
-            got = _settled(lambda: self.collection.get(where={"namespace": namespace}, limit=self.batch,
+            got = _settled(lambda: self.collection.get(where={"namespace": namespace}, limit=self.rows,
                                                        include=["embeddings", "metadatas"], offset=offset))
             ids += got["ids"]
             if got["ids"]:
                 vectors.append(np.asarray(got["embeddings"], dtype=np.float32))
             ledgers += [Ledger(m["ledger"]) for m in got["metadatas"]]
-            if len(got["ids"]) < self.batch:
+            if len(got["ids"]) < self.rows:
                 break
-            offset += self.batch
+            offset += self.rows
         if not ids:
             return [], np.zeros((0, self.embedder.dim), dtype=np.float32), []
         return ids, np.concatenate(vectors), ledgers
