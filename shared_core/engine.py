@@ -198,7 +198,7 @@ class MemoryEngine(BeliefsAPI):
             # Committed: only now does derived state change (a failed COMMIT leaves search as it was).
             vectors = {e.id: vector for t in done for e in t.created} if vector is not None else {}
             self.vectors.committed(touched, vectors, done[-1].tx)   # exact: we refreshed under the write lock
-        self.writer.submit(vectors)
+        self.writer.submit(vectors, done[-1].tx)
         return out
 
     def verify(self, entry_id: str, accept: bool, note: str | None = None) -> Transaction:
