@@ -19,6 +19,7 @@ folds in what committed since (asking Chroma again only when closures ate the ma
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -36,12 +37,21 @@ if TYPE_CHECKING:
     from ..ledgers import LedgerStore
     from .chroma import EntryIndex
 
+log = logging.getLogger(__name__)
+
+
+def _unreachable() -> tuple[type[BaseException], ...]:
+    """What the Chroma client raises when no server answers (httpx is chromadb's HTTP library)."""
+    import httpx
+
+    return (httpx.TransportError, ConnectionError)
+
 MARGIN = 8
 """Neighbours fetched beyond the k asked for, so that entries closed meanwhile rarely force a second
 Chroma query."""
 SMALL = 512
 """A namespace with at most this many open entries, which Chroma's best rows unfiltered did not
-cover, is scored in the process from the ledger (see ``_small``)."""
+cover, is scored in the process from the ledger (see ``_from_ledger``)."""
 KNOWN = 4096
 """Vectors of recently created or scored entries kept by id (entries are immutable)."""
 
@@ -127,7 +137,13 @@ class ServedNeighbours:
         done = int(self.store.get_meta(INDEXED_TX) or 0)      # Chroma holds at least every move up to here
         fetch, scope = k + MARGIN, None
         while True:
-            hits = self.index.query(query, scope, fetch, None)
+            try:
+                hits = self.index.query(query, scope, fetch, None)
+            except _unreachable() as exc:                      # the ledger alone answers, slower but exact
+                log.warning("Chroma server unreachable (%s): %s scored from the ledger", exc, namespace)
+                answer = self._from_ledger(query, namespace, k, ledgers)
+                assert answer is not None
+                return answer
             moves = self.store.moves_since(done)               # read after Chroma: covers what it holds beyond
             tail = list(dict.fromkeys(m.entry_id for _, m in moves))
             current = {e.id: e for e in self.store.entries(list(dict.fromkeys([i for i, _ in hits] + tail)))}
@@ -140,19 +156,22 @@ class ServedNeighbours:
             if len(snap.indexed) >= k or snap.complete:
                 return snap
             if scope is None:
-                small = self._small(query, namespace, k, ledgers)
+                small = self._from_ledger(query, namespace, k, ledgers, SMALL)
                 if small is not None:
                     return small
                 scope = namespace
             else:
                 fetch *= 4                                     # closures and Pending rows ate the margin
 
-    def _small(self, query: np.ndarray, namespace: str, k: int, ledgers: tuple[Ledger, ...]) -> Snapshot | None:
-        """A namespace of at most ``SMALL`` open entries, scored here from the ledger: exact, and a
-        filtered Chroma query is not (it returned 1 of the 3 rows of a namespace beside one of 300:
-        HNSW under a restrictive filter stops early)."""
+    def _from_ledger(self, query: np.ndarray, namespace: str, k: int, ledgers: tuple[Ledger, ...],
+                     limit: int | None = None) -> Snapshot | None:
+        """The namespace's open entries scored here from the ledger (None if more than ``limit``). Exact:
+        for a small namespace that Chroma's unfiltered best rows did not cover (a filtered query is not
+        exact: it returned 1 of the 3 rows of a namespace beside one of 300, as HNSW under a restrictive
+        filter stops early), and while the server is unreachable (a write or search then costs an
+        embedding of every open entry not seen yet, but no caller gets an error)."""
         head = self.store.head()
-        if sum(self.store.count(namespace, lg) for lg in ledgers) > SMALL:
+        if limit is not None and sum(self.store.count(namespace, lg) for lg in ledgers) > limit:
             return None
         snap = Snapshot(namespace, query, k, ledgers, head, {}, set(), True)
         self._score(snap, [e for lg in ledgers for e in self.store.ledger(namespace, lg)])

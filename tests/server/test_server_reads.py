@@ -156,3 +156,34 @@ def test_a_small_namespace_beside_a_large_one_finds_only_its_own_accepted_entrie
         near, _ = eng.candidates(claim, eng.index.embed([claim.text])[0])
         assert {e.id for e, _ in near} == set(mine) | {waiting[0].created[0].id}
         assert len(eng.search("Ana lives in Rome", "big", k=7)) == 7
+
+
+@pytest.mark.enable_socket
+def test_reads_and_writes_go_on_from_the_ledger_while_the_chroma_server_is_down(tmp_path, index_and_ledger):
+    from tests.conftest import CHROMA, free_port, start_chroma, wait_for_port
+
+    if not Path(CHROMA).exists():
+        pytest.skip("the chroma CLI is not installed")
+    port = free_port()
+    server = start_chroma(tmp_path / "chroma-data", port)
+    assert wait_for_port(port, server)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        with MemoryEngine.open(tmp_path / "store", chroma_url=url) as eng:
+            for text, slot in FACTS:
+                eng.write(Claim(text=text, namespace=NS, slot=slot))
+            eng.flush()
+            up = observe(eng)
+            server.kill()
+            server.wait()
+            assert same(observe(eng), up)                             # no error, the same answers
+            late = eng.write(Claim(text="Greta likes sushi", namespace=NS))
+            assert late.action is Action.APPEND
+            server = start_chroma(tmp_path / "chroma-data", port)
+            assert wait_for_port(port, server)
+            eng.flush()                                                # the index catches up
+            indexed, truth = index_and_ledger(eng)
+            assert indexed == truth and late.entry_id in indexed
+    finally:
+        server.kill()
+        server.wait()
