@@ -13,9 +13,10 @@ when they are not given). Per system:
 - ``search_ms_p50_10k`` / ``_100k``: ``engine.search`` with the namespace at that many Accepted entries.
 - ``open_s_100k``: ``MemoryEngine.open`` of the 100k store (the log's tail after the index watermark is
   caught up; ``reconcile()`` is the full comparison by ids and states); ``first_search_s_100k``: the first
-  search after it (loads the namespace's vectors: ledger + vector file); ``_cpu_`` twins: CPU time of the
-  process for the same steps (the wall clock of a loaded machine measures the neighbours too);
-  ``rss_mb_100k``: resident memory of the process after that search.
+  search after it (embedded: loads the namespace's vectors from the ledger and the vector file; on a
+  Chroma server reads are served by the server and nothing is loaded but the shared query-weighting
+  frequencies); ``_cpu_`` twins: CPU time of the process for the same steps (the wall clock of a loaded
+  machine measures the neighbours too); ``rss_mb_100k``: resident memory of the process after that search.
 - ``errors``: exceptions raised by any write or search; ``lost``: entries whose write returned but that
   the ledger does not hold after reopening.
 """

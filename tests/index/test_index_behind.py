@@ -33,7 +33,7 @@ def test_one_chroma_call_carries_a_bounded_number_of_vectors(monkeypatch):
     from shared_core.index import chroma
     from shared_core.schema import Action
 
-    monkeypatch.setattr(chroma, "REQUEST_FLOATS", 64 * 2048)    # 64 rows of width 2048 per call
+    monkeypatch.setattr(chroma, "REQUEST_BYTES", 64 * (12 * 2048 + 1024))    # 64 rows of width 2048 per call
     sizes: list[int] = []
     upsert = EntryIndex.upsert
     monkeypatch.setattr(EntryIndex, "upsert", lambda self, entries, vectors=None: (
