@@ -41,9 +41,9 @@ IDLE_S = 0.1
 LAG_S = 2.0
 """... or once the oldest commit not yet indexed is this old, or ``BATCH`` commits wait: the bound on
 how far the index trails the ledger under continuous writes. Why so lazy: on embedded Chroma 1.5 (dim
-2048, 10k rows) an upsert costs ~9 ms CPU for one row and ~1.5 ms per row in batches of 1,000, a delete
-about as much, and the call holds the interpreter lock throughout, so every catch-up stalls the writing
-thread. Catching up in the pauses between bursts keeps that stall out of the writes; reads never wait
+2048, 10k rows) an upsert costs 7-9 ms CPU for one row and ~1.4 ms per row in batches of 1,000 (a
+delete 4.5 ms for one id, 0.1-0.3 ms per id in batches), and the call holds the interpreter lock
+throughout, so every catch-up stalls the writing thread. Catching up in the pauses between bursts keeps that stall out of the writes; reads never wait
 for the index (they are served from the ledger and the in-process vectors)."""
 
 BATCH = 2000
