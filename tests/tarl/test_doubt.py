@@ -16,13 +16,13 @@ from shared_core.escalation import EscalatingPolicy
 
 @settings(max_examples=80, deadline=None)
 @given(scores=st.lists(st.floats(0, 1), max_size=300), share=st.floats(0, 1),
-       window=st.integers(1, 100), warmup=st.integers(0, 20))
-def test_the_gate_never_escalates_more_than_its_share(scores, share, window, warmup):
-    gate = ShareGate(share, 0.5, window=window, warmup=warmup)
+       window=st.integers(1, 100), warmup=st.integers(0, 20), burst=st.integers(0, 6))
+def test_the_gate_never_escalates_more_than_its_share(scores, share, window, warmup, burst):
+    gate = ShareGate(share, 0.5, window=window, warmup=warmup, burst=burst)
     escalated = 0
     for i, s in enumerate(scores, 1):
         escalated += gate.admits(s)
-        assert escalated <= share * i + 1
+        assert escalated <= share * i + burst
     if share == 0:
         assert escalated == 0
 
@@ -45,6 +45,8 @@ def test_one_weight_per_term_and_fields_are_named():
         ShareGate(1.5, 0.5)
     with pytest.raises(TarlError, match="window"):
         ShareGate(0.2, 0.5, window=0)
+    with pytest.raises(TarlError, match="burst"):
+        ShareGate(0.2, 0.5, burst=-1)
 
 
 def test_a_share_of_one_asks_the_judge_about_every_write_and_zero_about_none():
