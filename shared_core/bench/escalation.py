@@ -176,9 +176,9 @@ def metrics(policy: Policy, rows: Sequence[Scored], setting: Setting) -> dict[st
         "judge_calls_per_1000": 1000 * sum(escalated) / n,
         "accuracy_oracle": float(np.mean([d.action.value == g for d, g in zip(oracle, gold)])),
         "oracle_fallback_share": sum(d.decided_by == "fallback" for d in oracle) / max(1, sum(escalated)),
-        "wrong_in_escalated": sum(not r.correct for r in sent) / max(1, len(sent)),
         "errors_caught": sum(not r.correct for r in sent) / max(1, wrong),
-        "candidate_recall": recall(sent),
+        **({"wrong_in_escalated": sum(not r.correct for r in sent) / len(sent), "candidate_recall": recall(sent)}
+           if sent else {}),
         "decisions": float(n),
     }
 
@@ -195,6 +195,14 @@ def risk_coverage(rule: Uncertainty, rows: Sequence[Scored]) -> tuple[list[float
     wrong = np.cumsum([not r.correct for r in order])
     k = np.arange(1, len(order) + 1)
     return list(k / len(order)), list(wrong / k)
+
+
+def perfect_curve(rows: Sequence[Scored]) -> tuple[list[float], list[float]]:
+    """The risk-coverage curve of a perfect sense of doubt (every error escalates before any right
+    decision): the floor that no rule over this base policy can go below."""
+    n, wrong = len(rows), sum(not r.correct for r in rows)
+    k = np.arange(1, n + 1)
+    return list(k / n), list(np.maximum(0, wrong - (n - k)) / k)
 
 
 def overhead_ms(policy: Policy, rows: Sequence[Scored], setting: Setting, repeats: int = 5) -> float:
@@ -321,6 +329,7 @@ def main(argv: list[str]) -> int:
     recall_all = {f"{v}_{part}": recall(rows[(v, part)]) for v in ("free", "slot") for part in ("dev", "test")}
     curves = {f"{label} ({v})": risk_coverage(r, rows[(v, "test")])
               for v in ("free", "slot") for label, r in (("chosen rule", rule), ("1 - p only", P_ONLY))}
+    curves.update({f"perfect doubt ({v})": perfect_curve(rows[(v, "test")]) for v in ("free", "slot")})
     decide_extra = overhead_ms(policy, rows[("free", "test")], setting("free", 0.2))
     report.add("cpu_only", judge_overhead_ms=decide_extra, judge_overhead_write_ms=decide_extra + bookkeeping_ms())
     report.extra = {"handwritten_slot": slot_rows, "oracle_refusals_at_20": why_refused, "candidate_recall": recall_all,
@@ -349,7 +358,7 @@ def main(argv: list[str]) -> int:
 
     def draw(ax: Any) -> None:
         for label, (cov, risk) in curves.items():
-            ax.plot(cov, risk, label=label, ls="-" if "chosen" in label else "--")
+            ax.plot(cov, risk, label=label, ls="-" if "chosen" in label else ":" if "perfect" in label else "--")
         ax.set_xlabel("coverage (share decided by the CPU)")
         ax.set_ylabel("risk (error rate of the kept decisions)")
         ax.set_title("escalation: risk-coverage on hand-written test")
