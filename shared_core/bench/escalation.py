@@ -350,7 +350,13 @@ def main(argv: list[str]) -> int:
     report.notes.append("accuracy of the kept at 80% coverage on test: " + ", ".join(
         f"{k} {1 - risk_at_curve(c):.3f}" for k, c in curves.items()))
     report.notes.append("perfect_doubt_20: the ceiling at 20% with a perfect sense of doubt (the CPU's errors escalate "
-                        "first, an oracle answers, the contract's refusals ignored)")
+                        "first, an oracle answers, the contract's refusals ignored); the same ceiling at every share, "
+                        "free text, accuracy_kept / macro_f1_oracle: " + ", ".join(
+                            f"{s}% {c['accuracy_kept']:.3f} / {c['macro_f1_oracle']:.3f}"
+                            for s, c in ((s, bound(rows[("free", "test")], s / 100)) for s in SHARES if s)))
+    base_acc = float(np.mean([r.correct for r in rows[("free", "test")]]))
+    report.notes.append(f"kept accuracy >= 0.92 at 20% escalation needs, even with a perfect sense of doubt, a CPU "
+                        f"accuracy >= 0.8 * 0.92 = 0.736 on the whole stream; the CPU's on free-text test: {base_acc:.3f}")
     report.notes.append("judge_overhead_ms: median extra time per non-escalated decision of EscalatingPolicy (share "
                         "gate at 20%) over its base (same process, same decisions, wall clock); judge_overhead_write_ms "
                         "adds what MemoryEngine.write does for a policy that asks a judge (refresh, head read, "
