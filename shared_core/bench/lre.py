@@ -282,7 +282,8 @@ def main(argv: list[str]) -> int:
         if name == "lre_default":
             report.add("lre_adapted", macro_auc=float(np.mean(own)))
     for policy, r in replay.items():
-        report.add(f"refit_{policy}", final_auc=r["final_auc"], mean_auc=r["mean_auc"], comparisons=r["comparisons"])
+        report.add(f"refit_{policy}", final_auc=r["final_auc"], mean_auc=r["mean_auc"], comparisons=r["comparisons"],
+                   comparison_share=r["comparison_share"])
     report.extra["refit_trajectories"] = {p: r["trajectory"] for p, r in replay.items()}
     for name in ("lre_supervised", "lre_self_supervised", "lre_default"):
         report.add(name, **{k: speed[k] for k in ("units_per_s", "units_per_s_cpu", "trim_ms_1000", "trim_cpu_ms_1000",
@@ -312,11 +313,13 @@ def main(argv: list[str]) -> int:
         "formats and wording than the training generator); _training_generator: traces of the generator the "
         "shipped weights are trained on.",
         "lre_adapted: leave one conversation out, the others fed through AdaptiveScorer (observe, self-labels "
-        "from the logs only, one refit), AUC on the held-out one.",
+        "from the logs only: identifier reuse, answer coverage, later reference; one refit), AUC on the held-out one.",
         "refit_*: the conversations replayed session by session into one store; after each session the shipped "
-        "scorer is refit from all recorded sessions (self-labels only) and a policy decides what is deployed; "
+        "scorer is refit from all recorded sessions (the same self-labels) and a policy decides what is deployed; "
         "mean_auc / final_auc (mean of the last fifth of steps) = AUC of the deployed scorer on the next "
-        "session's evidence turns; comparisons = Janus comparisons (each scores both scorers on <= 7 sessions).",
+        "session's evidence turns; comparisons = Janus comparisons (each scores both scorers on <= 7 sessions); comparison_share = "
+        "comparisons / always-compare's; Janus's threshold is lre.gate.SESSION_TAU = -1/sqrt(features), the "
+        "random trigger fires at Janus's share.",
     ]
     _register_plots(report, order)
     report.emit(args)

@@ -21,7 +21,7 @@ from shared_core.janus import AlwaysTrigger, RandomTrigger
 from shared_core.lre import Scorer, units_from_messages
 from shared_core.lre.adaptive import AdaptiveScorer, fit_correction
 from shared_core.lre.gate import SESSION_CONFIG, JanusRefitGate, Session, session_auc
-from shared_core.lre.labels import self_labels
+from shared_core.lre.labels import LATER_GAP, self_labels
 from shared_core.lre.metrics import roc_auc
 
 
@@ -47,8 +47,8 @@ def _replay_steps(convs: Sequence[Any]) -> list[tuple[Session, Session, np.ndarr
         bounds = np.flatnonzero(np.r_[True, conv.sessions[1:] != conv.sessions[:-1], True])
         for a, b, c in zip(bounds[:-2], bounds[1:-1], bounds[2:]):
             seen = units[:b]
-            labels = self_labels(seen)
-            done = Session.from_units(f"{conv.id}:{a}", seen, int(a), labels)
+            labels = self_labels(seen, later_gap=LATER_GAP)
+            done = Session.from_units(f"{conv.id}:{a}", seen, int(a), labels, conversation=conv.id)
             nxt = Session.from_units(f"{conv.id}:{b}:next", units[:c], int(b), conv.evidence[:c])
             steps.append((done, nxt, labels))
     return steps
@@ -73,11 +73,14 @@ def janus_replay(convs: Sequence[Any], *, l2: float = 3000.0, seed: int = 0) -> 
     result["always_accept"] = _trajectory(steps, candidates, comparisons=0)
     janus = _gated(steps, candidates, base, None)
     result["janus"] = janus
-    result["always_compare"] = _gated(steps, candidates, base, AlwaysTrigger(warmup=SESSION_CONFIG.warmup))
-    after_warmup = max(len(steps) - SESSION_CONFIG.warmup, 1)
-    rate = janus["comparisons"] / after_warmup
+    result["always_compare"] = always = _gated(steps, candidates, base, AlwaysTrigger(warmup=SESSION_CONFIG.warmup))
+    # Budget-matched: a refit identical to the deployed scorer is never compared by any policy, so the
+    # rate is Janus's comparisons over the refits always-compare compared (not over all steps).
+    rate = janus["comparisons"] / max(always["comparisons"], 1)
     result["random_trigger"] = _gated(steps, candidates, base,
                                       RandomTrigger(rate=min(rate, 1.0), seed=seed, warmup=SESSION_CONFIG.warmup))
+    for r in result.values():
+        r["comparison_share"] = r["comparisons"] / max(always["comparisons"], 1)
     return result
 
 

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from shared_core.lre.features import EMPTY_STATE, PrefixState
-from shared_core.lre.labels import self_labels
+from shared_core.lre.labels import LATER_GAP, self_labels
 from shared_core.lre.scorer import Scorer
 from shared_core.lre.units import LREInputError, Unit
 
@@ -102,16 +102,19 @@ class AdaptiveScorer:
     """
 
     def __init__(self, directory: str | Path | None = None, *, base: Scorer | None = None,
-                 refit_every: int = 200, min_positives: int = 30, l2: float = 3000.0,
+                 refit_every: int = 200, min_positives: int = 30, l2: float = 3000.0, later_gap: int | None = LATER_GAP,
                  gate: Gate | None = None, max_conversations: int = 1000) -> None:
         for name, value in (("refit_every", refit_every), ("min_positives", min_positives),
                             ("max_conversations", max_conversations)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise LREInputError(f"{name} must be a positive int, got {value!r}")
+        if later_gap is not None and (isinstance(later_gap, bool) or not isinstance(later_gap, int) or later_gap < 1):
+            raise LREInputError(f"later_gap must be a positive int or None, got {later_gap!r}")
         if not isinstance(l2, (int, float)) or l2 <= 0:
             raise LREInputError(f"l2 must be a positive number, got {l2!r}")
         self.base = base or Scorer.default()
         self.refit_every, self.min_positives, self.l2, self.gate = refit_every, min_positives, float(l2), gate
+        self.later_gap = later_gap
         self.max_conversations = max_conversations
         self.directory = Path(directory) if directory is not None else None
         self._lock = threading.RLock()
@@ -144,9 +147,14 @@ class AdaptiveScorer:
         return [[Unit(i, i + 1, role, text, 0, kind) for i, (role, kind, text) in enumerate(c.units)]  # type: ignore[arg-type]
                 for c in self._conversations]
 
+    def conversation_ids(self) -> list[int]:
+        """Stable ids of the recorded conversations, in the order of :meth:`histories`."""
+        return [c.id for c in self._conversations]
+
     def labels(self) -> list[np.ndarray]:
-        """Self-labels of every recorded conversation (identifier reuse, answer coverage)."""
-        return [self_labels(units) for units in self.histories()]
+        """Self-labels of every recorded conversation (identifier reuse, answer coverage, and later
+        references unless ``later_gap=None``: see :mod:`shared_core.lre.labels`)."""
+        return [self_labels(units, later_gap=self.later_gap) for units in self.histories()]
 
     # ---- scoring and recording -------------------------------------------------------------------
     def observe(self, units: Sequence[Unit]) -> None:
@@ -213,7 +221,7 @@ class AdaptiveScorer:
         with self._lock:
             self._new_units = 0
             histories = self.histories()
-            labels = [self_labels(units) for units in histories]
+            labels = [self_labels(units, later_gap=self.later_gap) for units in histories]
             if sum(int(lab.sum()) for lab in labels) < self.min_positives:
                 return False
             texts = [([u.text for u in units], [u.kind for u in units]) for units in histories]

@@ -39,7 +39,7 @@ def _exact(w: np.ndarray, v: np.ndarray, cap: int) -> np.ndarray:
 def _greedy(w: np.ndarray, v: np.ndarray, cap: int) -> np.ndarray:
     m = len(w)
     density = v / np.maximum(w, 1e-9)
-    order = np.lexsort((-np.arange(m), -density))
+    order = (m - 1) - np.argsort(-density[::-1], kind="stable")  # densest first, ties to the newer unit
     chosen = np.zeros(m, dtype=bool)
     # The densest items up to the first that does not fit are all taken (one cumulative sum); after
     # it only items no heavier than what is left can ever be taken, usually a handful, visited in order.

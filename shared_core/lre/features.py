@@ -11,7 +11,9 @@ hashes, the vocabulary and the word lists are looked up together in one hash tab
 classified from their character counts, and prefix statistics and the TF-IDF entries (over the
 scorer's vocabulary, l2-normalised per unit) come from one radix sort of the content words by a small
 per-call word id. There is no Python loop per unit, per word or per feature. Why it matters: a cold
-trim featurises the whole history, and the featuriser is most of its cost.
+trim featurises the whole history, and the featuriser is most of its cost. Where numba is installed,
+a cold one-off featurisation runs the compiled equivalent instead (:mod:`shared_core.lre.kernel`,
+same numbers to float rounding); this numpy code is the reference and the incremental path.
 
 Incremental use: :class:`PrefixState` carries what later units need from earlier ones, so appended
 units can be featurised alone with identical results (see :mod:`shared_core.lre.stream`).
@@ -24,7 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from shared_core.lre.textarray import TextArray, from_texts, runs, shift_left, shift_right
+from shared_core.lre import kernel
+from shared_core.lre.textarray import TextArray, encode, from_texts, runs, shift_left, shift_right
 from shared_core.lre.vocab import (ERROR, EVENT, FIRST, PEOPLE, PHATIC, PLAN, PREFER, STOP, TEMPORAL,
                                   VocabIndex)
 
@@ -59,6 +62,13 @@ FEATURE_NAMES: tuple[str, ...] = (
     "plans",           # log1p(plan / intention words: planning, hope, soon, upcoming ...)
     "preferences",     # log1p(preference words: love, favourite, enjoy, prefer, hobby ...)
 )
+
+
+_COLUMN = {name: i for i, name in enumerate(FEATURE_NAMES)}
+_LOG1P = {"words": "log_len", **{name: name for name in (
+    "digits", "caps", "identifiers", "errors", "code", "new_words", "temporal", "phatic", "events", "people",
+    "sentences", "salience", "plans", "preferences")}}
+"""Per-unit statistics that enter as log1p(count), and the feature each becomes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +299,7 @@ def _is_kind(kinds: Sequence[str] | None, kind: str, n: int) -> np.ndarray:
     """1.0 where the unit is of ``kind`` (a C-level membership test first: most kinds are absent)."""
     out = np.zeros(n)
     if kinds is not None and kind in kinds:
-        out[[i for i, k in enumerate(kinds) if k == kind]] = 1.0
+        out[:] = np.fromiter(map(kind.__eq__, kinds), dtype=bool, count=n)
     return out
 
 
@@ -314,6 +324,24 @@ def compute_features(
         return FeatureSet(np.zeros((0, len(FEATURE_NAMES))), _EMPTY_I64, _EMPTY_I64, np.zeros(0), state)
     if n >= _MAX_BATCH:
         raise ValueError(f"texts: at most {_MAX_BATCH - 1} units per call, got {n}")
+    if state is EMPTY_STATE and not keep_state and kernel.ready(n):  # a cold one-off: compiled, if installed
+        a, wide = encode(texts)
+        counts, pairs, rows, cols, vals = kernel.unit_stats(a, kernel.EMPTY_CODE_POINTS if wide is None else wide, n, index, idf)
+        stats = {**dict(zip(kernel.COUNTS, counts.T)), **dict(zip(kernel.PAIRS, pairs.T))}
+        return FeatureSet(_dense(stats, kinds, state), rows, cols, vals, None)
+    stats, new_state = _numpy_stats(texts, index, idf, state, keep_state)
+    dense = _dense(stats, kinds, state)
+    if new_state is not None:
+        new_state = PrefixState(new_state.n, new_state.words, new_state.counts, new_state.last,
+                                new_state.prev_words, float(stats["qmarks"][-1] > 0))
+    return FeatureSet(dense, stats["tf_rows"], stats["tf_cols"], stats["tf_vals"], new_state)
+
+
+def _numpy_stats(texts: Sequence[str], index: VocabIndex, idf: np.ndarray | None, state: PrefixState,
+                 keep_state: bool) -> tuple[dict[str, np.ndarray], PrefixState | None]:
+    """Per-unit counts and prefix statistics (the names of :data:`kernel.COUNTS` and
+    :data:`kernel.PAIRS`) plus the TF-IDF entries, vectorised in numpy (any state)."""
+    n = len(texts)
     ta = from_texts(texts)
     c = _char_features(ta)
     cols, flags = index.lookup(ta.hashes)
@@ -322,40 +350,27 @@ def compute_features(
     p, new_state = _pair_stats(ta, content, cols, idf, index.size, state, keep_state)
     cunit = ta.unit.take(content)
     n_content = np.bincount(cunit, minlength=n)[:n].astype(np.float64)
-    rare = np.bincount(cunit[cols.take(content) < 0], minlength=n)[:n] / np.maximum(n_content, 1.0)
-    has_q = (c["qmarks"] > 0).astype(np.float64)
-    nw = np.maximum(c["words"], 1.0)
-    dense = np.column_stack([
-        np.log1p(np.arange(state.n, state.n + n, dtype=np.float64)),
-        np.log1p(c["words"]),
-        np.log1p(c["digits"]),
-        np.log1p(c["caps"]),
-        np.log1p(c["identifiers"]),
-        np.log1p(wc["errors"]),
-        np.log1p(c["code"]),
-        has_q,
-        shift_right(has_q, state.prev_question),
-        (c["bangs"] > 0).astype(np.float64),
-        rare,
-        p["novelty"],
-        np.log1p(p["new_words"]),
-        p["prev_overlap"],
-        p["topic_recency"],
-        p["history_overlap"],
-        np.log1p(wc["temporal"]),
-        wc["first_person"] / nw,
-        np.log1p(wc["phatic"]),
-        n_content / nw,
-        np.log1p(wc["events"]),
-        np.log1p(wc["people"]),
-        np.log1p(c["sentences"]),
-        _is_kind(kinds, "tool_call", n),
-        _is_kind(kinds, "system", n),
-        np.log1p(p["salience"]),
-        np.log1p(wc["plans"]),
-        np.log1p(wc["preferences"]),
-    ])
-    if new_state is not None:
-        new_state = PrefixState(new_state.n, new_state.words, new_state.counts, new_state.last,
-                                new_state.prev_words, float(has_q[-1]))
-    return FeatureSet(dense, p["tf_rows"], p["tf_cols"], p["tf_vals"], new_state)
+    rare = np.bincount(cunit[cols.take(content) < 0], minlength=n)[:n].astype(np.float64)
+    return {**c, **wc, **p, "content": n_content, "rare": rare}, new_state
+
+
+def _dense(s: Mapping[str, np.ndarray], kinds: Sequence[str] | None, state: PrefixState) -> np.ndarray:
+    """The feature matrix (columns in :data:`FEATURE_NAMES` order) from the per-unit statistics."""
+    n = len(s["words"])
+    has_q = (s["qmarks"] > 0).astype(np.float64)
+    nw = np.maximum(s["words"], 1.0)
+    out = np.empty((len(FEATURE_NAMES), n))  # filled row by row (contiguous), returned transposed
+    for stat, feature in _LOG1P.items():
+        np.log1p(s[stat], out=out[_COLUMN[feature]])
+    out[_COLUMN["position"]] = np.log1p(np.arange(state.n, state.n + n, dtype=np.float64))
+    out[_COLUMN["question"]] = has_q
+    out[_COLUMN["prev_question"]] = shift_right(has_q, state.prev_question)
+    out[_COLUMN["exclaim"]] = s["bangs"] > 0
+    out[_COLUMN["rare"]] = s["rare"] / np.maximum(s["content"], 1.0)
+    for name in ("novelty", "prev_overlap", "topic_recency", "history_overlap"):
+        out[_COLUMN[name]] = s[name]
+    out[_COLUMN["first_person"]] = s["first_person"] / nw
+    out[_COLUMN["content_share"]] = s["content"] / nw
+    out[_COLUMN["is_tool_call"]] = _is_kind(kinds, "tool_call", n)
+    out[_COLUMN["is_system"]] = _is_kind(kinds, "system", n)
+    return out.T

@@ -18,6 +18,7 @@ evaluation set of past sessions, ties to the candidate); this module only transl
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -25,32 +26,55 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from shared_core.janus import JanusConfig, JanusController, JanusDecision, Trigger
-from shared_core.lre.labels import self_labels
+from shared_core.lre.features import FEATURE_NAMES
+from shared_core.lre.labels import LATER_GAP, self_labels
 from shared_core.lre.scorer import Scorer
 from shared_core.lre.units import Unit
 
 if TYPE_CHECKING:
     from shared_core.lre.adaptive import AdaptiveScorer
 
-SESSION_CONFIG = JanusConfig(warmup=3, coverage=3, boundary=2, fresh=2)
+SESSION_TAU = -1.0 / math.sqrt(len(FEATURE_NAMES))
+"""The momentum threshold for scorer refits: compare only when a refit turns against the momentum by
+more than chance. phi(scorer) has d = len(FEATURE_NAMES) dimensions, and the cosine of two unrelated
+directions in d dimensions is spread about 0 with standard deviation 1/sqrt(d), so the paper's tau = 0
+fires on about half of all refits whose direction is pure noise (refits from overlapping, growing logs
+wander like that). tau = -1/sqrt(d) asks for a reversal one standard deviation beyond chance. A rule
+from the dimension, not a value tuned on any conversation. Checked on the LoCoMo development
+conversations replayed session by session (``tarl bench lre``, rows ``refit_*``): with identifier
+reuse and answer coverage as the only self-labels, 43 of 115 refits were compared at tau = 0 and 24 at
+this tau; with later references added (the default), refits drift steadily (median cosine 0.45) and
+5 of 146 are compared at tau = 0, none at this tau. The final AUC was the same in every case."""
+
+SESSION_CONFIG = JanusConfig(warmup=3, coverage=3, boundary=2, fresh=2, tau=SESSION_TAU)
 """The paper's defaults (20 warm-up tasks, 12 coverage, 5 fresh) assume thousands of tasks; a store
-refits a few times a day, so the same proportions are scaled down to sessions."""
+refits a few times a day, so the same proportions are scaled down to sessions; tau: :data:`SESSION_TAU`."""
 
 
 @dataclass(frozen=True)
 class Session:
-    """Units ``start:`` of ``texts`` (earlier ones are context for the causal features), with labels."""
+    """Units ``start:`` of ``texts`` (earlier ones are context for the causal features), with labels.
+
+    ``conversation`` names the conversation the session belongs to, and ``history_labels`` are the
+    self-labels of all of ``texts`` when it was recorded: self-labels look ahead (a unit is load-bearing
+    if something *later* uses it), so a session's own labels are nearly empty when it is recorded, and
+    the gate re-reads them from the conversation's latest labels when it compares (see
+    :meth:`JanusRefitGate.consider`)."""
 
     key: str
     texts: tuple[str, ...]
     kinds: tuple[str, ...]
     start: int
     labels: np.ndarray
+    conversation: str = ""
+    history_labels: np.ndarray | None = None
 
     @classmethod
-    def from_units(cls, key: str, units: Sequence[Unit], start: int, labels: np.ndarray | None = None) -> Session:
-        lab = self_labels(units) if labels is None else np.asarray(labels, dtype=bool)
-        return cls(key, tuple(u.text for u in units), tuple(u.kind for u in units), start, lab[start:])
+    def from_units(cls, key: str, units: Sequence[Unit], start: int, labels: np.ndarray | None = None,
+                   conversation: str = "") -> Session:
+        lab = self_labels(units, later_gap=LATER_GAP) if labels is None else np.asarray(labels, dtype=bool)
+        return cls(key, tuple(u.text for u in units), tuple(u.kind for u in units), start, lab[start:],
+                   conversation, lab)
 
 
 def session_auc(scorer: Scorer, session: Session, labels: np.ndarray | None = None) -> float:
@@ -80,6 +104,7 @@ class JanusRefitGate:
         self._scorers: dict[str, Scorer] = {}
         self._vectors: dict[str, np.ndarray] = {}
         self._seen: dict[int, int] = {}
+        self._latest: dict[str, np.ndarray] = {}
         self.decisions: list[JanusDecision] = []
         self.controller: JanusController[Session] = JanusController(
             lambda memory, task, feedback: memory, self._evaluate, self._embed, config=config,
@@ -91,7 +116,10 @@ class JanusRefitGate:
         return self.consider(self.latest_session(recorder), candidate).accepted
 
     def consider(self, session: Session, candidate: Scorer) -> JanusDecision:
-        """One Janus step: ``session`` is the task, ``candidate`` the proposed scorer."""
+        """One Janus step: ``session`` is the task, ``candidate`` the proposed scorer. Its conversation's
+        labels so far replace the labels of that conversation's earlier sessions in comparisons."""
+        if session.conversation and session.history_labels is not None:
+            self._latest[session.conversation] = session.history_labels
         self._vectors[session.key] = self._session_vector(session)
         decision = self.controller.consider(session, (self._item(candidate),))
         self.decisions.append(decision)
@@ -109,7 +137,8 @@ class JanusRefitGate:
         best = max(range(len(histories)), key=lambda i: len(histories[i]) - self._seen.get(i, 0))
         start = min(self._seen.get(best, 0), max(len(histories[best]) - 1, 0))
         self._seen[best] = len(histories[best])
-        return Session.from_units(f"session:{len(self.decisions)}", histories[best], start)
+        return Session.from_units(f"session:{len(self.decisions)}", histories[best], start,
+                                  conversation=str(recorder.conversation_ids()[best]))
 
     # ---- what the controller calls ----------------------------------------------------------------
     def _item(self, scorer: Scorer) -> str:
@@ -127,4 +156,7 @@ class JanusRefitGate:
         return np.stack([self._vectors[t] for t in texts])
 
     def _evaluate(self, memory: Any, session: Session) -> float:
-        return session_auc(self._scorers[memory[0]], session)
+        latest = self._latest.get(session.conversation) if session.conversation else None
+        end = session.start + len(session.labels)
+        labels = latest[session.start:end] if latest is not None and len(latest) >= end else None
+        return session_auc(self._scorers[memory[0]], session, labels)

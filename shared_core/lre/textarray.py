@@ -22,7 +22,7 @@ _pow = np.ones(1, dtype=np.uint64)
 _ipow = np.ones(1, dtype=np.uint64)
 
 
-def _powers(n: int) -> tuple[np.ndarray, np.ndarray]:
+def powers(n: int) -> tuple[np.ndarray, np.ndarray]:
     """P^i and P^-i modulo 2^64 for i < n (grown on demand, kept for the process)."""
     global _pow, _ipow
     if len(_pow) < n:
@@ -88,19 +88,26 @@ def runs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 _FALSE = np.zeros(1, dtype=bool)
 
 
+def encode(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray | None]:
+    """The history joined with :data:`SEP` after each unit (a separator inside a text becomes a space),
+    one byte per code point (128 for any non-ASCII character), and the code points when any character
+    is not ASCII (else None)."""
+    s = SEP.join(texts) + SEP
+    if s.count(SEP) != len(texts):
+        s = SEP.join(t.replace(SEP, " ") for t in texts) + SEP
+    if s.isascii():
+        return np.frombuffer(s.encode("ascii"), dtype=np.uint8), None
+    wide = np.frombuffer(s.encode("utf-32-le"), dtype=np.uint32)
+    a = np.minimum(wide, 128).astype(np.uint8)
+    a.flags.writeable = False  # read-only like the ASCII case (one array type for compiled callers)
+    return a, wide
+
+
 def from_texts(texts: Sequence[str]) -> TextArray:
     """Why one byte per code point: every character class the features test is ASCII, so the whole
     history is scanned as ``uint8`` (4x less memory traffic than code points); the few non-ASCII
     characters are looked at individually, as code points, only where they occur."""
-    s = SEP.join(texts) + SEP
-    if s.count(SEP) != len(texts):
-        s = SEP.join(t.replace(SEP, " ") for t in texts) + SEP
-    wide = None
-    if s.isascii():
-        a = np.frombuffer(s.encode("ascii"), dtype=np.uint8)
-    else:
-        wide = np.frombuffer(s.encode("utf-32-le"), dtype=np.uint32)
-        a = np.minimum(wide, 128).astype(np.uint8)
+    a, wide = encode(texts)
     low = a + (((a - 65) < 26).view(np.uint8) << 5)  # ASCII lower-casing, as lower() does
     word = ((low - 97) < 26) | ((a - 48) < 10)
     conn = (a == 39) | (a == 95) | (a == 45)
@@ -111,7 +118,7 @@ def from_texts(texts: Sequence[str]) -> TextArray:
         conn[na[cp == 0x2019]] = True  # the typographic apostrophe is an apostrophe
     w = word | (conn & shift_right(word, False) & shift_left(word, False))
     starts, ends = runs(w)
-    pw, ipw = _powers(len(a) + 1)
+    pw, ipw = powers(len(a) + 1)
     prefix = np.empty(len(a) + 1, dtype=np.uint64)  # polynomial prefix sums, built in place
     prefix[0] = 0
     body = prefix[1:]

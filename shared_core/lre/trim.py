@@ -34,21 +34,21 @@ def _check_int(name: str, value: Any) -> int:
     return int(value)
 
 
-def _columns(units: Sequence[Unit]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Tokens, live (not an orphan) and pinned flags of every unit, from one transposition of the unit
-    tuples (C speed; this runs on every trim)."""
+def _columns(units: Sequence[Unit]) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...], tuple[str, ...]]:
+    """Tokens, live (not an orphan) and pinned flags, texts and kinds of every unit, from one
+    transposition of the unit tuples (C speed; this runs on every trim)."""
     if not units:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
-    _, _, _, _, tokens, kinds, pinned = zip(*units)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool), np.zeros(0, dtype=bool), (), ()
+    _, _, _, texts, tokens, kinds, pinned = zip(*units)
     live = np.ones(len(units), dtype=bool)
     if "orphan" in kinds:
         live[[i for i, k in enumerate(kinds) if k == "orphan"]] = False
-    return np.array(tokens, dtype=np.int64), live, np.array(pinned, dtype=bool)
+    return np.array(tokens, dtype=np.int64), live, np.array(pinned, dtype=bool), texts, kinds
 
 
 def required_units(units: Sequence[Unit], keep_last: int) -> np.ndarray:
     """Mask of units kept unconditionally: pinned ones and the last ``keep_last`` (orphans excluded)."""
-    _, live, pinned = _columns(units)
+    _, live, pinned, _, _ = _columns(units)
     return _required(live, pinned, keep_last)
 
 
@@ -87,11 +87,13 @@ def trim(
     detect the overflow by counting); ``on_overflow="raise"`` raises :class:`BudgetTooSmallError`
     naming the budget and the minimum it needs. Otherwise the budget is never exceeded.
 
-    Speed: a cold trim featurises every unit (vectorised; ~7 ms CPU for 1,000 LoCoMo messages on a
-    loaded 2-core machine, 3.2-3.4x ``trim_messages``; a history that fits the budget is not scored
-    at all). In an agent loop pass one :class:`~shared_core.lre.stream.StreamingScorer`
-    per conversation as ``scorer``: messages it has seen (the same objects) are neither regrouped nor
-    featurised again, so the next trim costs about what ``trim_messages`` does (same result).
+    Speed: a cold trim featurises every unit (a history that fits the budget is not scored at all).
+    With numba installed (``tarl-memory[fast]``, :mod:`shared_core.lre.kernel`) that takes ~3.6 ms
+    CPU for 1,000 LoCoMo messages on a loaded 2-core machine, 1.9-2.0x ``trim_messages``; with numpy
+    alone ~5.6 ms, ~3.1x (``tarl bench lre``). In an agent loop pass one
+    :class:`~shared_core.lre.stream.StreamingScorer` per conversation as ``scorer``: messages it has
+    seen (the same objects) are neither regrouped nor featurised again, so the next trim costs about
+    what ``trim_messages`` does (same result).
 
     Tokens are counted per message with ``token_counter`` plus a small per-message overhead
     (:data:`~shared_core.lre.tokens.MESSAGE_OVERHEAD`); the default counter needs no download.
@@ -111,6 +113,8 @@ def trim(
     if kept.all():
         return list(messages)
     # Units partition the messages in order: expand the unit mask to a message mask.
+    if len(units) == len(messages):  # one message per unit (no tool calls)
+        return list(compress(messages, kept.tolist()))
     return list(compress(messages, np.repeat(kept, [u.stop - u.start for u in units]).tolist()))
 
 
@@ -126,7 +130,7 @@ def select_units(
     observe = getattr(scorer, "observe", None)
     if observe is not None:  # a recorder (learning from own logs) sees every history, scored or not
         observe(units)
-    tokens, live, pinned = _columns(units)
+    tokens, live, pinned, texts, kinds = _columns(units)
     if tokens[live].sum() <= budget:
         return live
     required = _required(live, pinned, keep_last)
@@ -143,7 +147,11 @@ def select_units(
         return required
     # Causal features: scoring the prefix up to the last candidate gives the same scores as scoring all.
     upto = int(candidates[-1]) + 1
-    p = (scorer or Scorer.default()).score_units(units[:upto])
+    scorer = scorer or Scorer.default()
+    if getattr(type(scorer), "score_units", None) is Scorer.score_units:  # a plain Scorer: the columns at hand
+        p = scorer.score_texts(texts[:upto], kinds[:upto])
+    else:
+        p = scorer.score_units(units[:upto])
     chosen = select(tokens[candidates], p[candidates], budget - need)
     kept = required.copy()
     kept[candidates[chosen]] = True

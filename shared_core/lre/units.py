@@ -133,6 +133,7 @@ def normalize_message(raw: Any, index: int, as_message: AsMessage | None = None)
 
 
 _TURN_ROLES = frozenset({"system", "user", "assistant"})
+_KINDS: dict[str, UnitKind] = {"system": "system", "user": "turn", "assistant": "turn"}
 
 
 def _plain_units(messages: Sequence[Any]) -> list[Unit] | None:
@@ -141,18 +142,20 @@ def _plain_units(messages: Sequence[Any]) -> list[Unit] | None:
 
     Why: grouping runs on every trim, and chat histories are mostly exactly this; the per-message loop
     below costs about half of what ``trim_messages`` spends on the whole history."""
-    if not all(type(m) is dict for m in messages):
+    if set(map(type, messages)) - {dict}:  # map, set, repeat: C-speed passes over the messages
         return None
-    roles = [m.get("role") for m in messages]
-    texts = [m.get("content") for m in messages]
+    roles = list(map(dict.get, messages, repeat("role")))
+    texts = list(map(dict.get, messages, repeat("content")))
     try:
-        if (not _TURN_ROLES.issuperset(roles) or not all(type(t) is str for t in texts)
-                or any(m.get("tool_calls") for m in messages)):
+        if (not _TURN_ROLES.issuperset(roles) or set(map(type, texts)) - {str}
+                or any(map(dict.get, messages, repeat("tool_calls")))):
             return None
     except TypeError:  # an unhashable role: the loop below reports it
         return None
-    pins = [r == "system" or bool(m.get("pinned", False)) for m, r in zip(messages, roles)]
-    kinds = ["system" if r == "system" else "turn" for r in roles]
+    pins = list(map("system".__eq__, roles))
+    if any(map(dict.get, messages, repeat("pinned"))):
+        pins = [p or bool(m.get("pinned", False)) for m, p in zip(messages, pins)]
+    kinds = list(map(_KINDS.__getitem__, roles))
     n = len(messages)
     chars = np.fromiter(map(len, texts), dtype=np.int64, count=n)
     spaces = np.fromiter(map(str.count, texts, repeat(" ")), dtype=np.int64, count=n)

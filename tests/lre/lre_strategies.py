@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from hypothesis import strategies as st
 
 WORDS = ["order", "ORD-4821", "token", "Paris", "yesterday", "the", "error", "/srv/a/b.txt", "I", "my", "dog",
@@ -35,3 +36,24 @@ def histories(draw: Any, with_system: bool | None = None) -> list[dict[str, Any]
                 m["pinned"] = True
             msgs.append(m)
     return msgs
+
+
+ALPHABET = "aAbBzZeEdD019 _-#/@.:;,!?'\"(){}[]=>`\n\t\r\x01é’\u2003\u2013😀ÀßЖ×"
+"""Characters the featuriser treats specially: cases, digits, connectors, identifier and code marks,
+sentence ends, whitespace, the unit separator, non-ASCII letters and punctuation, the typographic
+apostrophe, an astral character."""
+
+_pieces = st.one_of(st.sampled_from(WORDS), st.text(alphabet=ALPHABET, max_size=14),
+                    st.sampled_from(["https://a.io/x/y", "a@b.co", "fooBarBaz", "snake_case_42", "1999", "walked",
+                                     "ORD-77", "Hello. World", "x == y => z -> w", "I'm", "it’s", "2024", "WALKED",
+                                     "pre-ED", "A.B", "x\x01y"]))
+messy_texts = st.lists(_pieces, max_size=20).map(" ".join)
+messy_histories = st.lists(messy_texts, min_size=1, max_size=25)
+"""Histories of unit texts that mix words, identifiers, punctuation and non-ASCII characters."""
+
+
+def tfidf_matrix(fs: Any, n: int, v: int) -> np.ndarray:
+    """The sparse TF-IDF entries of a FeatureSet as a dense (units x vocabulary) matrix."""
+    m = np.zeros((n, max(v, 1)))
+    np.add.at(m, (fs.tfidf_rows, fs.tfidf_cols), fs.tfidf_vals)
+    return m

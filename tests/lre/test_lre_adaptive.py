@@ -85,7 +85,8 @@ def test_correction_shrinks_to_shipped_and_learns_with_weak_penalty() -> None:
         fit_correction(base, texts, [np.zeros(len(t), bool) for t, _ in texts])
 
 
-@pytest.mark.parametrize("field,value", [("refit_every", 0), ("min_positives", -1), ("l2", 0), ("refit_every", True)])
+@pytest.mark.parametrize("field,value", [("refit_every", 0), ("min_positives", -1), ("l2", 0), ("refit_every", True),
+                                         ("later_gap", 0), ("later_gap", "30")])
 def test_bad_options_name_the_field(field: str, value: object) -> None:
     with pytest.raises(LREInputError, match=field):
         AdaptiveScorer(**{field: value})

@@ -16,25 +16,16 @@ from shared_core.lre import Scorer, units_from_messages
 from shared_core.lre.features import VocabIndex
 from shared_core.lre.synthetic import agent_trace, chat
 
-from lre_strategies import WORDS
+from lre_strategies import messy_histories, tfidf_matrix
 
-ALPHABET = "aAbBzZeEdD019 _-#/@.:;,!?'\"(){}[]=>`\n\t\x01é’\u2003😀ÀßЖ"
-pieces = st.one_of(st.sampled_from(WORDS), st.text(alphabet=ALPHABET, max_size=12),
-                   st.sampled_from(["https://a.io/x/y", "a@b.co", "fooBarBaz", "snake_case_42", "1999", "walked",
-                                    "ORD-77", "Hello. World", "x == y => z -> w", "I'm", "it’s", "2024"]))
-texts = st.lists(pieces, max_size=20).map(lambda p: " ".join(p))
-histories = st.lists(texts, min_size=1, max_size=25)
+histories = messy_histories
 
 
-def _tfidf(fs, n: int, v: int) -> np.ndarray:
-    m = np.zeros((n, max(v, 1)))
-    np.add.at(m, (fs.tfidf_rows, fs.tfidf_cols), fs.tfidf_vals)
-    return m
 
 
 def _assert_same(fast, slow, n: int, v: int) -> None:
     np.testing.assert_allclose(fast.dense, slow.dense, rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(_tfidf(fast, n, v), _tfidf(slow, n, v), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(tfidf_matrix(fast, n, v), tfidf_matrix(slow, n, v), rtol=1e-12, atol=1e-12)
 
 
 @settings(max_examples=150, deadline=None)
