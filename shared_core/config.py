@@ -53,6 +53,9 @@ class PolicyConfig(BaseModel):
     """...or content-word Jaccard above which it is (weak embedders miss lexical paraphrase)."""
     neighbours: int = 16
     """Open entries fetched from the index per claim (TARL scores at most 16 visible slots)."""
+    link_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
+    """Linker probability from which a free-text claim is about an open entry; None: the threshold
+    shipped with the linker (chosen on the hand-written dev split)."""
 
     @field_validator("source_priors")
     @classmethod

@@ -100,10 +100,11 @@ def open_store(path: str | Path | None, embedder: Embedder, chroma_url: str | No
             if reindex:
                 _move_aside(root / "chroma")
             client = chroma.persistent_client(root / "chroma")
-        opened.index = chroma.EntryIndex(client, embedder, store_id=store_id, where=opened.where)
+        served = bool(chroma_url)
+        opened.index = chroma.EntryIndex(client, embedder, store_id=store_id, where=opened.where, served=served)
         if reindex and chroma_url:
             opened.index.drop()
-            opened.index = chroma.EntryIndex(client, embedder, store_id=store_id, where=opened.where)
+            opened.index = chroma.EntryIndex(client, embedder, store_id=store_id, where=opened.where, served=served)
     except BaseException as exc:
         error = opened.failed(exc)
         if error is exc:

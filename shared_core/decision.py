@@ -5,24 +5,28 @@ it on gold (or rolled-out) states; so the benchmark measures the shipped path. I
 the candidates it is handed and returns the steps to execute, never writing anything itself.
 
 Pipeline: check the source against the configuration -> slots (the claim's explicit or inferred
-``subject.attribute`` and cardinality, and each candidate's) -> grounding (the candidate with evidence
-of identity, else the nearest one, as context) -> reliability comparison -> the policy's scores -> the
-labelling contract (``policy.contract``) -> pending resolution (corroboration promotes a Pending entry,
-never one untrusted source by another).
+``subject.attribute`` and cardinality, and each candidate's) -> linking (``linking``: explicit slots on
+both sides decide; otherwise the learned pair model's probability that the claim is about each
+candidate, zero without shared evidence) -> grounding (the linked candidate, else the nearest one, as
+context) -> change (``change``: does the claim say something different about it) -> reliability
+comparison -> the policy's scores -> the labelling contract (``policy.contract``) -> pending resolution
+(corroboration promotes a Pending entry, never one untrusted source by another).
 """
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import pending, slots
+from . import change, linking, pending, slots
 from .config import PolicyConfig, default_config
 from .executor import Step
 from .grounding import Grounding, claim_features, content_free, content_tokens, features, match_score, proposition
 from .policy.base import Policy
 from .policy.contract import enforce
-from .reliability import Comparison, compare, reliability
+from .reliability import Comparison, compare, hedged, reliability
 from .schema import Claim, Decision, Entry, Ledger
 
 CHANGE_CUE = ("update_cue", "negation_differs")
@@ -50,6 +54,68 @@ def slot_of(item: Claim | Entry) -> slots.Slot:
     return slots.of(item.text, item.slot, many if isinstance(many, bool) else None)
 
 
+_ID_LIKE = re.compile(r"[#_]|[a-z]-?\d")
+"""A subject that names one thing by an id (``order#1000``, ``a-88213``, ``sup-4102``); a dose or a
+measure the subject guesser picked up ("20mg") is not one."""
+
+
+def _distinct(mine: slots.Slot, theirs: slots.Slot) -> bool:
+    """Another order, item or person: subjects that both carry an id (digits, ``#``, a key path) or an
+    explicit slot, and differ. Guessed subjects ("the keys") are left to the linker as evidence."""
+    strong = [s.subject for s in (mine, theirs) if s.subject and (s.explicit or _ID_LIKE.search(s.subject))]
+    return len(strong) == 2 and not slots.same_subject(mine, theirs)
+
+
+def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slot]], sims: dict[str, float]) -> list[float | None]:
+    """The linker's probability per candidate; None where explicit slots on both sides decide, or
+    when no linker is shipped."""
+    model = linking.default()
+    if model is None or not kept:
+        return [None] * len(kept)
+    rows = [(e.text, theirs, sims.get(e.id, 0.0)) for e, theirs in kept]
+    x = linking.matrix(claim.text, mine, rows)
+    p = linking.gated(model, x)
+    return [None if mine.explicit is not None and theirs.explicit is not None else float(v)
+            for (e, theirs), v in zip(kept, p)]
+
+
+def _link_at(cfg: PolicyConfig) -> float:
+    """The configured link threshold, else the one shipped with the linker (chosen on dev)."""
+    model = linking.default()
+    return cfg.link_threshold if cfg.link_threshold is not None else model.threshold if model else 0.5
+
+
+def _names_value(claim: str, entry: str) -> bool:
+    """The claim names the entry's value (a specific word both share that no attribute family claims:
+    "citalopram" in "doc upped the citalopram to 30"), so on a multi-valued attribute it is about that
+    value's entry, not a further value."""
+    return any(slots.family(w) is None for w in linking.specific(claim) & linking.specific(entry))
+
+
+_CHANGE_AT = 0.5
+"""``change_p`` from which the claim says something different (the change model's own threshold is
+folded into its probability by ``_change``, so one cut serves both paths)."""
+
+
+def _change(claim: Claim, entry: Entry, sim: float, mine: slots.Slot, theirs: slots.Slot, f: dict[str, float]) -> float:
+    """How likely the claim says something different about its target, rescaled so 0.5 is the change
+    model's dev-chosen threshold; before a model is shipped, the slot comparison's verdict (0 or 1)."""
+    model = change.default()
+    if model is None:
+        return float(slots.differs(mine, theirs) or bool(f["value_replaced"]) or bool(f["numbers_differ"]))
+    p, t = change.probability(claim.text, entry.text, sim), model.threshold
+    return float(0.5 * p / t if p < t else 0.5 + 0.5 * (p - t) / (1 - t))  # type: ignore[operator]
+
+
+def prepare(item: Claim | Entry) -> None:
+    """Compute (and cache, per text) what the decision reads of one text on its own: its slot and the
+    linker's and change model's word sets. A claim's are computed when it is decided, so the entry it
+    becomes is ready for every later decision; only the claim in hand and the pairs remain per write."""
+    slot_of(item)
+    linking.prepare(item.text)
+    change.fields(item.text)
+
+
 def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries: Sequence[Entry] = (),
             config: PolicyConfig | None = None) -> tuple[Grounding, Comparison | None]:
     """Grounding and reliability comparison of ``claim`` over the open candidates it is handed:
@@ -59,30 +125,43 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     source = cfg.source(claim.source)
     sims = {e.id: s for e, s in neighbours}
     pool = list({e.id: e for e in [*slot_entries, *(e for e, _ in neighbours)] if e.ledger is not Ledger.HISTORY}.values())
+    prepare(claim)
     mine = slot_of(claim)
-    base = {"source_prior": cfg.source_priors[source], "claim_reliability": reliability(claim, cfg),
+    base = {"source_prior": cfg.source_priors[source], "claim_reliability": reliability(claim, cfg), "hedged": float(hedged(claim.text)),
             "untrusted": float(source in cfg.untrusted), "many": float(mine.many), "slot_known": float(mine.known)}
+    if source == "user":        # "The user's manager is Daniel" from the user's side is relayed speech, not a recap
+        base["cue_recap"] = 0.0
+    kept = [(e, slot_of(e)) for e in pool]
+    kept = [(e, theirs) for e, theirs in kept if not _distinct(mine, theirs)]
+    links = _links(claim, mine, kept, sims)
     scored = []
-    for e in pool:
-        theirs = slot_of(e)
-        if not slots.same_subject(mine, theirs):    # another order, item or person: not what this claim is about
-            continue
+    for (e, theirs), p in zip(kept, links):
+        both = mine.explicit is not None and theirs.explicit is not None
         score = match_score(claim, e, sims.get(e.id, 0.0))
-        ident = slots.identity(mine, theirs) or restates(claim, e) or (
-            slots.compatible(mine, theirs) and score >= cfg.match_threshold)
+        if both:
+            ident = mine.explicit == theirs.explicit
+        elif p is not None:
+            ident = p >= _link_at(cfg) or restates(claim, e)
+            score = p
+        else:
+            ident = slots.identity(mine, theirs) or restates(claim, e) or (
+                slots.compatible(mine, theirs) and score >= cfg.match_threshold)
         if mine.many and ident:     # several values: the entry holding the claim's value is the one it is about
             score += 0.5 * bool(mine.values & theirs.values)
-        scored.append((ident, score, e.ledger is Ledger.ACCEPTED, e, theirs))
+        scored.append((ident, score, e.ledger is Ledger.ACCEPTED, e, theirs, float(ident) if p is None else p))
     scored.sort(key=lambda t: (t[0], t[1], t[2]), reverse=True)
     if scored and (scored[0][0] or scored[0][1] >= cfg.match_threshold):
-        ident, _, _, best, theirs = scored[0]
+        ident, _, _, best, theirs, link_p = scored[0]
         runner = scored[1][1] if len(scored) > 1 else 0.0
         sim = sims.get(best.id, 0.0)
         f = features(claim, best, sim, runner)
+        change_p = _change(claim, best, sim, mine, theirs, f)
+        if f["value_replaced"] or change.replaced(claim.text, best.text):
+            change_p = 1.0          # a name, number or word swapped for another: a change, whatever the model says
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
                  same_attribute=float(slots.same_attribute(mine, theirs)),
-                 value_differs=float(slots.differs(mine, theirs) or bool(f["value_replaced"]) or bool(f["numbers_differ"])),
-                 value_overlap=float(bool(mine.values & theirs.values)),
+                 value_differs=float(change_p >= _CHANGE_AT), link_p=link_p, change_p=change_p,
+                 value_overlap=float(bool(mine.values & theirs.values) or _names_value(claim.text, best.text)),
                  same_slot=float(mine.explicit is not None and mine.explicit == theirs.explicit),
                  many=float(mine.many or theirs.many),
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated))

@@ -25,13 +25,15 @@ from .config import PolicyConfig
 from .errors import TarlError, UnknownEntry
 from .executor import MemoryState, Step
 from .index import Embedder, default_embedder
-from .index.behind import INDEXED_TX, IndexWriter
-from .index.cache import VectorCache
+from .index.behind import INDEXED_TX, LINGER_S, SERVED_LINGER_S, IndexWriter
+from .index.cache import CachedNeighbours
+from .index.served import ServedNeighbours
 from .ledgers import LedgerStore
 from .policy import LearnedPolicy, Policy
 from .schema import Action, Claim, Decision, Entry, Ledger, Reason, Transaction, utcnow
 
 _T = TypeVar("_T")
+_OPEN = (Ledger.ACCEPTED, Ledger.PENDING)
 
 
 @dataclass(frozen=True)
@@ -55,13 +57,16 @@ class MemoryEngine(BeliefsAPI):
                  config: PolicyConfig | dict[str, Any] | None = None, clock: Callable[[], datetime] = utcnow) -> None:
         self.store = store
         self.index = index
-        self.vectors = VectorCache(index.embedder.dim, self._load_vectors)
+        # Nearest open entries: from the Chroma server when processes share one (nothing held per
+        # namespace), else from the in-process cache, the measured faster accelerator of one process.
+        self.vectors: CachedNeighbours | ServedNeighbours = \
+            ServedNeighbours(index, store) if getattr(index, "served", False) else CachedNeighbours(index, store)
         self.policy: Policy = policy or LearnedPolicy()
         self.config = PolicyConfig.coerce(config)
         self.clock = clock
-        self._seen = 0
         self._lock = threading.RLock()          # the vector cache is shared by threads (async adapters)
-        self.writer = IndexWriter(index, store, store.upkeep_lock)
+        self.writer = IndexWriter(index, store, store.upkeep_lock,
+                                  SERVED_LINGER_S if isinstance(self.vectors, ServedNeighbours) else LINGER_S)
         self._closers: list[Callable[[], None]] = []
         try:
             self.reconcile()
@@ -106,9 +111,9 @@ class MemoryEngine(BeliefsAPI):
         ``keyed``: the claim's slot is a key of a key-value view (see :mod:`shared_core.keys`): its whole
         content decides whether it changes the key, and a change is never dropped; with ``scope="key"``
         it is weighed only against that key's open entries, with ``"namespace"`` against the namespace.
-        A policy that may ask an LLM (``asks_judge``, e.g. ``escalation.EscalatingPolicy``) decides before
-        the write lock is taken; under the lock that decision is executed only if no transaction touched
-        the namespace in between, else the decision is made again there."""
+        A policy that may ask an LLM (``asks_judge``, e.g. ``escalation.EscalatingPolicy``), and any write
+        on a Chroma server, decides before the write lock is taken; under the lock that decision is
+        executed only if the candidates it saw are unchanged, else the decision is made again there."""
         claim = _claim(claim)
         if keyed and claim.slot is None:
             raise TarlError("claim.slot", None, "a keyed write needs the key as the claim's slot")
@@ -116,28 +121,26 @@ class MemoryEngine(BeliefsAPI):
             raise TarlError("scope", scope, "must be 'key' or 'namespace'")
         self.config.source(claim.source)            # an unknown source is refused before anything else
         vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
+        only_key = keyed and scope == "key"
+        hint = None if only_key else self.vectors.prefetch(vector, claim.namespace, self.config.neighbours, _OPEN)
 
         def candidates() -> tuple[list[tuple[Entry, float]], list[Entry]]:
-            slot = [e for e in self.store.slot(claim.namespace, claim.slot) if e.ledger is not Ledger.HISTORY] \
-                if claim.slot else []
-            if keyed and scope == "key":             # candidates: the key's own open entries only
-                return [(e, 0.0) for e in slot], slot
-            neighbours = self.vectors.query(vector, claim.namespace, self.config.neighbours,
-                                            (Ledger.ACCEPTED, Ledger.PENDING))
-            found = {e.id: e for e in self.store.entries([i for i, _ in neighbours])}
-            return [(found[i], s) for i, s in neighbours if i in found and found[i].ledger is not Ledger.HISTORY], slot
+            return self.candidates(claim, vector, only_key=only_key, hint=hint)
 
-        early, seen = None, 0
-        if getattr(self.policy, "asks_judge", False):   # an LLM may be asked: never while holding the write lock
+        early, seen = None, None
+        if getattr(self.policy, "asks_judge", False) or hint is not None:
+            # Decide before the write lock when deciding may wait (an LLM may be asked; a served read is
+            # a round trip that would hold every writer): under the lock, the decision is executed only
+            # if what it saw is unchanged (decide is a function of its inputs), else it is made again.
             with self._lock:
                 self._refresh()
-                seen, found = self.store.head(), candidates()
-            early = deciding.decide(claim, *found, self.policy, self.config)
+                seen = candidates()
+            early = deciding.decide(claim, *seen, self.policy, self.config)
 
         def body(run: Callable[[Step], Transaction]) -> tuple[Decision, list[Transaction]]:
-            unchanged = early is not None and next(iter(self.store.log(claim.namespace, after=seen)), None) is None
-            outcome = early if unchanged and early is not None else \
-                deciding.decide(claim, *candidates(), self.policy, self.config)   # THE decision function
+            found = candidates()
+            outcome = early if early is not None and found == seen else \
+                deciding.decide(claim, *found, self.policy, self.config)   # THE decision function
             decision, steps = outcome.decision, outcome.steps
             if keyed and len(steps) == 1:            # a key's change is never dropped (corroboration aside)
                 decision = keys.keep_change(claim, outcome.grounding.target, decision)
@@ -147,6 +150,19 @@ class MemoryEngine(BeliefsAPI):
         decision, done = self.transact(claim.namespace, body, vector=vector)
         created = done[0].created[0].id if done[0].created else None
         return decision.model_copy(update={"tx": done[-1].tx, "entry_id": created})
+
+    def candidates(self, claim: Claim, vector: np.ndarray, *, only_key: bool = False,
+                   hint: Any = None) -> tuple[list[tuple[Entry, float]], list[Entry]]:
+        """What the decision function sees of ``claim``'s namespace: the open entries nearest ``vector``
+        (with cosine) and the open entries holding the claim's slot. ``only_key``: the slot's entries are
+        the only candidates (a keyed write); ``hint``: a prefetch of the neighbours (before the write lock)."""
+        slot = [e for e in self.store.slot(claim.namespace, claim.slot) if e.ledger is not Ledger.HISTORY] \
+            if claim.slot else []
+        if only_key:
+            return [(e, 0.0) for e in slot], slot
+        near = self.vectors.query(vector, claim.namespace, self.config.neighbours, _OPEN, hint=hint)
+        found = {e.id: e for e in self.store.entries([i for i, _ in near])}
+        return [(found[i], s) for i, s in near if i in found and found[i].ledger is not Ledger.HISTORY], slot
 
     def write_many(self, claims: Iterable[Claim | dict[str, Any]]) -> list[Decision]:
         """Validates every claim first, so one bad claim writes nothing; then writes them in order."""
@@ -181,9 +197,8 @@ class MemoryEngine(BeliefsAPI):
                 return out
             # Committed: only now does derived state change (a failed COMMIT leaves search as it was).
             vectors = {e.id: vector for t in done for e in t.created} if vector is not None else {}
-            self.vectors.update(touched, vectors, self.index.embed)
-            self._seen = max(self._seen, done[-1].tx)   # exact: we refreshed under the write lock
-        self.writer.submit(vectors)
+            self.vectors.committed(touched, vectors, done[-1].tx)   # exact: we refreshed under the write lock
+        self.writer.submit(vectors, done[-1].tx)
         return out
 
     def verify(self, entry_id: str, accept: bool, note: str | None = None) -> Transaction:
@@ -270,30 +285,15 @@ class MemoryEngine(BeliefsAPI):
 
     # -- index upkeep -------------------------------------------------------------------------
     def _refresh(self) -> None:
-        """Fold transactions committed by other processes (or before a crash) into the vector cache."""
-        head = self.store.head()
-        if head != self._seen:
-            ids = list(dict.fromkeys(m.entry_id for _, m in self.store.moves_since(min(self._seen, head))))
-            self.vectors.update(self.store.entries(ids), {}, self.index.embed)
-            self._seen = head
-
-    def _load_vectors(self, namespace: str) -> tuple[list[str], np.ndarray, list[Ledger]]:
-        """A namespace's open entries (from the ledger) with their vectors: stored ones from Chroma,
-        the rest (not yet written behind, or lost in a crash) embedded again."""
-        entries = [e for lg in (Ledger.ACCEPTED, Ledger.PENDING) for e in self.store.ledger(namespace, lg)]
-        ids, stored, _ = self.index.load(namespace)
-        vectors = dict(zip(ids, stored))
-        missing = [e for e in entries if e.id not in vectors]
-        if missing:
-            vectors.update(zip((e.id for e in missing), self.index.embed([e.text for e in missing])))
-        matrix = np.stack([vectors[e.id] for e in entries]) if entries else np.zeros((0, self.index.embedder.dim), np.float32)
-        return [e.id for e in entries], matrix, [e.ledger for e in entries]
+        """Fold transactions committed by other processes (or before a crash) into the reads' state."""
+        self.vectors.refresh()
 
     def flush(self) -> None:
         """Wait until the Chroma index has every committed change (reads never need this).
 
         Raises ``IndexUnavailable`` if a background index update failed since the last flush."""
         self.writer.flush()
+        self.vectors.settle()
 
     def reconcile(self) -> None:
         """Bring the index to the ledger: catch up from the watermark, then compare every indexed id and
@@ -304,7 +304,6 @@ class MemoryEngine(BeliefsAPI):
         self.writer.repair()
         with self._lock:
             self.vectors.clear()
-            self._seen = self.store.head()
 
     def reindex(self) -> None:
         """Rebuild the index from the ledger: the ledger is the source of truth."""
@@ -323,6 +322,7 @@ class MemoryEngine(BeliefsAPI):
         Raises ``IndexUnavailable`` if the last index update failed (after closing everything)."""
         try:
             self.writer.close()
+            self.vectors.settle()
         finally:
             for release in self._closers:
                 release()

@@ -63,6 +63,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "identity", "same_subject", "same_attribute", "value_differs", "value_overlap", "many", "change_signal",
     "untrusted", "slot_known",
     "cue_hearsay", "cue_future", "cue_injection", "cue_recap", "cue_confirm", "cue_stale", "structured", "first_person",
+    "link_p", "change_p", "cue_sender", "cue_conditional", "cue_speculative",
 )
 """The grounding features every policy may read, in a fixed order (zeros when there is no target)."""
 
@@ -73,8 +74,9 @@ def content_tokens(text: str) -> frozenset[str]:
     return frozenset({t.lower().strip(".:-/#") for t in _TOKEN.findall(text)} - STOP - {""})
 
 
-def numbers(text: str) -> set[str]:
-    return set(_NUMBER.findall(text))
+@lru_cache(maxsize=65536)
+def numbers(text: str) -> frozenset[str]:
+    return frozenset(_NUMBER.findall(text))
 
 
 @lru_cache(maxsize=65536)
@@ -83,14 +85,15 @@ def identifiers(text: str) -> frozenset[str]:
     return frozenset(m.lower() for m in _IDENT.findall(text))
 
 
-def entities(text: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def entities(text: str) -> frozenset[str]:
     """Capitalised words that are not sentence-initial: names, places, products."""
     words = text.split()
     out = set()
     for i, w in enumerate(words):
         if i and w[:1].isupper() and not words[i - 1].endswith((".", ":", "!", "?")):
             out.add(w.strip(".,!?;:'\"()").lower())
-    return out - STOP - {""}
+    return frozenset(out - STOP - {""})
 
 
 def _values(text: str) -> set[str]:
@@ -140,11 +143,21 @@ CUES: dict[str, re.Pattern[str]] = {
         "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
         "cue_confirm": r"\b(?:still|yep|yup|as usual|same as|confirm(?:ed|s|ing)?|indeed|as before|again)\b",
         "cue_stale": r"\b(?:old|outdated|cached|snapshot|archived?|last year|used to|back in|years ago|"
-                     r"previous(?:ly)?|former(?:ly)?|20[01]\d)\b",
+                     r"previous(?:ly)?|former(?:ly)?|20[01]\d|last (?:edited|updated|modified|synced|checked)|"
+                     r"as_of|as of \d|record_updated|late upload|months ago|weeks ago|when (?:we|i) (?:went|were|stayed)|"
+                     r"last (?:summer|winter|spring|autumn|term|season)|\(20\d\d\))",
+        "cue_sender": r"^[^\w{\[]*(?:e-?mail|sms|text|letter|message|dm|voicemail|notification)\s+(?:from|by)\b[^:]{0,80}:|"
+                      r"^[^\w{\[]*from:\s|"
+                      r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b",
+        "cue_speculative": r"\b(?:maybe|perhaps|possibly|might|could be|not sure|unsure|i wonder|wondering whether)\b",
+        "cue_conditional": r"\b(?:if|unless|in case|depending on|assuming|provided|might|may|could|thinking (?:of|about)|"
+                           r"considering|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
     }.items()
 }
-"""General language cues (not phrases of any data set): who is speaking about what, and when."""
+"""General language cues (not phrases of any data set): who is speaking about what, and when.
+``cue_speculative`` marks a guess rather than a report ("maybe she lives in Rome"); weaker hedges ("I
+think", "probably") are left to the policy: people use them on completed changes."""
 
 
 def claim_features(claim: Claim) -> dict[str, float]:

@@ -22,6 +22,9 @@ for it without the adapter taking any decision:
   The policy's probabilities are not used here: having judged the claim a restatement, its belief
   about the other actions was formed on a wrong premise. Likewise a key's *first* value is a change:
   a ``noop`` with nothing to restate (a content-free text such as ``"{}"`` or ``"ok"``) is ``append``.
+- **A writer may rewrite its own key.** A ``put`` that changes the value its own source wrote, without a
+  hedge, is that writer updating it: ``revise``, not a ``defer_verify`` that would leave the old value
+  current while the caller believes it replaced it. Another source's change keeps TARL's decision.
 """
 
 from __future__ import annotations
@@ -42,7 +45,15 @@ def keep_change(claim: Claim, target: Entry | None, decision: Decision) -> Decis
     negative and ``reject_conflict`` when it is, with the rationale saying so (a Pending target cannot
     be revised or defended: ``append`` or ``defer_verify``). A ``noop`` of a keyed
     claim with no target (its key holds nothing) is ``append``."""
-    if decision.action is not Action.NOOP or claim.slot is None:
+    if claim.slot is None:
+        return decision
+    if decision.action is Action.DEFER_VERIFY and target is not None and target.ledger is Ledger.ACCEPTED \
+            and claim.source == target.source and changed(claim, target) and not hedged(claim.text):
+        return decision.model_copy(update={
+            "action": Action.REVISE, "target_id": target.id,
+            "rationale": f"key {claim.slot!r} rewritten by its own writer ({claim.source}), unhedged: revise "
+                         f"(policy said defer_verify; {decision.rationale})"})
+    if decision.action is not Action.NOOP:
         return decision
     if target is None:
         return decision.model_copy(update={

@@ -12,8 +12,9 @@ when they are not given). Per system:
   done and flushed (not applicable to embedded Chroma, which serves one process: nan).
 - ``search_ms_p50_10k`` / ``_100k``: ``engine.search`` with the namespace at that many Accepted entries.
 - ``open_s_100k``: ``MemoryEngine.open`` of the 100k store (reconciliation by ids and states included);
-  ``first_search_s_100k``: the first search after it (loads the namespace's vectors);
-  ``rss_mb_100k``: resident memory of the process after that search.
+  ``first_search_s_100k``: the first search after it (embedded: loads the namespace's vectors into the
+  process; on a Chroma server reads are served by the server and nothing is loaded but the shared
+  query-weighting frequencies); ``rss_mb_100k``: resident memory of the process after that search.
 - ``errors``: exceptions raised by any write or search; ``lost``: entries whose write returned but that
   the ledger does not hold after reopening.
 """

@@ -2,20 +2,26 @@
 
 Why beside Chroma: a Chroma query or upsert costs several milliseconds per call on this class of machine,
 more than the whole write budget; brute-force cosine over a namespace's open entries costs well under
-a millisecond at thousands of entries. Chroma stays the durable, shareable index (written behind, in
-batches); this cache is rebuilt from it on first use and kept fresh from the ledger's log, so writes by
-other processes become visible too.
+a millisecond at thousands of entries. Chroma stays the durable index (written behind, in batches);
+this cache is rebuilt from it on first use and kept fresh from the ledger's log, so writes by other
+processes become visible too. It is the accelerator of embedded stores (one process owns embedded
+Chroma); a store on a Chroma server reads from the server instead (``served.py``), since every process
+holding every vector of every namespace it touches does not scale past one machine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..schema import Entry, Ledger
 from .embedders import QueryIDF
+
+if TYPE_CHECKING:
+    from ..ledgers import LedgerStore
+    from .chroma import EntryIndex
 
 Loader = Callable[[str], tuple[list[str], np.ndarray, list[Ledger]]]
 
@@ -162,3 +168,54 @@ class VectorCache:
 
     def clear(self) -> None:
         self._spaces.clear()
+
+
+class CachedNeighbours:
+    """The engine's reads through the cache: folded forward from the ledger's log before each read
+    (``refresh``) and after each own commit (``committed``), loaded per namespace from the index."""
+
+    def __init__(self, index: EntryIndex, store: LedgerStore) -> None:
+        self.index, self.store = index, store
+        self.cache = VectorCache(index.embedder.dim, self._load)
+        self._seen = 0
+
+    def refresh(self) -> None:
+        """Fold transactions committed by other processes (or before a crash) into the cache."""
+        head = self.store.head()
+        if head != self._seen:
+            ids = list(dict.fromkeys(m.entry_id for _, m in self.store.moves_since(min(self._seen, head))))
+            self.cache.update(self.store.entries(ids), {}, self.index.embed)
+            self._seen = head
+
+    def prefetch(self, vector: np.ndarray, namespace: str, k: int, ledgers: Sequence[Ledger]) -> None:
+        """Nothing to fetch ahead: the cache answers in well under a millisecond under the write lock."""
+        return None
+
+    def query(self, vector: np.ndarray, namespace: str, k: int, ledgers: Sequence[Ledger], *,
+              weigh: bool = False, hint: object = None) -> list[tuple[str, float]]:
+        return self.cache.query(vector, namespace, k, ledgers, weigh=weigh)
+
+    def committed(self, touched: Sequence[Entry], vectors: dict[str, np.ndarray], tx: int) -> None:
+        """Our own transactions up to ``tx`` committed (the cache was refreshed under the write lock)."""
+        self.cache.update(touched, vectors, self.index.embed)
+        self._seen = max(self._seen, tx)
+
+    def settle(self) -> None:
+        """Nothing to leave behind: the cache is this process's own."""
+
+    def clear(self) -> None:
+        self.cache.clear()
+        self._seen = self.store.head()
+
+    def _load(self, namespace: str) -> tuple[list[str], np.ndarray, list[Ledger]]:
+        """A namespace's open entries (from the ledger) with their vectors: stored ones from Chroma,
+        the rest (not yet written behind, or lost in a crash) embedded again."""
+        entries = [e for lg in (Ledger.ACCEPTED, Ledger.PENDING) for e in self.store.ledger(namespace, lg)]
+        ids, stored, _ = self.index.load(namespace)
+        vectors = dict(zip(ids, stored))
+        missing = [e for e in entries if e.id not in vectors]
+        if missing:
+            vectors.update(zip((e.id for e in missing), self.index.embed([e.text for e in missing])))
+        dim = self.index.embedder.dim
+        matrix = np.stack([vectors[e.id] for e in entries]) if entries else np.zeros((0, dim), np.float32)
+        return [e.id for e in entries], matrix, [e.ledger for e in entries]

@@ -16,8 +16,8 @@ VARIANTS = {"tarl": ("counterfactual", False), "label_only": ("label", False), "
 
 def decisions(episodes: int, seed: int, corpus: Path | None = None, hand_weight: int = 1) -> dict[str, list]:
     """Scored decision examples: the train and dev splits of generated episodes (disjoint by person),
-    plus the hand-written corpus's dev split (never its test split), free-text and slotted variants,
-    repeated ``hand_weight`` times. Hand-written dev episodes are divided by a stable hash of their id:
+    plus the hand-written corpus's training episodes (``train/``) and dev split (never its test split),
+    free-text and slotted variants, repeated ``hand_weight`` times. Hand-written dev episodes are divided by a stable hash of their id:
     two thirds join training, one third joins the early-stopping and calibration set."""
     import hashlib
 
@@ -34,7 +34,7 @@ def decisions(episodes: int, seed: int, corpus: Path | None = None, hand_weight:
            for split in ("train", "dev")}
     if corpus is not None:
         from ..bench.corpus import split as corpus_split
-        from ..bench.corpus import to_episode
+        from ..bench.corpus import raw_episodes, to_episode
 
         try:
             dev = corpus_split.load(corpus)["dev"]
@@ -46,6 +46,11 @@ def decisions(episodes: int, seed: int, corpus: Path | None = None, hand_weight:
             hand = [e for slots in (False, True) for e in examples([to_episode(raw, slots=slots)], vectors) if e.scored]
             out[part] += hand * hand_weight
         print(f"hand-written dev: {len(dev)} episodes (x{hand_weight}, both variants)")
+        train = raw_episodes(corpus / "train") if (corpus / "train").exists() else []
+        for raw in train:
+            out["train"] += [e for slots in (False, True) for e in examples([to_episode(raw, slots=slots)], vectors)
+                             if e.scored] * hand_weight
+        print(f"hand-written train: {len(train)} episodes (x{hand_weight}, both variants)")
     return out
 
 
@@ -63,7 +68,7 @@ def run(argv: list[str]) -> int:
     p.add_argument("--label-weight", type=float, default=3.0, help="weight of the label cross-entropy next to the counterfactual one")
     p.add_argument("--out", type=Path, default=WEIGHTS_DIR, help="folder for <variant>.json")
     p.add_argument("--corpus", type=Path, default=CORPUS, help="hand-written corpus (its frozen dev split is used)")
-    p.add_argument("--hand-weight", type=int, default=20, help="repetitions of each hand-written dev decision")
+    p.add_argument("--hand-weight", type=int, default=10, help="repetitions of each hand-written dev decision")
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     data = decisions(args.episodes, args.seed, args.corpus, args.hand_weight)
@@ -72,8 +77,8 @@ def run(argv: list[str]) -> int:
         tr, dev = batch(data["train"], binary, args.tau), batch(data["dev"], binary, args.tau)
         cfg = TrainConfig(objective=objective, binary=binary, epochs=args.epochs, seed=args.seed, tau=args.tau,
                           label_weight=args.label_weight,
-                          meta={"data": f"generated episodes n={args.episodes} seed={args.seed} + hand-written dev split of "
-                                        f"{args.corpus.name} x{args.hand_weight} (project-made, no third-party data)",
+                          meta={"data": f"generated episodes n={args.episodes} seed={args.seed} + hand-written train episodes and dev split "
+                                        f"of {args.corpus.name} x{args.hand_weight} (project-made, no third-party data)",
                                 "train_decisions": len(tr.x), "dev_decisions": len(dev.x)})
         weights, log = train(tr, dev, cfg)
         weights.save(args.out / f"{name}.json")

@@ -40,8 +40,6 @@ def test_import_does_not_pull_torch_or_sklearn():
     assert out.stdout.strip() == "[]"
 
 
-@pytest.mark.xfail(strict=True, reason="known policy miss (issue 11): the default policy revises the hedged "
-                   "'I think my order id is B-1234.' that the labelling contract defers")
 def test_example_decides_as_the_contract_says(capsys, tmp_path):
     module = runpy.run_path(str(EXAMPLE))
     assert module["main"](["--path", str(tmp_path / "default")]) == 0      # decisions as the contract says

@@ -48,3 +48,16 @@ def test_a_missing_ledger_never_wipes_the_index_on_a_server(tmp_path, chroma_url
         assert fresh.index.collection.name != name and fresh.accepted("u") == []
         assert index_and_ledger(fresh) == ({}, {})
         assert fresh.index.client.get_collection(name).count() == len(rows) == 1
+
+
+@pytest.mark.enable_socket
+def test_a_backlog_larger_than_one_server_request_is_indexed(tmp_path, chroma_url, index_and_ledger):
+    from shared_core.executor import Step
+    from shared_core.schema import Action
+
+    with MemoryEngine.open(tmp_path, chroma_url=chroma_url) as eng:     # the server refuses 4,000 rows at once
+        eng.apply("u", [Step(Action.APPEND, Claim(text=f"fact number {i} about item {i % 97}", namespace="u"))
+                        for i in range(4100)])
+        eng.flush()
+        indexed, truth = index_and_ledger(eng)
+        assert indexed == truth and len(indexed) == 4100

@@ -35,17 +35,18 @@ def claim(text: str, **kw) -> Claim:
 @pytest.mark.parametrize("action", [Action.APPEND, Action.NOOP, Action.REVISE, Action.REJECT_CONFLICT, Action.DEFER_VERIFY])
 def test_action_moves_exactly_as_specified(action: Action) -> None:
     """The labelling contract applies to every policy, so each action is asked for where it is allowed:
-    a restatement for noop, a second value beside the first (no single-valued key) for append."""
+    a restatement for noop, a fact about another attribute for append (a second home city beside the
+    first is not allowed: a single-valued slot holds one answer)."""
     with MemoryEngine.open(policy=Always(action)) as eng:
         first = eng.write(claim("Ana lives in Rome", observed_at=T0))
         second = {Action.NOOP: claim("Ana lives in Rome", observed_at=T0 + timedelta(days=1)),
-                  Action.APPEND: Claim(text="Ana lives in Oslo", namespace="ana", observed_at=T0 + timedelta(days=1))}
+                  Action.APPEND: Claim(text="Ana plays the cello", namespace="ana", observed_at=T0 + timedelta(days=1))}
         d = eng.write(second.get(action) or claim("Ana lives in Oslo", observed_at=T0 + timedelta(days=1)))
         acc = {e.text for e in eng.accepted("ana")}
         pen = {e.text for e in eng.pending("ana")}
         hist = {(e.text, e.reason) for e in eng.history("ana")}
         expected = {
-            Action.APPEND: ({"Ana lives in Rome", "Ana lives in Oslo"}, set(), set()),
+            Action.APPEND: ({"Ana lives in Rome", "Ana plays the cello"}, set(), set()),
             Action.NOOP: ({"Ana lives in Rome"}, set(), set()),
             Action.REVISE: ({"Ana lives in Oslo"}, set(), {("Ana lives in Rome", Reason.SUPERSEDED)}),
             Action.REJECT_CONFLICT: ({"Ana lives in Rome"}, set(), {("Ana lives in Oslo", Reason.REJECTED)}),

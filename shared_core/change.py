@@ -1,0 +1,103 @@
+"""Change: does a claim say something different about the entry it is about, or the same thing again?
+
+Why learned: "a changed value is never noop" is the rule that protects "light mode now" after "prefers
+dark mode", but restatements are rarely word for word ("yeah still at larch rd" after "home is 14
+Larch Rd"; a tool's JSON confirming what the user said). The old test (each side names a value the
+other does not) fired on any new word of a chatty restatement. The evidence of a change is what the
+claim *adds* that the entry lacks (a new number, id, name or specific word), a field whose value
+differs, a negation the entry lacks, a change cue ("now", "switched", "quit"); the evidence of a
+restatement is a confirmation cue ("still", "yep", "nothing changed") and words mostly shared.
+A logistic model over those features, fitted on the slot-labelled hand-written episodes
+(``training.linking``), gives P(change); ``value_differs`` is that probability over its threshold.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
+from .linking import PairModel, lower_words, specific, values
+
+WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "change.json"
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_FIELD = re.compile(r"[\"']?([A-Za-z_][A-Za-z0-9_]{1,30})[\"']?\s*(?:[:=]|->)\s*[\"']?([^,\"'}\]\n]{1,60})")
+_CONFIRM = re.compile(
+    r"\b(?:still|yep|yup|yeah|same|as usual|as before|as always|confirm\w*|indeed|correct|right|nothing changed|"
+    r"no change|unchanged|again|already|so yes|that's it|exactly)\b", re.I)
+_STOP_CUE = re.compile(
+    r"\b(?:quit|stopped|no longer|anymore|not any ?more|dropped|gave up|came off|cancel\w*|ended|left|"
+    r"moved|switched|swapped|changed|replaced|instead|now|new|from now on|these days|since)\b", re.I)
+
+
+@lru_cache(maxsize=65536)
+def fields(text: str) -> dict[str, str]:
+    """``key -> value`` of structured text (JSON, ``key=value``, ``key: value``), lower-cased."""
+    return {k.lower(): v.strip().lower() for k, v in _FIELD.findall(text)}
+
+
+NAMES: tuple[str, ...] = (
+    "new_specific", "lost_specific", "new_share", "lost_share", "new_numbers", "numbers_differ", "ids_differ",
+    "new_names", "fields_differ", "fields_same", "negation_differs", "change_cue", "stop_cue", "confirm_cue",
+    "cosine", "claim_structured", "entry_structured", "entry_values_kept", "entry_values_lost", "near_copy",
+)
+
+
+def pair(claim: str, entry: str, cosine: float) -> list[float]:
+    """Features of one (claim, entry) pair, in ``NAMES`` order."""
+    a, b = specific(claim), specific(entry)
+    na, nb = numbers(claim), numbers(entry)
+    ia, ib = identifiers(claim), identifiers(entry)
+    fa, fb = fields(claim), fields(entry)
+    shared = set(fa) & set(fb)
+    vb = values(entry)
+    words = lower_words(claim)
+    return [
+        min(len(a - b), 4) / 4, min(len(b - a), 4) / 4, len(a - b) / max(1, len(a)), len(b - a) / max(1, len(b)),
+        float(bool(na - nb)), float(bool(na and nb and na != nb)), float(bool(ia and ib and ia != ib)),
+        float(bool(entities(claim) - entities(entry) - b)),
+        float(any(fa[k] != fb[k] for k in shared)), float(bool(shared) and all(fa[k] == fb[k] for k in shared)),
+        float(negated(claim) != negated(entry)), float(bool(_UPDATE_CUE.search(claim))),
+        float(bool(_STOP_CUE.search(claim))), float(bool(_CONFIRM.search(claim))),
+        float(cosine), float(bool(fa)), float(bool(fb)),
+        len(vb & words) / max(1, len(vb)), float(bool(vb - words)), float(len(a ^ b) <= 1),
+    ]
+
+
+def matrix(rows: list[tuple[str, str, float]]) -> np.ndarray:
+    return np.asarray([pair(c, e, s) for c, e, s in rows], dtype=np.float64).reshape(len(rows), len(NAMES))
+
+
+def replaced(claim: str, entry: str) -> bool:
+    """The same sentence with one or two words swapped ("Ana drives a blue car" after "Ana drives a red
+    car"): a change whatever the model says. Only word-for-word frames count, so a restatement in other
+    words never does."""
+    a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
+    new, lost = set(a) - set(b), set(b) - set(a)
+    if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
+        return False
+    return [w for w in a if w not in new] == [w for w in b if w not in lost] and len(a) - len(new) >= 2
+
+
+def _valued(words: set[str]) -> bool:
+    """Swapped words that can be a value: not a pronoun or someone's name in the possessive ("my
+    manager" vs "Ana's manager" is the same fact told by another voice)."""
+    return all(w not in STOP and w not in _VOICE and not w.endswith("'s") for w in words)
+
+
+_VOICE = frozenset("i i'm im me my mine we our us you your he him his she her they them their user user's".split())
+
+
+@lru_cache(maxsize=1)
+def default() -> PairModel | None:
+    """The shipped change model, or None before one was trained (the slot comparison then decides)."""
+    return PairModel.load(WEIGHTS, NAMES) if WEIGHTS.exists() else None
+
+
+def probability(claim: str, entry: str, cosine: float) -> float | None:
+    model = default()
+    return None if model is None else float(model.probabilities(matrix([(claim, entry, cosine)]))[0])

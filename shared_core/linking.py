@@ -1,0 +1,263 @@
+"""Linking: the probability that a free-text claim is about an open entry (the same subject and attribute).
+
+Why a learned pair score: the hand-written slot lexicon (``slots.infer``) recognises an attribute only
+when one of its words appears, and real messages rarely name the attribute ("signed the lease on a flat
+in porto", "gp bumped the sertraline up to 100"). What they do share with the entry they update is a
+*specific* word (sertraline, keto, the order id, the person holding the keys) or a JSON key, while the
+words they share with unrelated entries are common ones (week, home, now). So the evidence is a handful
+of lexical, embedder-agnostic features per pair, plus where the pair ranks among the claim's candidates
+(one candidate sharing the rare word is the one; five sharing it are not), combined by a logistic model
+fitted on slot-labelled episodes (``training.linking``) and shipped as JSON. The slot lexicon's verdicts
+are features too: agreement is evidence, disagreement between two recognised attributes is evidence
+against. Explicit slots on both sides are not guessed: they decide.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from . import slots
+from .grounding import PHATIC, STOP, content_tokens, entities, identifiers, numbers, proposition
+from .index.embedders import _stem
+
+WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "link.json"
+
+COMMON = frozenset("""
+about above after again against all almost along already always among another any anybody anyone anything
+anyway anywhere around away back bad be because before behind below best better between big bit both bring
+brought call called came can't cause come comes coming couldn't day days did didn't different does doesn't
+doing done don't down during each early either else end enough even ever every everyone everything exactly
+far few find fine first for found free friday from full gave get gets getting give given go goes going gone
+good got gotta great had hadn't half happen happened has hasn't have haven't having hear heard help here
+high hold how however i'd i'll i'm i've if im into isn't it'd it'll it's its itself ive just keep kept kind
+know known last late later least left less let let's like likely little long look looked looking lot lots
+made make makes making many maybe mean meant might mine minute minutes monday month months more morning most
+much must near need needed needs never new next nice night none nope nothing now number of off often okay old
+once one ones only onto other others otherwise our ours out over own part past people per pick place point
+pretty put quite rather re really right said same saturday say says see seem seems set several should
+since small some somebody someone something sometimes soon sorry start started starting still stuff such
+sunday sure take taken takes taking tell than thanks that's them themselves then there's these thing things
+think thinking this those though thought through thursday thx till time times today told tomorrow tonight
+too took top total tried true try trying tuesday turn two under until up upon us use used using usual
+usually want wanted wants wasn't way ways we'd we'll we're we've wednesday week weekend weeks well went
+weren't what's whatever while who's whole why will with within without won't work worked working would
+wouldn't yeah year years yes yesterday yet you'd you'll you're you've yours yourself ok lol tbh rn btw
+apparently actually basically literally probably definitely honestly totally ago able via etc also again
+mentioned said says noted note user user's assistant confirmed confirm confirms update updated updates status
+""".split())
+"""Words that say nothing about *what* a message is about (time words, fillers, light verbs). Written by
+hand from general English, not from any data set; the linker's other features absorb what it misses."""
+
+_KEY = re.compile(r"[\"']?([A-Za-z_][A-Za-z0-9_]{1,30})[\"']?\s*(?:[:=]|->)\s*")
+
+
+@lru_cache(maxsize=65536)
+def specific(text: str) -> frozenset[str]:
+    """Stems of the words that can name what a message is about: not stop words, fillers or phatic words."""
+    out = set()
+    for t in content_tokens(proposition(text)):
+        t = t.strip("'\"").removesuffix("'s")
+        if (len(t) < 3 and not (t.isalpha() and re.search(rf"\b{t.capitalize()}\b", text))) or t in COMMON or t in PHATIC or t in STOP:
+            continue
+        out.add(_stem(t) if t.isalpha() else t)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=65536)
+def keys(text: str) -> frozenset[str]:
+    """Field names of structured text (JSON, ``key=value``, ``key: value``): a tool's output names its slots."""
+    return frozenset(k.lower() for k in _KEY.findall(text) if not k.isdigit())
+
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9@./:_-]*")
+
+
+@lru_cache(maxsize=65536)
+def lower_words(text: str) -> frozenset[str]:
+    """Every word of ``text`` and its stem, lower-cased, with digits-only variants of numbers ("9037")."""
+    out = set()
+    for w in _WORD.findall(text.lower()):
+        w = w.strip(".:-/")
+        out |= {w, _stem(w), re.sub(r"\D", "", w)} - {""}
+    return frozenset(out)
+
+
+@lru_cache(maxsize=65536)
+def values(text: str) -> frozenset[str]:
+    """What an entry's value is likely to be: its numbers, ids and names, and failing those its specific words."""
+    v = {n.replace(",", "") for n in numbers(text)} | set(identifiers(text)) | {e.removesuffix("'s") for e in entities(text)}
+    return frozenset({x.lower() for x in v} or specific(text))
+
+
+TYPES: dict[str, re.Pattern[str]] = {name: re.compile(rx, re.I) for name, rx in {
+    "phone": r"(?:\+\d{1,3}[ -]?)?(?:\(\d{2,4}\)[ -]?)?\d{3,4}[ -]\d{3,4}(?:[ -]\d{2,4})?\b",
+    "email": r"\b[\w.+-]+@[\w-]+\.[\w.]+\b",
+    "iban": r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}\b",
+    "money": r"(?:[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:usd|eur|gbp|dollars?|euros?|pounds?|quid|k)\b)",
+    "hours": r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?(?:-|–|till|til|to|until)\s?\d{1,2}(?::\d{2})?\s?(?:am|pm)?\b",
+    "clock": r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b",
+    "weekday": r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)(?:day)?s?\b",
+    "date": r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?"
+            r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b",
+    "version": r"\bv?\d+\.\d+(?:\.\d+)+\b|\bv\d+(?:\.\d+)?\b",
+    "dose": r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|ml|g|kg|lbs?|iu|units?)\b",
+    "percent": r"\b\d+(?:\.\d+)?\s?%",
+    "url": r"\bhttps?://\S+|\b[\w-]+\.(?:com|org|net|io|dev|co|app)\b",
+    "address": r"\b\d{1,4}\s+[A-Za-z]+\s+(?:st|street|rd|road|ave|avenue|lane|ln|way|drive|dr|close|court|place)\b",
+    "postcode": r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b|\b\d{5}(?:-\d{4})?\b",
+}.items()}
+"""Shapes of values (a phone number, a weekday, a dose): two messages whose values have the same shape
+tend to be about the same attribute even when they share no word ("cell is (512) 555-0143" and "new
+number 737-555-0199")."""
+
+
+@lru_cache(maxsize=65536)
+def types(text: str) -> frozenset[str]:
+    return frozenset(name for name, rx in TYPES.items() if rx.search(text))
+
+
+def prepare(text: str) -> None:
+    """Fill the per-text caches ``pair`` reads (see ``decision.prepare``)."""
+    specific(text), keys(text), types(text), values(text), lower_words(text)
+    entities(text), identifiers(text), numbers(text)
+
+
+PAIR_NAMES: tuple[str, ...] = (
+    "shared_specific", "containment_claim", "containment_entry", "ids_shared", "ids_conflict", "names_shared",
+    "numbers_shared", "keys_shared", "family_same", "family_conflict", "subject_same", "subject_conflict",
+    "lexicon_identity", "cosine", "claim_specific", "entry_specific", "entry_values_named",
+    "types_shared", "types_conflict", "shared_beyond_subject",
+)
+POOL_NAMES: tuple[str, ...] = ("best_shared", "shared_gap", "best_cosine", "cosine_gap", "pool_size", "sharers")
+NAMES = PAIR_NAMES + POOL_NAMES
+
+
+def _subject_words(slot: slots.Slot) -> frozenset[str]:
+    return _person_words(slot.subject or "")
+
+
+@lru_cache(maxsize=65536)
+def _person_words(subject: str) -> frozenset[str]:
+    """The name of the person a text is about ("alice" in "Alice keeps bees"): shared, it says the same
+    person, not the same attribute, so it is no evidence of one slot. A thing ("the keys") or an id is
+    left in: there the subject is what the attribute belongs to and naming it again is evidence."""
+    subject = subject.lower()
+    if not subject or subject == "user" or subject.startswith("the ") or not re.fullmatch(r"[a-z' -]+", subject):
+        return frozenset()
+    return frozenset(re.findall(r"[a-z]+", subject))
+
+
+def pair(claim_text: str, mine: slots.Slot, entry_text: str, theirs: slots.Slot, cosine: float) -> list[float]:
+    """Features of one (claim, entry) pair, in ``PAIR_NAMES`` order."""
+    a, b = specific(claim_text), specific(entry_text)
+    shared = a & b
+    beyond = shared - _subject_words(mine) - _subject_words(theirs)
+    ia, ib = identifiers(claim_text), identifiers(entry_text)
+    ka, kb = keys(claim_text), keys(entry_text)
+    ta, tb = types(claim_text), types(entry_text)
+    return [
+        min(len(shared), 3) / 3, len(shared) / max(1, len(a)), len(shared) / max(1, len(b)),
+        float(bool(ia & ib)), float(bool(ia and ib and not ia & ib)),
+        float(bool(entities(claim_text) & entities(entry_text))),
+        float(bool(numbers(claim_text) & numbers(entry_text))),
+        len(ka & kb) / max(1, len(ka | kb)),
+        float(mine.known and theirs.known and mine.attribute == theirs.attribute),
+        float(mine.known and theirs.known and mine.attribute != theirs.attribute),
+        float(mine.subject is not None and mine.subject == theirs.subject),
+        float(not slots.same_subject(mine, theirs)),
+        float(slots.identity(mine, theirs)),
+        float(cosine), min(len(a), 12) / 12, min(len(b), 12) / 12,
+        len(values(entry_text) & lower_words(claim_text)) / max(1, len(values(entry_text))),
+        float(bool(ta & tb)), float(bool(ta and tb and not ta & tb)), min(len(beyond), 3) / 3,
+    ]
+
+
+def _best_other(v: np.ndarray) -> np.ndarray:
+    """For each position, the largest value among the others (0 when there are none)."""
+    if len(v) < 2:
+        return np.zeros(len(v))
+    order = np.argsort(-v, kind="stable")
+    out = np.full(len(v), v[order[0]])
+    out[order[0]] = v[order[1]]
+    return out
+
+
+def pool(rows: np.ndarray) -> np.ndarray:
+    """Each pair's place among the claim's candidates, appended as ``POOL_NAMES`` columns."""
+    n = len(rows)
+    shared, cos = rows[:, 0], rows[:, PAIR_NAMES.index("cosine")]
+    so, co = _best_other(shared), _best_other(cos)
+    extra = np.stack([((shared > 0) & (shared >= so)).astype(float), shared - so, (cos >= co).astype(float), cos - co,
+                      np.full(n, min(n, 10) / 10), np.full(n, float((shared > 0).sum()) / max(1, n))], axis=1)
+    return np.concatenate([rows, extra], axis=1)
+
+
+def matrix(claim_text: str, mine: slots.Slot, entries: Sequence[tuple[str, slots.Slot, float]]) -> np.ndarray:
+    """``NAMES`` features for a claim against each of its candidates ``(text, slot, cosine)``."""
+    if not entries:
+        return np.zeros((0, len(NAMES)))
+    return pool(np.asarray([pair(claim_text, mine, t, s, c) for t, s, c in entries], dtype=np.float64))
+
+
+EVIDENCE = ("shared_beyond_subject", "ids_shared", "keys_shared", "family_same", "lexicon_identity", "types_shared")
+"""A link needs one of these: two texts that share no specific word, id, field name or recognised
+attribute are never taken for one thing, however the rest of the pair scores (wrongly superseding a
+true fact costs more than keeping a near-duplicate)."""
+
+
+def evidence(x: np.ndarray) -> np.ndarray:
+    """1.0 for the rows of ``matrix`` with some evidence of identity, else 0.0."""
+    return (x[:, [NAMES.index(n) for n in EVIDENCE]] > 0).any(axis=1).astype(float) if len(x) else np.zeros(0)
+
+
+def gated(model: PairModel, x: np.ndarray) -> np.ndarray:
+    """The model's probabilities, zeroed where a pair has no evidence of identity: however the pair ranks
+    (a lone candidate in a young namespace scores high), two texts sharing nothing are not one thing."""
+    return model.probabilities(x) * evidence(x)
+
+
+@dataclass(frozen=True)
+class PairModel:
+    """Logistic model over pair features: ``p = sigmoid(w . (x - mean) / std + b)``; ``threshold``
+    chosen on the hand-written dev split. Shipped as JSON beside the policy's weights (no pickle)."""
+
+    names: tuple[str, ...]
+    w: np.ndarray
+    b: float
+    mean: np.ndarray
+    std: np.ndarray
+    threshold: float
+    meta: dict
+
+    @classmethod
+    def load(cls, path: str | Path, names: tuple[str, ...]) -> PairModel:
+        raw = json.loads(Path(path).read_text())
+        if tuple(raw["names"]) != names:
+            raise ValueError(f"weights={path}: feature names do not match this version; retrain")
+        return cls(names, np.asarray(raw["w"]), float(raw["b"]), np.asarray(raw["mean"]), np.asarray(raw["std"]),
+                   float(raw["threshold"]), raw.get("meta", {}))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps({
+            "names": list(self.names), "w": np.round(self.w, 6).tolist(), "b": round(self.b, 6),
+            "mean": np.round(self.mean, 6).tolist(), "std": np.round(self.std, 6).tolist(),
+            "threshold": self.threshold, "meta": self.meta}, separators=(",", ":")))
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        if len(x) == 0:
+            return np.zeros(0)
+        z = ((x - self.mean) / np.where(self.std > 1e-9, self.std, 1.0)) @ self.w + self.b
+        return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+
+
+@lru_cache(maxsize=1)
+def default() -> PairModel | None:
+    """The shipped linker, or None before one was trained (the lexicon's identity then decides alone)."""
+    return PairModel.load(WEIGHTS, NAMES) if WEIGHTS.exists() else None
