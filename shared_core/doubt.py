@@ -116,10 +116,10 @@ class Uncertainty:
     escalated about 20% of dev decisions. Refit when the policy's weights change: the bench prints the
     new fit."""
 
-    weights: tuple[float, ...] = (1.38, 0.5, -0.1, -0.01, -0.14, 0.45, 0.21, 0.01, -1.37, 1.3,
-                                  1.38, 0.28, 0.21, 0.05, -0.14, -0.14, -0.23, 0.46)
-    bias: float = -2.56
-    threshold: float = 0.43
+    weights: tuple[float, ...] = (1.74, 0.3, 0.12, -0.1, -0.01, 0.24, 0.24, 0.07, -0.91, 1.24,
+                                  1.65, 0.04, 0.3, 0.14, -0.25, -0.09, -0.21, 0.42)
+    bias: float = -2.74
+    threshold: float = 0.4
 
     def __post_init__(self) -> None:
         if len(self.weights) != len(TERMS):

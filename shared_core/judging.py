@@ -184,8 +184,10 @@ def parse_answer(raw: Any) -> JudgeAnswer:
         raise ValueError(f"answer.{'.'.join(map(str, err['loc']))}={err.get('input')!r}: {err['msg']}") from None
 
 
-CLAIM_LEVEL = ("source_prior", "claim_reliability", "untrusted", "many", "slot_known")
-"""Features of the claim alone (its source, its cardinality) that hold whichever entry it is about."""
+CLAIM_LEVEL = ("source_prior", "claim_reliability", "hedged", "untrusted", "many", "slot_known")
+"""Features of the claim alone (its source, hedging, cardinality) that hold whichever entry it is about."""
+GUESS = ("cue_speculative", "hedged", "cue_future")
+"""The contract's readings of a claim as a guess or a rumour of a future change (kept out of Accepted)."""
 
 
 def retargeted(claim: Claim, grounding: Grounding, entry: Entry | None, similarity: float,
@@ -193,39 +195,44 @@ def retargeted(claim: Claim, grounding: Grounding, entry: Entry | None, similari
     """The grounding the contract checks a judge's answer on: the decision function's grounding with
     ``entry`` as the claim's target, and the premises the judge vouches for by having read both texts.
 
-    The contract's identity and value premises are the CPU's reading of the words (slot inference,
-    lexical value differences), the very reading the judge is asked because it is in doubt; its
-    safety rules are not readings and stay. So, for the judge's ``action``:
+    The contract's identity, value and hedging premises are the CPU's reading of the words (slot
+    inference and linking, lexical value differences, cue words), the very reading the judge is asked
+    because it is in doubt; its safety rules are not readings and stay. So, for the judge's ``action``:
 
-    - a target: the claim is about it (same subject and attribute), even where slot inference read
-      another subject; ``noop`` on it says the value is the same (a restatement in other words);
+    - a target: the claim is about it (same subject and attribute), even where the CPU read another
+      subject; ``noop`` on it says the value is the same (a restatement in other words);
       ``revise`` / ``reject_conflict`` say the value changed or conflicts (so a multi-valued
       attribute's entry may be revised);
     - no target: the claim is about none of the candidates (so ``append`` is possible), unless the
-      caller's own single-valued slot key ties it to a grounded Accepted entry (one slot, one answer).
+      caller's own single-valued slot key ties it to a grounded Accepted entry (one slot, one answer);
+    - ``append`` / ``revise``: the claim is a fact, not a guess or a rumour of a future change;
+      ``defer_verify``: it is one that waits (hedged).
 
     Still enforced: a target must be shown and Accepted for revise / reject_conflict; an untrusted
     source never reaches Accepted on its own; a noop with no target (dropping the claim) only for a
     content-free turn."""
+    g = grounding
     if entry is None:
         f = grounding.features
-        if grounding.target is None or (f.get("same_slot") and not f.get("many")
-                                        and grounding.target.ledger is Ledger.ACCEPTED):
-            return grounding
-        return Grounding(None, grounding.similarity, {**f, "identity": 0.0}, grounding.candidates)
-    g = grounding
-    if grounding.target is None or entry.id != grounding.target.id:
+        if grounding.target is not None and not (f.get("same_slot") and not f.get("many")
+                                                 and grounding.target.ledger is Ledger.ACCEPTED):
+            g = Grounding(None, grounding.similarity, {**f, "identity": 0.0}, grounding.candidates)
+    elif grounding.target is None or entry.id != grounding.target.id:
         cfg = (config or default_config()).model_copy(update={"match_threshold": -1.0})
         slot_entries = [entry] if claim.slot is not None and entry.slot == claim.slot else []
         g = situate(claim, [(entry, similarity)], slot_entries, cfg)[0]
         if g.target is None:        # slot inference read another subject; the judge read the same one
             base = {k: grounding.features[k] for k in CLAIM_LEVEL if k in grounding.features}
             g = Grounding(entry, similarity, {**base, **features(claim, entry, similarity)}, grounding.candidates)
-    vouched = {"identity": 1.0}
-    if action is Action.NOOP:
+    vouched = {"identity": 1.0} if entry is not None else {}
+    if action is Action.NOOP and entry is not None:
         vouched["value_differs"] = 0.0
-    elif action in (Action.REVISE, Action.REJECT_CONFLICT):
+    if action in (Action.REVISE, Action.REJECT_CONFLICT):
         vouched["change_signal"] = 1.0
+    if action in (Action.APPEND, Action.REVISE):
+        vouched.update(dict.fromkeys(GUESS, 0.0))
+    if action is Action.DEFER_VERIFY:
+        vouched["hedged"] = 1.0
     return Grounding(g.target, g.similarity, {**g.features, **vouched}, grounding.candidates)
 
 

@@ -61,7 +61,7 @@ def test_candidates_are_at_most_three_open_entries_accepted_first(ledgers, sims)
 
 def test_a_restatement_in_other_words_is_a_noop_when_the_judge_reads_it_so():
     stored = entry("mum", "mum's number is 07700 900311")
-    claim, g = situated("mum's still got her old number, that whatsapp was a scam", [(stored, 0.4)])
+    claim, g = situated("mum's number is +44 7700 900311", [(stored, 0.4)])
     assert g.features["value_differs"]          # the CPU's lexical reading: a different value
     assert answer(claim, g, "noop", "mum")[1] == "mum"
 
@@ -102,3 +102,16 @@ def test_the_safety_rules_still_refuse(case):
         bad = ("append", None)
     with pytest.raises(ValueError):
         answer(claim, g, *bad)
+
+
+def test_a_judge_that_reads_a_wait_or_a_fact_is_applied_where_the_cue_words_said_otherwise():
+    from shared_core.policy.contract import ACTIONS, allowed
+
+    stored = entry("mum", "mum's number is 07700 900311")
+    claim, g = situated("mum's number is 07700 900999 now", [(stored, 0.6)], source="third_party")
+    assert g.target is not None and not allowed(g)[ACTIONS.index("defer_verify")]   # unhedged: the CPU rejects
+    action, target = answer(claim, g, "defer_verify", "mum")
+    assert (action.value, target) == ("defer_verify", "mum")
+    claim, g = situated("i drink maybe 2-3 pints at the weekend, thats it", [])
+    assert not allowed(g)[ACTIONS.index("append")]                                   # "maybe": a guess to the CPU
+    assert answer(claim, g, "append")[0].value == "append"
