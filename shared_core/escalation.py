@@ -9,16 +9,16 @@ per minute and namespace (beyond it the base decides). Each decision says who de
 (``decided_by``: ``policy``, ``judge``, ``fallback``), the judge's rationale and latency, and the
 transaction log stores that decision, so ``tarl inspect`` shows it. Counters are in :attr:`counters`.
 
-The uncertainty rule is measured, not guessed: a logistic model of "the base policy is wrong" over ten
-signals of doubt (:func:`doubt_terms`), fitted on the hand-written dev split by ``tarl bench
-escalation`` (which prints the fitted weights, and chose this model over top probability alone on dev);
-the shipped defaults below are that fit.
+The uncertainty rule is measured, not guessed: a logistic model of "the base policy is wrong" over the
+signals of doubt a decision exposes (:mod:`shared_core.doubt`), fitted on the hand-written dev split by
+``tarl bench escalation`` (which prints the fitted weights and chose this model over top probability
+alone by cross-validation on dev). ``share=0.2`` makes the escalated share a budget (the top 20% of
+doubt in the recent stream) rather than whatever a fixed threshold lets through.
 """
 
 from __future__ import annotations
 
 import asyncio
-import math
 import threading
 import time
 from collections import deque
@@ -28,102 +28,16 @@ from typing import Any, Protocol
 
 from .config import PolicyConfig
 from .errors import TarlError
+from .doubt import TERMS, ShareGate, Uncertainty, doubt_terms
 from .grounding import Grounding
 from .judging import JudgeRequest, parse_answer, request_for, validated
 from .policy.base import Policy
 from .policy.contract import enforce
-from .reliability import Comparison, prior
-from .schema import Action, Claim, Decision
+from .reliability import Comparison
+from .schema import Claim, Decision
 
-TERMS = ("low_probability", "leans_to_missing_target", "close_candidates", "small_margin", "removes_accepted",
-         "near_miss", "update_without_target", "weak_source", "empty_memory", "contract_override")
-"""The signals of doubt, in order (see :func:`doubt_terms`)."""
-CLOSE_GAP = 0.05
-"""Two candidates whose match scores differ by less than this are too close to tell apart."""
-MARGIN_BAND = 0.15
-"""A reliability margin |rho| below this does not say which of claim and target to trust."""
-STRICT_PROBABILITY = 0.9
-"""A revise (it removes an Accepted entry) needs at least this probability not to count as in doubt."""
-TRUSTED_PRIOR = 0.9
-"""Sources with a prior below this (assistant, tool, documents, hearsay, web) are weighed case by case."""
-_LEANS = {Action.REVISE.value, Action.REJECT_CONFLICT.value}
-
-
-def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding,
-                proposed: Decision | None = None) -> tuple[float, ...]:
-    """The signals of doubt (:data:`TERMS`), each in [0, 1], for the executed ``decision`` and the
-    policy's ``proposed`` one before the labelling contract (None: the same). The proposal is read
-    because the contract renormalises probabilities over the actions it allows: a policy that wanted
-    revise at 0.9 and is held to append would otherwise look certain of the append.
-
-    - ``low_probability``: 1 - the probability the policy gave the action that is executed;
-    - ``leans_to_missing_target``: the base's most probable action (before feasibility) is revise or
-      reject_conflict, but grounding found no target (it believes the claim updates something memory
-      could not locate);
-    - ``close_candidates``: a target was found but the runner-up matched almost as well;
-    - ``small_margin``: a target was found and the reliability margin is near zero;
-    - ``removes_accepted``: the action removes an Accepted entry (revise) below a stricter probability;
-    - ``near_miss``: no target, yet an open entry is this similar (cosine): grounding may have missed it;
-    - ``update_without_target``: the claim reads as an update ("now", "moved", "switched") of nothing found;
-    - ``weak_source``: the source is not one memory trusts by default;
-    - ``empty_memory``: nothing open to relate the claim to (a new claim there is rarely misjudged);
-    - ``contract_override``: the contract did not allow the policy's own choice.
-    """
-    proposed = proposed or decision
-    probs = proposed.probabilities
-    p = probs.get(decision.action.value, 1.0 if proposed.action is decision.action else 0.0)
-    lean = max(probs, key=probs.__getitem__) if probs else decision.action.value
-    target = grounding.target is not None
-    nearest = max((s for _, s in grounding.candidates), default=0.0)
-    return (
-        1.0 - p,
-        float(lean in _LEANS and not target),
-        float(target and grounding.features.get("runner_up_gap", 1.0) < CLOSE_GAP),
-        float(target and abs(decision.margin) < MARGIN_BAND),
-        float(decision.action is Action.REVISE and p < STRICT_PROBABILITY),
-        0.0 if target else min(1.0, max(0.0, nearest)),
-        float(not target and bool(grounding.features.get("update_cue"))),
-        float(grounding.features.get("source_prior", prior(claim)) < TRUSTED_PRIOR),
-        float(not grounding.candidates and not target),
-        float(proposed.action is not decision.action),
-    )
-
-
-@dataclass(frozen=True)
-class Uncertainty:
-    """P(the base policy is wrong) = sigmoid(bias + weights . doubt_terms); escalate at >= threshold.
-
-    The defaults were fitted by ``tarl bench escalation`` on the hand-written dev split (free text and
-    slotted claims, the shipped learned policy under the labelling contract); the default ``threshold``
-    0.37 escalated about 20% of dev decisions (the bench prints the threshold for each share and the
-    share it gives on test). Refit when the policy's weights change: the bench prints the new fit."""
-
-    weights: tuple[float, ...] = (1.74, 0.57, -0.11, -0.04, -0.28, 0.53, 0.33, 0.08, -1.42, 1.39)
-    bias: float = -1.68
-    threshold: float = 0.37
-
-    def __post_init__(self) -> None:
-        if len(self.weights) != len(TERMS):
-            raise TarlError("weights", self.weights, f"expected {len(TERMS)} numbers, one per term {TERMS}")
-        if not 0.0 <= self.threshold <= 1.0:
-            raise TarlError("threshold", self.threshold, "must be within [0, 1]")
-
-    def _p(self, terms: tuple[float, ...]) -> float:
-        return 1.0 / (1.0 + math.exp(-(self.bias + sum(w * t for w, t in zip(self.weights, terms)))))
-
-    def score(self, claim: Claim, decision: Decision, grounding: Grounding, proposed: Decision | None = None) -> float:
-        """P(the executed decision is wrong), as the rule estimates it."""
-        return self._p(doubt_terms(claim, decision, grounding, proposed))
-
-    def why(self, claim: Claim, decision: Decision, grounding: Grounding, proposed: Decision | None = None) -> str | None:
-        """None when the base is confident enough; else a short reason naming the strongest signal."""
-        terms = doubt_terms(claim, decision, grounding, proposed)
-        p = self._p(terms)
-        if p < self.threshold:
-            return None
-        top = max(range(len(TERMS)), key=lambda i: self.weights[i] * terms[i])
-        return f"uncertain: P(wrong)={p:.2f}, mostly {TERMS[top]}"
-
+__all__ = ["TERMS", "Counters", "EscalatingPolicy", "Judge", "ShareGate", "Uncertainty", "attach", "doubt_terms",
+           "judge_call", "with_judge"]
 
 def judge_call(judge: Any) -> Callable[[JudgeRequest], Any]:
     """The function to call for ``judge`` (its ``judge`` method, or itself); ``TarlError`` otherwise,
@@ -182,6 +96,8 @@ class EscalatingPolicy:
     >>> sorted(policy.counters.as_dict())[:3]
     ['decisions', 'errors', 'fallbacks']
 
+    ``share`` (None: the rule's fixed threshold decides) escalates that fraction of decisions, the most
+    doubtful of the recent stream (a :class:`ShareGate`; pass one to seed it with known scores).
     ``calls_per_minute`` (None: unlimited) is per namespace; ``timeout`` in seconds bounds each judge
     call (sync calls run in a worker thread, async ones under ``asyncio.wait_for``). ``MemoryEngine.write``
     decides with this policy before taking the ledger's write lock (``asks_judge``) and executes that
@@ -198,7 +114,8 @@ class EscalatingPolicy:
     """Tells ``MemoryEngine.write`` to decide before taking its write lock, so a judge call never holds it."""
 
     def __init__(self, base: Policy, judge: Judge | Callable[[JudgeRequest], Any], *,
-                 uncertainty: Uncertainty | None = None, calls_per_minute: int | None = 30,
+                 uncertainty: Uncertainty | None = None, share: float | ShareGate | None = None,
+                 calls_per_minute: int | None = 30,
                  timeout: float = 10.0, clock: Callable[[], float] = time.monotonic,
                  config: PolicyConfig | None = None) -> None:
         if not hasattr(base, "decide"):
@@ -214,6 +131,7 @@ class EscalatingPolicy:
         self.base, self.judge = base, judge
         self._acall = getattr(judge, "ajudge", None)
         self.uncertainty = uncertainty or Uncertainty()
+        self.gate = share if isinstance(share, ShareGate) or share is None else ShareGate(share, self.uncertainty.threshold)
         self.calls_per_minute, self.timeout, self.clock = calls_per_minute, float(timeout), clock
         self.config = config
         self.name = f"escalating_{getattr(base, 'name', 'policy')}"
@@ -252,7 +170,7 @@ class EscalatingPolicy:
         The rule reads the decision the contract would execute; the proposal itself is returned, so
         that ``decision.decide`` applies the contract once, exactly as for the base policy alone."""
         proposed = self.base.decide(claim, grounding, comparison)
-        why = self.uncertainty.why(claim, enforce(proposed, grounding), grounding, proposed)
+        why = self.uncertainty.why(claim, enforce(proposed, grounding), grounding, proposed, self.gate)
         base = proposed
         self.counters.add(decisions=1, uncertain=why is not None)
         if why is not None and not self._spend(claim.namespace):

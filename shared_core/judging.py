@@ -9,7 +9,8 @@ be about (id, text, ledger, source, times) and the meaning of the five actions.
 An answer is a proposal, never trusted as given: :func:`validated` accepts it only when the target
 is one of the candidates shown, the executor can apply the action to that target, and the policy's
 labelling contract allows it (``policy.contract.allowed``, re-evaluated by the decision function
-against the target the judge chose). Anything else is a fallback to the CPU decision, with the reason.
+against the target the judge chose, with the premises of identity and value the judge read for itself:
+:func:`retargeted`). Anything else is a fallback to the CPU decision, with the reason.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from . import slots
 from .config import PolicyConfig, default_config
-from .decision import situate
-from .grounding import Grounding
+from .decision import situate, slot_of
+from .grounding import Grounding, entities, features, identifiers, match_score
 from .policy.contract import ACTIONS, allowed
 from .schema import Action, Claim, Entry, Ledger
 
@@ -117,22 +119,39 @@ def _view(item: Claim | Entry) -> dict[str, Any]:
             "valid_from": item.valid_from, "valid_to": item.valid_to}
 
 
-def candidates(grounding: Grounding) -> list[tuple[Entry, float]]:
-    """The grounded target first, then the open neighbours by similarity; at most MAX_CANDIDATES."""
+def _kin(claim: Claim, entry: Entry) -> tuple[bool, bool]:
+    """Whether ``entry`` is about what ``claim`` is about by the words: the same inferred
+    ``subject.attribute`` slot, and a shared id or name ("ZX-4410", "Okafor")."""
+    same_slot = slots.identity(slot_of(claim), slot_of(entry))
+    names = (identifiers(claim.text) & identifiers(entry.text)) or (entities(claim.text) & entities(entry.text))
+    return same_slot, bool(names)
+
+
+def candidates(claim: Claim, grounding: Grounding) -> list[tuple[Entry, float]]:
+    """The open entries the judge is shown, at most MAX_CANDIDATES: Accepted ones first (only an
+    Accepted entry can be a target: ``tarl_labels.md``), and within a ledger the grounded target, then
+    the entries of the claim's inferred slot, then those sharing an id or name, then by match score
+    (cosine or word overlap, whichever says more). Nearest-by-cosine alone showed Pending look-alikes
+    and hid the Accepted entry a hedged or reworded claim was about."""
     sims = {e.id: s for e, s in grounding.candidates}
-    pool = ([(grounding.target, grounding.similarity)] if grounding.target is not None else []) + sorted(
-        grounding.candidates, key=lambda p: -p[1])
-    out: dict[str, tuple[Entry, float]] = {}
+    pool = ([(grounding.target, grounding.similarity)] if grounding.target is not None else []) + list(grounding.candidates)
+    seen: dict[str, tuple[Entry, float]] = {}
     for entry, sim in pool:
-        if entry.ledger is not Ledger.HISTORY and entry.id not in out:
-            out[entry.id] = (entry, sims.get(entry.id, sim))
-    return list(out.values())[:MAX_CANDIDATES]
+        if entry.ledger is not Ledger.HISTORY and entry.id not in seen:
+            seen[entry.id] = (entry, sims.get(entry.id, sim))
+    target = grounding.target.id if grounding.target is not None else None
+
+    def key(pair: tuple[Entry, float]) -> tuple[bool, bool, bool, bool, float]:
+        entry, sim = pair
+        return (entry.ledger is Ledger.ACCEPTED, entry.id == target, *_kin(claim, entry), match_score(claim, entry, sim))
+
+    return sorted(seen.values(), key=key, reverse=True)[:MAX_CANDIDATES]
 
 
 def request_for(claim: Claim, grounding: Grounding) -> JudgeRequest:
     return JudgeRequest(
         namespace=claim.namespace, claim=ClaimView(**_view(claim)),
-        candidates=tuple(CandidateView(id=e.id, ledger=e.ledger, **_view(e)) for e, _ in candidates(grounding)))
+        candidates=tuple(CandidateView(id=e.id, ledger=e.ledger, **_view(e)) for e, _ in candidates(claim, grounding)))
 
 
 def reply_object(raw: Any) -> Any:
@@ -165,33 +184,70 @@ def parse_answer(raw: Any) -> JudgeAnswer:
         raise ValueError(f"answer.{'.'.join(map(str, err['loc']))}={err.get('input')!r}: {err['msg']}") from None
 
 
+CLAIM_LEVEL = ("source_prior", "claim_reliability", "hedged", "untrusted", "many", "slot_known")
+"""Features of the claim alone (its source, hedging, cardinality) that hold whichever entry it is about."""
+GUESS = ("cue_speculative", "hedged", "cue_future")
+"""The contract's readings of a claim as a guess or a rumour of a future change (kept out of Accepted)."""
+
+
 def retargeted(claim: Claim, grounding: Grounding, entry: Entry | None, similarity: float,
-               config: PolicyConfig | None = None) -> Grounding:
-    """The grounding the decision function computes with ``entry`` as the claim's target (the judge may
-    pick another candidate than the grounded one), with identity vouched for by the judge: the one
-    contract premise the CPU could not establish from the words (same subject, same attribute) is what
-    the judge read. Every other contract rule still applies to the features computed here."""
-    if entry is None:
-        return grounding
+               config: PolicyConfig | None = None, action: Action | None = None) -> Grounding:
+    """The grounding the contract checks a judge's answer on: the decision function's grounding with
+    ``entry`` as the claim's target, and the premises the judge vouches for by having read both texts.
+
+    The contract's identity, value and hedging premises are the CPU's reading of the words (slot
+    inference and linking, lexical value differences, cue words), the very reading the judge is asked
+    because it is in doubt; its safety rules are not readings and stay. So, for the judge's ``action``:
+
+    - a target: the claim is about it (same subject and attribute), even where the CPU read another
+      subject; ``noop`` on it says the value is the same (a restatement in other words);
+      ``revise`` / ``reject_conflict`` say the value changed or conflicts (so a multi-valued
+      attribute's entry may be revised);
+    - no target: the claim is about none of the candidates (so ``append`` is possible), unless the
+      caller's own single-valued slot key ties it to a grounded Accepted entry (one slot, one answer);
+    - ``append`` / ``revise``: the claim is a fact, not a guess or a rumour of a future change;
+      ``defer_verify``: it is one that waits (hedged).
+
+    Still enforced: a target must be shown and Accepted for revise / reject_conflict; an untrusted
+    source never reaches Accepted on its own; a noop with no target (dropping the claim) only for a
+    content-free turn."""
     g = grounding
-    if grounding.target is None or entry.id != grounding.target.id:
+    if entry is None:
+        f = grounding.features
+        if grounding.target is not None and not (f.get("same_slot") and not f.get("many")
+                                                 and grounding.target.ledger is Ledger.ACCEPTED):
+            g = Grounding(None, grounding.similarity, {**f, "identity": 0.0}, grounding.candidates)
+    elif grounding.target is None or entry.id != grounding.target.id:
         cfg = (config or default_config()).model_copy(update={"match_threshold": -1.0})
         slot_entries = [entry] if claim.slot is not None and entry.slot == claim.slot else []
         g = situate(claim, [(entry, similarity)], slot_entries, cfg)[0]
-    return Grounding(g.target, g.similarity, {**g.features, "identity": 1.0}, g.candidates)
+        if g.target is None:        # slot inference read another subject; the judge read the same one
+            base = {k: grounding.features[k] for k in CLAIM_LEVEL if k in grounding.features}
+            g = Grounding(entry, similarity, {**base, **features(claim, entry, similarity)}, grounding.candidates)
+    vouched = {"identity": 1.0} if entry is not None else {}
+    if action is Action.NOOP and entry is not None:
+        vouched["value_differs"] = 0.0
+    if action in (Action.REVISE, Action.REJECT_CONFLICT):
+        vouched["change_signal"] = 1.0
+    if action in (Action.APPEND, Action.REVISE):
+        vouched.update(dict.fromkeys(GUESS, 0.0))
+    if action is Action.DEFER_VERIFY:
+        vouched["hedged"] = 1.0
+    return Grounding(g.target, g.similarity, {**g.features, **vouched}, grounding.candidates)
 
 
 def validated(claim: Claim, grounding: Grounding, answer: JudgeAnswer,
               config: PolicyConfig | None = None) -> tuple[Action, str | None, Grounding]:
     """The answer's action and target when the executor can apply them and the labelling contract
-    (``policy.contract.allowed``) allows them on the grounding re-aimed at the judge's target (see
-    :func:`retargeted`); else ``ValueError`` saying why. Returns that grounding too."""
+    (``policy.contract.allowed``) allows them on the grounding re-aimed at the judge's target, with
+    the premises the judge vouches for (see :func:`retargeted`); else ``ValueError`` saying why.
+    Returns that grounding too."""
     action = Action(answer.action)
-    shown = {e.id: (e, s) for e, s in candidates(grounding)}
+    shown = {e.id: (e, s) for e, s in candidates(claim, grounding)}
     if answer.target_id is not None and answer.target_id not in shown:
         raise ValueError(f"target_id={answer.target_id!r} is not one of the candidates {sorted(shown)}")
     entry, sim = shown[answer.target_id] if answer.target_id is not None else (None, 0.0)
-    g = retargeted(claim, grounding, entry, sim, config)
+    g = retargeted(claim, grounding, entry, sim, config, action)
     if action in (Action.REVISE, Action.REJECT_CONFLICT) and (entry is None or entry.ledger is not Ledger.ACCEPTED):
         raise ValueError(f"action={action.value!r} needs an Accepted target, got {answer.target_id!r}")
     if not allowed(g)[ACTIONS.index(action.value)]:

@@ -96,6 +96,9 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("preference", r"preferences?|prefers?|preferred", True),
 )
 _FAMILY_RES = tuple((name, re.compile(rf"(?<![\w-])(?:{cue})(?![\w-])", re.I), many) for name, cue, many in FAMILIES)
+_ANY_FAMILY = re.compile(rf"(?<![\w-])(?:{'|'.join(f'(?:{cue})' for _, cue, _ in FAMILIES)})(?![\w-])", re.I)
+"""Every family's cue in one pattern: it matches exactly when some family's does, so one search rules
+out texts no family knows (a third of claims) before the ordered search."""
 MANY = frozenset(name for name, _, many in FAMILIES if many)
 
 RELATIONS = frozenset(
@@ -172,6 +175,8 @@ class Slot:
 
 def family(text: str) -> tuple[str, bool, re.Match[str]] | None:
     """The first attribute family whose cue occurs in ``text`` (lexicon order: specific first)."""
+    if not _ANY_FAMILY.search(text):
+        return None
     for name, rx, many in _FAMILY_RES:
         m = rx.search(text)
         if m:
@@ -287,7 +292,12 @@ _NEGATORS = frozenset("not no never don't doesn't didn't isn't aren't won't can'
 
 
 def _capitalised(word: str, text: str) -> bool:
-    return bool(re.search(rf"\b{re.escape(word.capitalize())}\b", text)) and not text.lower().startswith(word)
+    return bool(_capital_re(word).search(text)) and not text.lower().startswith(word)
+
+
+@lru_cache(maxsize=8192)
+def _capital_re(word: str) -> re.Pattern[str]:
+    return re.compile(rf"\b{re.escape(word.capitalize())}\b")
 
 
 @lru_cache(maxsize=65536)

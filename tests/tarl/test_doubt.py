@@ -1,0 +1,65 @@
+"""The sense of doubt: the share gate escalates the nominal share of a stream (never more), the
+most doubtful first, and a policy with ``share=`` escalates on a real engine exactly as its gate says."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shared_core import Claim, LearnedPolicy, MemoryEngine, TarlError
+from shared_core.doubt import TERMS, ShareGate, Uncertainty
+from shared_core.escalation import EscalatingPolicy
+
+
+@settings(max_examples=80, deadline=None)
+@given(scores=st.lists(st.floats(0, 1), max_size=300), share=st.floats(0, 1),
+       window=st.integers(1, 100), warmup=st.integers(0, 20), burst=st.integers(0, 6))
+def test_the_gate_never_escalates_more_than_its_share(scores, share, window, warmup, burst):
+    gate = ShareGate(share, 0.5, window=window, warmup=warmup, burst=burst)
+    escalated = 0
+    for i, s in enumerate(scores, 1):
+        escalated += gate.admits(s)
+        assert escalated <= share * i + burst
+    if share == 0:
+        assert escalated == 0
+
+
+@pytest.mark.parametrize("share", [0.05, 0.1, 0.2, 0.3, 0.5])
+def test_the_gate_escalates_the_nominal_share_the_most_doubtful_first(share):
+    rng = random.Random(7)
+    scores = [rng.random() for _ in range(2000)]
+    gate = ShareGate(share, 0.5, seed=[rng.random() for _ in range(500)])
+    sent = [s for s in scores if gate.admits(s)]
+    assert abs(len(sent) / len(scores) - share) < 0.02
+    assert min(sent) > sorted(scores)[int(len(scores) * (1 - 2 * share))]    # from the doubtful end
+
+
+def test_one_weight_per_term_and_fields_are_named():
+    assert len(Uncertainty().weights) == len(TERMS)
+    with pytest.raises(TarlError, match="weights"):
+        Uncertainty(weights=(1.0,))
+    with pytest.raises(TarlError, match="share"):
+        ShareGate(1.5, 0.5)
+    with pytest.raises(TarlError, match="window"):
+        ShareGate(0.2, 0.5, window=0)
+    with pytest.raises(TarlError, match="burst"):
+        ShareGate(0.2, 0.5, burst=-1)
+
+
+def test_a_share_of_one_asks_the_judge_about_every_write_and_zero_about_none():
+    asked = []
+
+    def judge(request):
+        asked.append(request.claim.text)
+        return {"action": "append", "target_id": None, "rationale": "new"}
+
+    texts = ["I live in Lisbon", "My manager is Priya", "I moved to Porto"]
+    for share, expected in ((1.0, texts), (0.0, [])):
+        asked.clear()
+        policy = EscalatingPolicy(LearnedPolicy(), judge, share=ShareGate(share, 1.0, warmup=0))
+        with MemoryEngine.open(policy=policy) as engine:
+            who = [engine.write(Claim(text=t, namespace="u")).decided_by for t in texts]
+        assert asked == expected and who == ["judge" if share else "policy"] * 3
