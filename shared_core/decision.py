@@ -61,9 +61,11 @@ measure the subject guesser picked up ("20mg") is not one."""
 
 def _distinct(mine: slots.Slot, theirs: slots.Slot) -> bool:
     """Another order, item or person: subjects that both carry an id (digits, ``#``, a key path) or an
-    explicit slot, and differ. Guessed subjects ("the keys") are left to the linker as evidence."""
+    explicit slot, or both name a person ("Ana", "Ben"), and differ. Guessed things ("the keys") and
+    stray words the subject guesser picked up ("20mg") are left to the linker as evidence."""
     strong = [s.subject for s in (mine, theirs) if s.subject and (s.explicit or _ID_LIKE.search(s.subject))]
-    return len(strong) == 2 and not slots.same_subject(mine, theirs)
+    people = [s.subject for s in (mine, theirs) if s.subject and linking.person_words(s.subject)]
+    return (len(strong) == 2 or len(people) == 2) and not slots.same_subject(mine, theirs)
 
 
 def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slot]], sims: dict[str, float]) -> list[float | None]:
@@ -124,7 +126,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     cfg = config or default_config()
     source = cfg.source(claim.source)
     sims = {e.id: s for e, s in neighbours}
-    pool = list({e.id: e for e in [*slot_entries, *(e for e, _ in neighbours)] if e.ledger is not Ledger.HISTORY}.values())
+    premises = set(claim.depends_on)     # a claim builds on its premises: it never replaces or repeats them
+    pool = list({e.id: e for e in [*slot_entries, *(e for e, _ in neighbours)]
+                 if e.ledger is not Ledger.HISTORY and e.id not in premises}.values())
     prepare(claim)
     mine = slot_of(claim)
     base = {"source_prior": cfg.source_priors[source], "claim_reliability": reliability(claim, cfg), "hedged": float(hedged(claim.text)),

@@ -140,11 +140,11 @@ NAMES = PAIR_NAMES + POOL_NAMES
 
 
 def _subject_words(slot: slots.Slot) -> frozenset[str]:
-    return _person_words(slot.subject or "")
+    return person_words(slot.subject or "")
 
 
 @lru_cache(maxsize=65536)
-def _person_words(subject: str) -> frozenset[str]:
+def person_words(subject: str) -> frozenset[str]:
     """The name of the person a text is about ("alice" in "Alice keeps bees"): shared, it says the same
     person, not the same attribute, so it is no evidence of one slot. A thing ("the keys") or an id is
     left in: there the subject is what the attribute belongs to and naming it again is evidence."""
