@@ -16,7 +16,6 @@ comparison -> the policy's scores -> the labelling contract (``policy.contract``
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -131,8 +130,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  if e.ledger is not Ledger.HISTORY and e.id not in premises}.values())
     prepare(claim)
     mine = slot_of(claim)
-    base = {"source_prior": cfg.source_priors[source], "claim_reliability": reliability(claim, cfg), "hedged": float(hedged(claim.text)),
-            "untrusted": float(source in cfg.untrusted), "many": float(mine.many), "slot_known": float(mine.known)}
+    base = {"source_prior": cfg.source_priors[source], "claim_reliability": reliability(claim, cfg),
+            "hedged": float(hedged(claim.text)), "untrusted": float(source in cfg.untrusted), "many": float(mine.many),
+            "slot_known": float(mine.known)}
     if source == "user":        # "The user's manager is Daniel" from the user's side is relayed speech, not a recap
         base["cue_recap"] = 0.0
     kept = [(e, slot_of(e)) for e in pool]
