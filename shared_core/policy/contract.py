@@ -48,7 +48,7 @@ OWNER_PRIOR = 0.8
 """Source prior of a source that speaks for the fact (the user, the system, a tool): its unhedged new
 fact, about nothing memory holds, is kept."""
 
-WAITS = ("hedged", "cue_future", "cue_conditional", "cue_sender")
+WAITS = ("hedged", "cue_future", "cue_conditional", "cue_sender", "cue_speculative")
 """What makes an untrusted claim against a current fact wait (Pending) instead of being rejected: a
 hedge, a future or conditional change, or a sender claiming to speak for the fact's owner (an email
 with new bank details). Without any of them, unhedged hearsay against a current fact is rejected."""
