@@ -74,13 +74,25 @@ def matrix(rows: list[tuple[str, str, float]]) -> np.ndarray:
 
 def replaced(claim: str, entry: str) -> bool:
     """The same sentence with one or two words swapped ("Ana drives a blue car" after "Ana drives a red
-    car"): a change whatever the model says. Only word-for-word frames count, so a restatement in other
-    words never does."""
+    car"), or negated: a change whatever the model says. Only word-for-word frames count, so a
+    restatement in other words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
+    if _negated_copy(a, b) or _negated_copy(b, a):
+        return True
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
         return False
     return [w for w in a if w not in new] == [w for w in b if w not in lost] and len(a) - len(new) >= 2
+
+
+def _negated_copy(a: list[str], b: list[str]) -> bool:
+    """``a`` is ``b`` with a negation added ("Maya is not allergic to peanuts" after "Maya is allergic to
+    peanuts"): the opposite fact, never a restatement."""
+    kept = [w for w in a if w not in _NEGATION]
+    return len(kept) < len(a) and kept == b and len(b) >= 2
+
+
+_NEGATION = frozenset("not no never isn't aren't wasn't weren't doesn't don't didn't can't won't".split())
 
 
 def _valued(words: set[str]) -> bool:

@@ -91,8 +91,9 @@ def test_day_one_scenario(case: str) -> None:
     assert run(LearnedPolicy(), seeds, text, source) is expected
 
 
-MISSED = {"same_slot_negated_by_the_web": "the shipped policy splits reject_conflict / defer_verify near 50:50 "
-                                          "for unhedged web hearsay negating a multi-valued slot; reported, not hidden"}
+MISSED: dict[str, str] = {}
+"""Cases the shipped policy gets wrong, reported, not hidden (none now: web hearsay negating a
+multi-valued slot, once split near 50:50, is rejected by the contract's hearsay rule)."""
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(reason=MISSED[c], strict=False)) if c in MISSED
