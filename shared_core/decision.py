@@ -100,10 +100,13 @@ folded into its probability by ``_change``, so one cut serves both paths)."""
 
 def _change(claim: Claim, entry: Entry, sim: float, mine: slots.Slot, theirs: slots.Slot, f: dict[str, float]) -> float:
     """How likely the claim says something different about its target, rescaled so 0.5 is the change
-    model's dev-chosen threshold; before a model is shipped, the slot comparison's verdict (0 or 1)."""
+    model's dev-chosen threshold: 1 on hard evidence (``value_replaced``, ``change.replaced``); before a
+    model is shipped, the slot comparison's verdict (0 or 1)."""
+    if f["value_replaced"] or change.replaced(claim.text, entry.text):
+        return 1.0          # a name, number or word swapped for another: a change, whatever the model says
     model = change.default()
     if model is None:
-        return float(slots.differs(mine, theirs) or bool(f["value_replaced"]) or bool(f["numbers_differ"]))
+        return float(slots.differs(mine, theirs) or bool(f["numbers_differ"]))
     p, t = change.probability(claim.text, entry.text, sim), model.threshold
     return float(0.5 * p / t if p < t else 0.5 + 0.5 * (p - t) / (1 - t))  # type: ignore[operator]
 
@@ -137,19 +140,19 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         base["cue_recap"] = 0.0
     kept = [(e, slot_of(e)) for e in pool]
     kept = [(e, theirs) for e, theirs in kept if not _distinct(mine, theirs)]
-    links = _links(claim, mine, kept, sims)
+    links, link_at = _links(claim, mine, kept, sims), _link_at(cfg)
     scored = []
     for (e, theirs), p in zip(kept, links):
-        both = mine.explicit is not None and theirs.explicit is not None
-        score = match_score(claim, e, sims.get(e.id, 0.0))
-        if both:
-            ident = mine.explicit == theirs.explicit
-        elif p is not None:
-            ident = p >= _link_at(cfg) or restates(claim, e)
+        if p is not None:                    # the linker decides
             score = p
+            ident = p >= link_at or restates(claim, e)
         else:
-            ident = slots.identity(mine, theirs) or restates(claim, e) or (
-                slots.compatible(mine, theirs) and score >= cfg.match_threshold)
+            score = match_score(claim, e, sims.get(e.id, 0.0))
+            if mine.explicit is not None and theirs.explicit is not None:
+                ident = mine.explicit == theirs.explicit
+            else:
+                ident = slots.identity(mine, theirs) or restates(claim, e) or (
+                    slots.compatible(mine, theirs) and score >= cfg.match_threshold)
         if mine.many and ident:     # several values: the entry holding the claim's value is the one it is about
             score += 0.5 * bool(mine.values & theirs.values)
         scored.append((ident, score, e.ledger is Ledger.ACCEPTED, e, theirs, float(ident) if p is None else p))
@@ -160,8 +163,6 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         sim = sims.get(best.id, 0.0)
         f = features(claim, best, sim, runner)
         change_p = _change(claim, best, sim, mine, theirs, f)
-        if f["value_replaced"] or change.replaced(claim.text, best.text):
-            change_p = 1.0          # a name, number or word swapped for another: a change, whatever the model says
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
                  same_attribute=float(slots.same_attribute(mine, theirs)),
                  value_differs=float(change_p >= _CHANGE_AT), link_p=link_p, change_p=change_p,
