@@ -19,7 +19,8 @@ import numpy as np
 
 from shared_core.janus import AlwaysTrigger, RandomTrigger
 from shared_core.lre import Scorer, units_from_messages
-from shared_core.lre.adaptive import AdaptiveScorer, fit_correction
+from shared_core.lre.adaptive import AdaptiveScorer
+from shared_core.lre.refit import fit_correction
 from shared_core.lre.gate import SESSION_CONFIG, JanusRefitGate, Session, session_auc
 from shared_core.lre.labels import LATER_GAP, self_labels
 from shared_core.lre.metrics import roc_auc
