@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from shared_core.bench import locomo, lre_traces
-from shared_core.bench.lre_own_logs import adapted, janus_replay
+from shared_core.bench.lre_own_logs import adapted, janus_replay, self_label_quality
 from shared_core.bench.report import DATA_DIR, Report, bench_args
 from shared_core.lre import Scorer, StreamingScorer, Unit, lexicon, select_units, trim, units_from_messages
 from shared_core.lre.labels import answer_coverage_labels
@@ -281,10 +281,13 @@ def main(argv: list[str]) -> int:
                    identifiers_kept_2048_training_generator=agent_own[name])
         if name == "lre_default":
             report.add("lre_adapted", macro_auc=float(np.mean(own)))
+    for name, quality in self_label_quality(convs).items():
+        report.add(f"self_labels_{name}", **quality)
     for policy, r in replay.items():
         report.add(f"refit_{policy}", final_auc=r["final_auc"], mean_auc=r["mean_auc"], comparisons=r["comparisons"],
-                   comparison_share=r["comparison_share"])
+                   comparison_share=r["comparison_share"], **_choices(r.get("fired", [])))
     report.extra["refit_trajectories"] = {p: r["trajectory"] for p, r in replay.items()}
+    report.extra["refit_comparisons"] = {p: r["fired"] for p, r in replay.items() if r.get("fired")}
     for name in ("lre_supervised", "lre_self_supervised", "lre_default"):
         report.add(name, **{k: speed[k] for k in ("units_per_s", "units_per_s_cpu", "trim_ms_1000", "trim_cpu_ms_1000",
                                                   "trim_ratio", "trim_ratio_cpu", "trim_ms_1000_incremental",
@@ -313,17 +316,34 @@ def main(argv: list[str]) -> int:
         "formats and wording than the training generator); _training_generator: traces of the generator the "
         "shipped weights are trained on.",
         "lre_adapted: leave one conversation out, the others fed through AdaptiveScorer (observe, self-labels "
-        "from the logs only: identifier reuse, answer coverage, later reference; one refit), AUC on the held-out one.",
+        "from the logs only: identifier reuse, answer coverage, later reference; one refit: the user's vocabulary "
+        "plus a correction toward the self-labels, lre.refit), AUC on the held-out one.",
+        "self_labels_*: each self-label signal against the QA evidence turns (positive_share, precision, recall; "
+        "evidence_share = base rate); later_reference_1 = one returning rare word, later_reference = two (the "
+        "default); own_logs = the union the own-logs path trains on.",
         "refit_*: the conversations replayed session by session into one store; after each session the shipped "
         "scorer is refit from all recorded sessions (the same self-labels) and a policy decides what is deployed; "
         "mean_auc / final_auc (mean of the last fifth of steps) = AUC of the deployed scorer on the next "
         "session's evidence turns; comparisons = Janus comparisons (each scores both scorers on <= 7 sessions); comparison_share = "
         "comparisons / always-compare's; Janus's threshold is lre.gate.SESSION_TAU = -1/sqrt(features), the "
-        "random trigger fires at Janus's share.",
+        "random trigger fires at Janus's share (averaged over 10 seeds); choice_right / choice_gain: of the "
+        "comparisons made, the share that kept the scorer ranking the next session at least as well, and the "
+        "mean next-session AUC gained by the choice (extra.refit_comparisons lists each one).",
     ]
     _register_plots(report, order)
     report.emit(args)
     return 0
+
+
+def _choices(fired: list[dict[str, Any]]) -> dict[str, float]:
+    """How the comparisons a policy made turned out on the next session's evidence: the share where it
+    kept the scorer that ranked the next session at least as well (``choice_right``), and the mean AUC
+    the choice gained over the scorer it turned away (``choice_gain``)."""
+    if not fired:
+        return {}
+    gains = [(f["next_auc_current"] - f["next_auc_candidate"]) * (1 if f["verdict"] == "current_better" else -1)
+             for f in fired]
+    return {"choice_right": float(np.mean([g >= 0 for g in gains])), "choice_gain": float(np.mean(gains))}
 
 
 def _register_plots(report: Report, order: list[str]) -> None:
