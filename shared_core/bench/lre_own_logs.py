@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from shared_core.janus import AlwaysTrigger, RandomTrigger
+from shared_core.janus import AlwaysTrigger, MomentumTrigger, RandomTrigger
 from shared_core.lre import Scorer, units_from_messages
 from shared_core.lre.adaptive import AdaptiveScorer
 from shared_core.lre.refit import L2, fit_correction
@@ -102,6 +102,8 @@ def janus_replay(convs: Sequence[Any], *, l2: float = L2, seed: int = 0) -> dict
     result["always_accept"] = _trajectory(steps, candidates, comparisons=0)
     janus = _gated(steps, candidates, base, None)
     result["janus"] = janus
+    # The paper's threshold (tau = 0), for contrast with lre.gate.SESSION_TAU: it fires more often.
+    result["janus_tau0"] = _gated(steps, candidates, base, MomentumTrigger(SESSION_CONFIG.beta, 0.0, SESSION_CONFIG.warmup))
     result["always_compare"] = always = _gated(steps, candidates, base, AlwaysTrigger(warmup=SESSION_CONFIG.warmup))
     # Budget-matched: a refit identical to the deployed scorer is never compared by any policy, so the
     # rate is Janus's comparisons over the refits always-compare compared (not over all steps). At a
