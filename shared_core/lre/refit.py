@@ -26,12 +26,15 @@ The result is an ordinary :class:`Scorer` (same JSON format); every refit starts
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
 
 from shared_core.lre.scorer import Scorer
 from shared_core.lre.units import LREInputError
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 History = tuple[Sequence[str], Sequence[str] | None]
 
@@ -112,7 +115,10 @@ def fit_correction(base: Scorer, histories: Sequence[History], labels: Sequence[
 
 
 def _design(scorer: Scorer, histories: Sequence[History]) -> tuple[sparse.csr_matrix, np.ndarray]:
-    """[standardised dense features, 1, TF-IDF] of every unit (sparse), and the scorer's logits."""
+    """[standardised dense features, 1, TF-IDF] of every unit (sparse), and the scorer's logits.
+    (scipy is imported here, not at module level: the inference path never loads it.)"""
+    from scipy import sparse
+
     blocks, offs = [], []
     v = len(scorer.vocab_list)
     for texts, kinds in histories:
