@@ -2,7 +2,8 @@
 
 - ``lre_adapted``: leave one LoCoMo conversation out; the others go through an
   :class:`~shared_core.lre.adaptive.AdaptiveScorer` exactly as an adapter would feed it (whole
-  histories observed, self-labels, one refit); ROC-AUC of the adapted scorer on the held-out one.
+  histories observed, self-labels, one refit); the adapted scorer is then scored on the held-out one
+  like every other system (ROC-AUC, evidence kept under a budget).
 - Janus replay: the conversations replayed session by session into one store. After each session the
   scorer is refit from everything recorded (the same candidate for every policy); a policy decides what
   is deployed; the deployed scorer is scored on the *next* session against the evidence turns (gold
@@ -24,19 +25,18 @@ from shared_core.lre.adaptive import AdaptiveScorer
 from shared_core.lre.refit import L2, fit_correction
 from shared_core.lre.gate import SESSION_CONFIG, JanusRefitGate, Session, session_auc
 from shared_core.lre.labels import LATER_GAP, identifier_reuse_labels, later_reference_labels, self_labels
-from shared_core.lre.metrics import roc_auc
 
 
-def adapted(convs: Sequence[Any], **options: Any) -> list[float]:
-    """Per held-out conversation: AUC after adapting on the others through the own-logs path."""
+def adapted(convs: Sequence[Any], **options: Any) -> list[Scorer]:
+    """Per held-out conversation: the scorer adapted on the others through the own-logs path."""
     out = []
-    for k, held in enumerate(convs):
+    for k in range(len(convs)):
         recorder = AdaptiveScorer(refit_every=10**9, **options)
         for j, conv in enumerate(convs):
             if j != k:
                 recorder.observe(units_from_messages(conv.messages))
         recorder.refit()
-        out.append(roc_auc(recorder.scorer.score_texts(held.texts), held.evidence))
+        out.append(recorder.scorer)
     return out
 
 
