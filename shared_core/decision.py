@@ -53,7 +53,7 @@ def slot_of(item: Claim | Entry) -> slots.Slot:
     return slots.of(item.text, item.slot, many if isinstance(many, bool) else None)
 
 
-_ID_LIKE = re.compile(r"[#_]|[a-z]-?\d")
+_ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+$")
 """A subject that names one thing by an id (``order#1000``, ``a-88213``, ``sup-4102``); a dose or a
 measure the subject guesser picked up ("20mg") is not one."""
 

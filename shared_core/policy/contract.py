@@ -10,8 +10,9 @@ nobody here has seen, and these are the cases where a wrong guess destroys a tru
 - a claim on a slot whose open entry says something different (``change``) is never ``noop``;
 - a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
   signals a change or names the entry's own value) and not a rejection;
-- a single-valued slot never holds two Accepted answers: an explicit one (the caller's key), or one the
-  linker is sure of (``SURE_LINK``) when the claim says something different;
+- a single-valued explicit slot (the caller's key) never holds two Accepted answers; an inferred link
+  does not take ``append`` away (measured on dev: a sure-looking wrong link then destroyed a true fact
+  more often than it saved a duplicate);
 - untrusted sources (``PolicyConfig.untrusted``) never reach Accepted on their own: no append, no revise
   (their contentful claims that ground on nothing go to Pending); their unhedged claim against a current
   Accepted fact is rejected (``WAITS`` lists what makes it wait instead);
@@ -39,11 +40,6 @@ ACTIONS = tuple(a.value for a in DECISION_ACTIONS)
 FALLBACK = (Action.APPEND, Action.DEFER_VERIFY, Action.NOOP, Action.REJECT_CONFLICT, Action.REVISE)
 """Order tried when a deterministic policy's choice is not allowed: keep the claim first."""
 
-
-SURE_LINK = 0.7
-"""Linker probability from which an inferred link counts like a shared explicit slot for the rule "a
-single-valued slot never holds two Accepted answers"."""
-
 OWNER_PRIOR = 0.8
 """Source prior of a source that speaks for the fact (the user, the system, a tool): its unhedged new
 fact, about nothing memory holds, is kept."""
@@ -69,8 +65,7 @@ def allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.NOOP] = False
     if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap")):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
-    if identity and not f.get("many") and (f.get("same_slot") or (
-            f.get("value_differs") and f.get("link_p", 0.0) >= SURE_LINK)):
+    if identity and not f.get("many") and f.get("same_slot"):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
     if f.get("cue_speculative") or (f.get("cue_hearsay") and (f.get("cue_future") or f.get("hedged"))):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
