@@ -19,10 +19,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import change, linking, pending, slots
+from . import change, chitchat, linking, pending, slots
 from .config import PolicyConfig, default_config
 from .executor import Step
-from .grounding import Grounding, claim_features, content_free, content_tokens, features, match_score, proposition
+from .grounding import Grounding, claim_features, content_tokens, features, match_score, proposition
 from .policy.base import Policy
 from .policy.contract import enforce
 from .reliability import Comparison, compare, hedged, reliability
@@ -135,7 +135,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     mine = slot_of(claim)
     base = {"source_prior": cfg.source_priors[source], "claim_reliability": reliability(claim, cfg),
             "hedged": float(hedged(claim.text)), "untrusted": float(source in cfg.untrusted), "many": float(mine.many),
-            "slot_known": float(mine.known)}
+            "slot_known": float(mine.known), "content_free": float(chitchat.remark(claim.text, source))}
     if source == "user":        # "The user's manager is Daniel" from the user's side is relayed speech, not a recap
         base["cue_recap"] = 0.0
     kept = [(e, slot_of(e)) for e in pool]
@@ -186,7 +186,7 @@ def decide(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries
     d = policy.decide(claim, g, c)
     if contract and d.decided_by != "judge":      # a judge's answer was checked on its own target (judging)
         d = enforce(d, g)
-    if content_free(claim.text) and not g.features.get("identity"):
+    if g.features.get("content_free") and not g.features.get("identity"):
         return Outcome(d, [Step(d.action, claim, d.target_id, decision=d)], g, c)
     decision, steps = pending.resolve(claim, g, d, trusted=cfg.trusted)
     return Outcome(decision, steps, g, c)
