@@ -159,6 +159,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     scored.sort(key=lambda t: (t[0], t[1], t[2]), reverse=True)
     if scored and (scored[0][0] or scored[0][1] >= cfg.match_threshold):
         ident, _, _, best, theirs, link_p = scored[0]
+        if ident and best.ledger is Ledger.PENDING and best.target_id:   # a slot under contest: the claim is
+            best, theirs = next(((e, t) for *_, e, t, _ in scored if e.id == best.target_id   # about the Accepted
+                                 and e.ledger is Ledger.ACCEPTED), (best, theirs))            # entry contested
         runner = scored[1][1] if len(scored) > 1 else 0.0
         sim = sims.get(best.id, 0.0)
         f = features(claim, best, sim, runner)
