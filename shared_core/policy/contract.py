@@ -19,7 +19,8 @@ nobody here has seen, and these are the cases where a wrong guess destroys a tru
 - a guess (``cue_speculative``: "maybe", "might") or a rumour of a future change ("Bob says I'm moving
   next year") never enters Accepted;
 - a new fact about nothing memory holds, in the words of a source that speaks for it (``OWNER_PRIOR``:
-  the user, the system, a tool) and with nothing that makes it wait (``WAITS``), is kept (``append``);
+  the user, the system, a tool), with nothing that makes it wait (``WAITS``) and not a stale snapshot
+  (``cue_stale``: a cache may hold what memory has since replaced), is kept (``append``);
 - chit-chat is ``noop`` with no target.
 
 The asymmetry (wrongly superseding or dropping a true fact costs more than keeping a near-duplicate)
@@ -70,7 +71,7 @@ def allowed(grounding: Grounding) -> np.ndarray:
     if f.get("cue_speculative") or (f.get("cue_hearsay") and (f.get("cue_future") or f.get("hedged"))):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
     if not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
-            and not any(f.get(k) for k in WAITS):
+            and not any(f.get(k) for k in (*WAITS, "cue_stale")):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
     if f.get("untrusted"):
         ok[Action.APPEND] = ok[Action.REVISE] = False
