@@ -7,7 +7,9 @@ nobody here has seen, and these are the cases where a wrong guess destroys a tru
 
 - ``revise``, ``reject_conflict`` and a ``noop`` that drops content need evidence of identity (the same
   slot, explicit or linked: ``linking``); different ids are different subjects;
-- a claim on a slot whose open entry says something different (``change``) is never ``noop``;
+- a claim on a slot whose open entry says something different (``change``) is never ``noop``; and a
+  claim linked by inference only (no shared explicit slot) that shows no sign of change is never
+  ``revise`` (measured on dev: restatements with a remark added were superseding the fact they repeat);
 - a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
   signals a change or names the entry's own value) and not a rejection;
 - a single-valued explicit slot (the caller's key) never holds two Accepted answers; an inferred link
@@ -64,6 +66,8 @@ def allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False
     if not identity or f.get("value_differs"):
         ok[Action.NOOP] = False
+    if identity and not f.get("same_slot") and not f.get("value_differs") and not f.get("change_signal"):
+        ok[Action.REVISE] = False       # an inferred link with no sign of change: not worth a true fact
     if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap")):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
     if identity and not f.get("many") and f.get("same_slot"):
