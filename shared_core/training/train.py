@@ -93,10 +93,7 @@ def losses(logits: torch.Tensor, mask: torch.Tensor, label: torch.Tensor, target
     return cf, nn.functional.nll_loss(logp, label)
 
 
-def train(train_set: Batch, dev_set: Batch, cfg: TrainConfig, progress: bool = True,
-          calibration: Batch | None = None) -> tuple[ScorerWeights, dict]:
-    """Fit on ``train_set``, keep the epoch with the best ``dev_set`` loss, fit the temperature on
-    ``calibration`` (default: ``dev_set``)."""
+def train(train_set: Batch, dev_set: Batch, cfg: TrainConfig, progress: bool = True) -> tuple[ScorerWeights, dict]:
     torch.manual_seed(cfg.seed)
     torch.use_deterministic_algorithms(True)
     torch.set_num_threads(1)
@@ -132,7 +129,7 @@ def train(train_set: Batch, dev_set: Batch, cfg: TrainConfig, progress: bool = T
     assert best is not None
     model.load_state_dict(best[1])
     weights = export(model, mean, std, cfg)
-    weights.temperature = fit_temperature(weights, calibration if calibration is not None else dev_set)
+    weights.temperature = fit_temperature(weights, dev_set)
     return weights, {"dev_loss": history, "best_dev_loss": best[0]}
 
 
