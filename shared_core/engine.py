@@ -200,6 +200,9 @@ class MemoryEngine(BeliefsAPI):
             vectors = {e.id: vector for t in done for e in t.created} if vector is not None else {}
             self.vectors.committed(touched, vectors, done[-1].tx)   # exact: we refreshed under the write lock
         self.writer.submit(vectors, done[-1].tx)
+        for t in done:      # every later write that meets these entries reads their per-text features:
+            for e in t.created:         # computed once, now (a write's own claim already did: a cache hit)
+                deciding.prepare(e)
         return out
 
     def verify(self, entry_id: str, accept: bool, note: str | None = None) -> Transaction:
