@@ -18,6 +18,7 @@ logged move (``INSERT ... ON CONFLICT DO UPDATE`` is an UPDATE, so it is refused
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -123,6 +124,9 @@ class PostgresLedgerStore(SQLLedgerStore):
         self._write = psycopg.connect(url, autocommit=True)
         self._upkeep = psycopg.connect(url, autocommit=True)
         self._rlock, self._wlock, self._ulock = threading.RLock(), threading.RLock(), threading.Lock()
+        self.lock_wait_s = self.lock_held_s = 0.0
+        """Seconds this process waited for the store's write lock, and held it (``tarl bench scale``: where
+        concurrent writers serialise)."""
         with self._write.transaction():
             self._write.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))   # one schema creator at a time
             self._write.execute(SCHEMA)
@@ -141,9 +145,17 @@ class PostgresLedgerStore(SQLLedgerStore):
 
     @contextmanager
     def writer(self) -> Iterator[_Writer]:
-        with self._wlock, self._write.transaction():
-            self._write.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
-            yield _PipelinedWriter(self, self._write)
+        with self._wlock:
+            start = time.perf_counter()
+            try:
+                with self._write.transaction():
+                    self._write.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+                    got = time.perf_counter()
+                    self.lock_wait_s += got - start
+                    start = got
+                    yield _PipelinedWriter(self, self._write)
+            finally:
+                self.lock_held_s += time.perf_counter() - start
 
     @contextmanager
     def upkeep_lock(self) -> Iterator[None]:
