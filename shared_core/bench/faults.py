@@ -11,7 +11,9 @@ Runs (``--runs`` to choose), per system (``sqlite_embedded``: SQLite file + embe
 - ``writers``: 4 writer processes and 2 reader processes on one store (server systems only): errors
   raised to callers, lost writes, index differences, and slots with more than one Accepted entry, in
   two counts: ``slot_violations`` (single-valued relations: "lives in", "works at", "drives a") and
-  ``multi_valued_slots_crowded`` ("likes", "has order": several Accepted values are correct there).
+  ``multi_valued_slots_crowded`` ("likes", "has order": several Accepted values are correct there);
+  ``slot_violations_sequential``: those one process makes writing the same claims in the log's order
+  (the policy's own decisions; a race between writers shows as ``slot_violations`` above it).
 - ``chroma_restart``: a private Chroma server is killed (SIGKILL) and restarted mid-run under a writer
   (SQLite ledger + that server): errors raised to the writer's calls, lost writes, index differences
   after the final flush.
@@ -97,14 +99,32 @@ def check(target: str, chroma_url: str | None, returned: list[str]) -> dict[str,
                  for e in engine.store.ledger(ns, lg)}
         got = engine.index.collection.get(include=["metadatas"])
         indexed = {i: Ledger(m["ledger"]) for i, m in zip(got["ids"], got["metadatas"])}
-        crowded = [s for ns in engine.namespaces() for s in {e.slot for e in engine.accepted(ns) if e.slot}
-                   if len(engine.by_slot(ns, s)) > 1]
-        several = sum(s.split(":", 1)[-1] in MULTI_VALUED for s in crowded)
+        single, several = _crowded(engine)
         lost = len(set(returned) - {e.id for e in engine.store.entries(returned)})
         diff = len(set(truth.items()) ^ set(indexed.items()))
-        return {"inconsistent": bad, "lost": lost, "index_diff": diff, "slot_violations": len(crowded) - several,
+        return {"inconsistent": bad, "lost": lost, "index_diff": diff, "slot_violations": single,
                 "multi_valued_slots_crowded": several,
                 "transactions": engine.store.head()}
+
+
+def _crowded(engine: MemoryEngine) -> tuple[int, int]:
+    """Slots holding more than one Accepted entry: (single-valued relations, multi-valued ones)."""
+    crowded = [s for ns in engine.namespaces() for s in {e.slot for e in engine.accepted(ns) if e.slot}
+               if len(engine.by_slot(ns, s)) > 1]
+    several = sum(s.split(":", 1)[-1] in MULTI_VALUED for s in crowded)
+    return len(crowded) - several, several
+
+
+def replayed_violations(target: str, chroma_url: str | None) -> int:
+    """Single-valued slot violations that one process writing the same claims in the same order (the
+    log's) also makes: those are the policy's decisions (an append beside the slot's value, a revise of
+    another entry), not a race between writers."""
+    with MemoryEngine.open(target, chroma_url=chroma_url) as engine:
+        claims = [t.claim for t in engine.log() if t.claim is not None]
+    with MemoryEngine.open() as alone:
+        for c in claims:
+            alone.write(c)
+        return _crowded(alone)[0]
 
 
 def _outputs(lines: str) -> tuple[list[str], list[str]]:
@@ -149,7 +169,7 @@ def writers(target: str, chroma_url: str, per_writer: int, seed: int) -> dict[st
     result = check(target, chroma_url, returned)
     return {"errors": len(errors), **{k: result[k] for k in ("lost", "slot_violations", "multi_valued_slots_crowded",
                                                                   "index_diff", "inconsistent")},
-            "writes_returned": len(returned)}
+            "slot_violations_sequential": replayed_violations(target, chroma_url), "writes_returned": len(returned)}
 
 
 def chroma_restart(per_writer: int, seed: int) -> dict[str, float]:
