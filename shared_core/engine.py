@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from . import executor, keys, pending
 from .beliefs.api import BeliefsAPI
 from .config import PolicyConfig
 from .errors import TarlError, UnknownEntry
-from .executor import MemoryState, Step
+from .executor import MemoryState, Runner, Step
 from .index import Embedder, default_embedder
 from .index.behind import INDEXED_TX, SERVED_LINGER_S, IndexWriter
 from .index.cache import CachedNeighbours
@@ -34,6 +35,7 @@ from .schema import Action, Claim, Decision, Entry, Ledger, Reason, Transaction,
 
 _T = TypeVar("_T")
 _OPEN = (Ledger.ACCEPTED, Ledger.PENDING)
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -203,9 +205,11 @@ class MemoryEngine(BeliefsAPI):
             vectors = {e.id: vector for t in done for e in t.created} if vector is not None else {}
             self.vectors.committed(touched, vectors, done[-1].tx)   # exact: we refreshed under the write lock
         self.writer.submit(vectors, done[-1].tx)
-        for t in done:      # every later write that meets these entries reads their per-text features:
-            for e in t.created:         # computed once, now (a write's own claim already did: a cache hit)
+        for e in (e for t in done for e in t.created):   # per-text features every later write that meets
+            try:                                            # them reads: once, now (a write's claim: a cache hit)
                 deciding.prepare(e)
+            except Exception:  # noqa: BLE001 - committed already: a speed-up must not fail the write
+                log.exception("features of entry %s not prepared", e.id)
         return out
 
     def verify(self, entry_id: str, accept: bool, note: str | None = None) -> Transaction:
@@ -358,16 +362,6 @@ class MemoryEngine(BeliefsAPI):
 
     async def aretract(self, entry_id: str, note: str | None = None) -> Transaction:
         return await asyncio.to_thread(self.retract, entry_id, note)
-
-
-class Runner:
-    """``run(step)`` in a ``transact``; ``head``: the ledger's last transaction as the write lock was taken."""
-
-    def __init__(self, call: Callable[[Step], Transaction], head: int) -> None:
-        self._call, self.head = call, head
-
-    def __call__(self, step: Step) -> Transaction:
-        return self._call(step)
 
 
 def _claim(value: Claim | dict[str, Any]) -> Claim:
