@@ -198,12 +198,13 @@ class MemoryEngine(BeliefsAPI):
                     return done[-1]
 
                 out = body(Runner(call, w.next_tx() - 1))
-                touched = [e for i in dict.fromkeys(m.entry_id for t in done for m in t.moves) if (e := w.entry(i))]
+                moved = dict.fromkeys(m.entry_id for t in done for m in t.moves) if self.vectors.reads_moved else ()
+                touched = [e for i in moved if (e := w.entry(i))]   # (served reads: none, no round trip held)
             if not done:
                 return out
             # Committed: only now does derived state change (a failed COMMIT leaves search as it was).
             vectors = {e.id: vector for t in done for e in t.created} if vector is not None else {}
-            self.vectors.committed(touched, vectors, done[-1].tx)   # exact: we refreshed under the write lock
+            self.vectors.committed(namespace, touched, vectors, done[-1].tx)   # exact: refreshed under the lock
         self.writer.submit(vectors, done[-1].tx)
         for e in (e for t in done for e in t.created):   # per-text features every later write that meets
             try:                                            # them reads: once, now (a write's claim: a cache hit)
