@@ -37,7 +37,7 @@ from .reliability import Comparison
 from .schema import Claim, Decision
 
 __all__ = ["CALLS_PER_MINUTE", "TERMS", "TIMEOUT", "Counters", "EscalatingPolicy", "Judge", "ShareGate", "Uncertainty",
-           "attach", "check_options", "doubt_terms", "judge_call", "with_judge"]
+           "attach", "check_escalation", "check_options", "doubt_terms", "judge_call", "with_judge"]
 
 CALLS_PER_MINUTE = 30
 """Default judge calls per minute and namespace: a cost cap, well above what a chat's writes need."""
@@ -288,7 +288,7 @@ def with_judge(policy: Policy | None, judge: Any, *, share: float | ShareGate | 
     escalating to ``judge`` (:class:`EscalatingPolicy` with ``share``, ``calls_per_minute`` and
     ``timeout=judge_timeout``); ``judge`` None leaves ``policy`` as it is. Raises ``TarlError`` naming the
     field for an invalid option, or for an option given without a judge (it would silently do nothing)."""
-    _check_with(judge, share, calls_per_minute, judge_timeout)
+    check_escalation(judge, share=share, calls_per_minute=calls_per_minute, judge_timeout=judge_timeout)
     if judge is None:
         return policy
     from .policy import LearnedPolicy
@@ -304,7 +304,7 @@ def attach(engine: Any, judge: Any, *, share: float | ShareGate | None = None,
     already escalated). Attaching the same judge with the same options again changes nothing, so its
     gate and counters survive (middlewares attach on every call). For adapters handed an engine or store
     they did not open; raises like :func:`with_judge`."""
-    _check_with(judge, share, calls_per_minute, judge_timeout)
+    check_escalation(judge, share=share, calls_per_minute=calls_per_minute, judge_timeout=judge_timeout)
     if judge is None:
         return
     policy = engine.policy
@@ -317,8 +317,10 @@ def attach(engine: Any, judge: Any, *, share: float | ShareGate | None = None,
                                      timeout=judge_timeout, config=getattr(engine, "config", None))
 
 
-def _check_with(judge: Any, share: Any, calls_per_minute: Any, judge_timeout: Any) -> None:
-    """The adapters' options checked once: each valid, none given without a judge, the judge callable."""
+def check_escalation(judge: Any, *, share: Any = None, calls_per_minute: Any = CALLS_PER_MINUTE,
+                     judge_timeout: Any = TIMEOUT) -> None:
+    """The adapters' ``judge=`` and its options checked in one place, before anything is opened: each
+    option valid, none given without a judge, the judge callable. Raises ``TarlError`` naming the field."""
     check_options(share, calls_per_minute, judge_timeout, timeout_name="judge_timeout")
     if judge is not None:
         judge_call(judge)
