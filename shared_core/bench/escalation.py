@@ -268,6 +268,12 @@ def main(argv: list[str]) -> int:
                         "free text, accuracy_kept / macro_f1_oracle: " + ", ".join(
                             f"{s}% {c['accuracy_kept']:.3f} / {c['macro_f1_oracle']:.3f}"
                             for s, c in ((s, bound(rows[("free", "test")], s / 100)) for s in SHARES if s)))
+    for v in ("free", "slot"):
+        test, caught = rows[(v, "test")], (report.systems if v == "free" else slot_rows)["escalate_20"]["errors_caught"]
+        wrong = sum(not r.correct for r in test)
+        report.notes.append(f"ceiling analysis ({v}): the CPU errs on {wrong} of {len(test)} test decisions; escalate_20 "
+                            f"sends {caught:.1%} of those errors to the judge, a perfect sense of doubt would send "
+                            f"{min(wrong, round(0.2 * len(test))) / max(1, wrong):.1%}")
     base_acc = float(np.mean([r.correct for r in rows[("free", "test")]]))
     report.notes.append(f"kept accuracy >= 0.92 at 20% escalation needs, even with a perfect sense of doubt, a CPU "
                         f"accuracy >= 0.8 * 0.92 = 0.736 on the whole stream; the CPU's on free-text test: {base_acc:.3f}")
