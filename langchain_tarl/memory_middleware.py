@@ -87,7 +87,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
       and each is put through the store (TARL decides, as for any write).
     - With ``judge`` (a chat model, or a ``ChatModelJudge``), a ``TarlStore``'s engine asks it about the
       writes its policy is unsure of (``shared_core.escalation``; the store's engine is changed), with
-      ``share``, ``calls_per_minute`` and ``judge_timeout`` as ``TarlStore.open`` takes them.
+      ``share``, ``calls_per_minute`` and ``judge_timeout`` as ``TarlStore.open`` takes them (they replace
+      whatever escalation the store was opened with; attached once, so the gate's count carries on).
 
     ``namespace`` is a fixed tuple or a function of the runtime (``Runtime`` or ``ToolRuntime``; both
     have ``context``). The store is ``store=`` or else the agent's (``create_agent(..., store=...)``).

@@ -58,6 +58,7 @@ def check_options(share: float | ShareGate | None = None, calls_per_minute: int 
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
         raise TarlError(timeout_name, timeout, "must be a positive number of seconds")
 
+
 def judge_call(judge: Any) -> Callable[[JudgeRequest], Any]:
     """The function to call for ``judge`` (its ``judge`` method, or itself); ``TarlError`` otherwise,
     so adapters can check a ``judge=`` argument before they open anything."""

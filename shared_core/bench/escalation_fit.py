@@ -19,7 +19,7 @@ import numpy as np
 
 from ..doubt import TERMS, WEIGHTS, Uncertainty, doubt_terms
 from ..index import default_embedder
-from ..policy import LearnedPolicy, Policy
+from ..policy import Policy
 from ..policy.contract import enforce
 from ..schema import Decision
 from . import tarl_mem_metrics as m
