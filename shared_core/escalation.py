@@ -287,13 +287,16 @@ def with_judge(policy: Policy | None, judge: Any, *, share: float | ShareGate | 
                config: PolicyConfig | None = None) -> Policy | None:
     """What an adapter's ``judge=`` and its options mean: ``policy`` (None: the default learned policy)
     escalating to ``judge`` (:class:`EscalatingPolicy` with ``share``, ``calls_per_minute`` and
-    ``timeout=judge_timeout``); ``judge`` None leaves ``policy`` as it is. Raises ``TarlError`` naming the
-    field for an invalid option, or for an option given without a judge (it would silently do nothing)."""
+    ``timeout=judge_timeout``; a ``policy`` that already escalates is replaced over its base, as
+    :func:`attach` does); ``judge`` None leaves ``policy`` as it is. Raises ``TarlError`` naming the field
+    for an invalid option, or for an option given without a judge (it would silently do nothing)."""
     check_escalation(judge, share=share, calls_per_minute=calls_per_minute, judge_timeout=judge_timeout)
     if judge is None:
         return policy
     from .policy import LearnedPolicy
 
+    if isinstance(policy, EscalatingPolicy):
+        policy = policy.base
     return EscalatingPolicy(policy if policy is not None else LearnedPolicy(), judge, share=share,
                             calls_per_minute=calls_per_minute, timeout=judge_timeout, config=config)
 

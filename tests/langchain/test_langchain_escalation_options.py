@@ -88,3 +88,12 @@ def test_bad_options_are_refused_by_name_before_anything_is_created(tmp_path, op
     assert not (tmp_path / "store").exists()
     with pytest.raises(TarlError, match=field.replace("(", r"\(")):
         TarlMemoryMiddleware(**options)
+
+
+def test_a_judge_given_with_an_escalating_policy_replaces_its_judge_instead_of_stacking_two():
+    from shared_core.policy import LearnedPolicy
+
+    model = judge_model(1)
+    with TarlStore.open(policy=EscalatingPolicy(LearnedPolicy(), lambda r: None), judge=model, share=0.3) as store:
+        policy = store.engine.policy
+        assert isinstance(policy.base, LearnedPolicy) and policy.share == 0.3 and policy.judge.model is model
