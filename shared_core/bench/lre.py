@@ -23,11 +23,12 @@ from typing import Any
 import numpy as np
 
 from shared_core.bench import locomo, lre_traces
-from shared_core.bench.lre_own_logs import adapted, janus_replay
+from shared_core.bench.lre_own_logs import adapted, janus_replay, self_label_quality
 from shared_core.bench.report import DATA_DIR, Report, bench_args
 from shared_core.lre import Scorer, StreamingScorer, Unit, lexicon, select_units, trim, units_from_messages
 from shared_core.lre.labels import answer_coverage_labels
 from shared_core.lre.metrics import roc_auc
+from shared_core.lre.refit import own_vocabulary
 from shared_core.index import default_embedder
 from shared_core.lre.synthetic import agent_trace, generate_corpus
 
@@ -129,6 +130,7 @@ def _scorers(convs: list[Conversation], k: int, seed: int) -> dict[str, Any]:
         "lre_supervised": sup,
         "lre_self_supervised": selfsup,
         "lre_default": Scorer.default(),
+        "lre_own_vocabulary": own_vocabulary(Scorer.default(), hist),
         "recency": FixedScores(lambda t: np.arange(len(t), dtype=np.float64)),
         "random": FixedScores(lambda t: rng.random(len(t))),
         "tfidf_salience": FixedScores(tfidf_salience),
@@ -139,9 +141,10 @@ def _scorers(convs: list[Conversation], k: int, seed: int) -> dict[str, Any]:
 
 def _locomo(report: Report, convs: list[Conversation], seed: int) -> dict[str, dict[str, list[float]]]:
     res: dict[str, dict[str, list[float]]] = {}
+    own = adapted(convs)
     for k, conv in enumerate(convs):
         units = units_from_messages(conv.messages)
-        for name, scorer in _scorers(convs, k, seed).items():
+        for name, scorer in {**_scorers(convs, k, seed), "lre_adapted": own[k]}.items():
             row = res.setdefault(name, {})
             row.setdefault("macro_auc", []).append(roc_auc(scorer.score_units(units), conv.evidence))
             for b in BUDGETS:
@@ -270,7 +273,6 @@ def main(argv: list[str]) -> int:
     res = _locomo(report, convs, args.seed)
     agent = _agent(convs, 8 if args.quick else 50, args.seed)
     agent_own = _agent(convs, 8 if args.quick else 50, args.seed, own_generator=True)
-    own = adapted(convs)
     replay = janus_replay(convs, seed=args.seed)
     speed = _speed(convs, 5 if args.quick else 30)
     order = ["lre_default", "lre_supervised", "lre_self_supervised", "recency", "random", "tfidf_salience",
@@ -280,11 +282,15 @@ def main(argv: list[str]) -> int:
         report.add(name, **metrics, identifiers_kept_2048=agent[name],
                    identifiers_kept_2048_training_generator=agent_own[name])
         if name == "lre_default":
-            report.add("lre_adapted", macro_auc=float(np.mean(own)))
+            for extra in ("lre_adapted", "lre_own_vocabulary"):
+                report.add(extra, **{m: float(np.nanmean(v)) for m, v in res[extra].items()})
+    for name, quality in self_label_quality(convs).items():
+        report.add(f"self_labels_{name}", **quality)
     for policy, r in replay.items():
         report.add(f"refit_{policy}", final_auc=r["final_auc"], mean_auc=r["mean_auc"], comparisons=r["comparisons"],
-                   comparison_share=r["comparison_share"])
+                   comparison_share=r["comparison_share"], **_choices(r.get("fired", [])))
     report.extra["refit_trajectories"] = {p: r["trajectory"] for p, r in replay.items()}
+    report.extra["refit_comparisons"] = {p: r["fired"] for p, r in replay.items() if r.get("fired")}
     for name in ("lre_supervised", "lre_self_supervised", "lre_default"):
         report.add(name, **{k: speed[k] for k in ("units_per_s", "units_per_s_cpu", "trim_ms_1000", "trim_cpu_ms_1000",
                                                   "trim_ratio", "trim_ratio_cpu", "trim_ms_1000_incremental",
@@ -295,7 +301,8 @@ def main(argv: list[str]) -> int:
     report.extra["langchain_trim_messages_ms_1000"] = speed["trim_messages_ms_1000"]
     report.extra["langchain_trim_messages_cpu_ms_1000"] = speed["trim_messages_cpu_ms_1000"]
     report.extra["per_conversation_auc"] = {n: [round(x, 4) for x in res[n]["macro_auc"]] for n in order}
-    report.extra["per_conversation_auc"]["lre_adapted"] = [round(x, 4) for x in own]
+    for extra in ("lre_adapted", "lre_own_vocabulary"):
+        report.extra["per_conversation_auc"][extra] = [round(x, 4) for x in res[extra]["macro_auc"]]
     report.extra["conversations"] = [c.id for c in convs]
     report.notes += [
         f"{len(convs)} LoCoMo conversations, leave-one-conversation-out for lre_supervised / lre_self_supervised "
@@ -313,17 +320,35 @@ def main(argv: list[str]) -> int:
         "formats and wording than the training generator); _training_generator: traces of the generator the "
         "shipped weights are trained on.",
         "lre_adapted: leave one conversation out, the others fed through AdaptiveScorer (observe, self-labels "
-        "from the logs only: identifier reuse, answer coverage, later reference; one refit), AUC on the held-out one.",
+        "from the logs only: identifier reuse, answer coverage, later reference; one refit: the user's vocabulary "
+        "plus a correction toward the self-labels, lre.refit), AUC on the held-out one; lre_own_vocabulary: "
+        "step 1 of that refit alone (the other conversations' words added to the vocabulary, no label).",
+        "self_labels_*: each self-label signal against the QA evidence turns (positive_share, precision, recall; "
+        "evidence_share = base rate); later_reference_1 = one returning rare word, later_reference = two (the "
+        "default); own_logs = the union the own-logs path trains on.",
         "refit_*: the conversations replayed session by session into one store; after each session the shipped "
         "scorer is refit from all recorded sessions (the same self-labels) and a policy decides what is deployed; "
         "mean_auc / final_auc (mean of the last fifth of steps) = AUC of the deployed scorer on the next "
         "session's evidence turns; comparisons = Janus comparisons (each scores both scorers on <= 7 sessions); comparison_share = "
         "comparisons / always-compare's; Janus's threshold is lre.gate.SESSION_TAU = -1/sqrt(features), the "
-        "random trigger fires at Janus's share.",
+        "random trigger fires at Janus's share (averaged over 10 seeds); choice_right / choice_gain: of the "
+        "comparisons made, the share that kept the scorer ranking the next session at least as well, and the "
+        "mean next-session AUC gained by the choice (extra.refit_comparisons lists each one).",
     ]
     _register_plots(report, order)
     report.emit(args)
     return 0
+
+
+def _choices(fired: list[dict[str, Any]]) -> dict[str, float]:
+    """How the comparisons a policy made turned out on the next session's evidence: the share where it
+    kept the scorer that ranked the next session at least as well (``choice_right``), and the mean AUC
+    the choice gained over the scorer it turned away (``choice_gain``)."""
+    if not fired:
+        return {}
+    gains = [(f["next_auc_current"] - f["next_auc_candidate"]) * (1 if f["verdict"] == "current_better" else -1)
+             for f in fired]
+    return {"choice_right": float(np.mean([g >= 0 for g in gains])), "choice_gain": float(np.mean(gains))}
 
 
 def _register_plots(report: Report, order: list[str]) -> None:

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared_core.lre.adaptive import AdaptiveScorer, fit_correction
+from shared_core.lre.adaptive import AdaptiveScorer
+from shared_core.lre.refit import fit_correction
 from shared_core.lre.budget import select
 from shared_core.lre.features import FEATURE_NAMES, FeatureSet, PrefixState, compute_features
 from shared_core.lre.labels import answer_coverage_labels, identifier_reuse_labels, self_labels

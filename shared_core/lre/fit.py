@@ -24,7 +24,7 @@ from shared_core.lre import lexicon
 from shared_core.lre.features import FEATURE_NAMES, VocabIndex, compute_features
 from shared_core.lre.labels import self_labels
 from shared_core.lre.scorer import DEFAULT_WEIGHTS, Scorer
-from shared_core.lre.textarray import word_strings
+from shared_core.lre.textarray import SEP, from_texts, lower
 from shared_core.lre.units import AsMessage, LREInputError, units_from_messages
 
 History = tuple[Sequence[str], Sequence[str] | None]
@@ -33,11 +33,16 @@ History = tuple[Sequence[str], Sequence[str] | None]
 
 def build_vocab(texts: Iterable[str], *, max_features: int, min_df: int) -> tuple[list[str], np.ndarray]:
     """Most frequent content words (document frequency ≥ ``min_df``) and their smoothed idf."""
+    texts = list(texts)
     df: Counter[str] = Counter()
-    n = 0
-    for t in texts:
-        df.update({w for w in word_strings(t) if w not in lexicon.STOP_WORDS})
-        n += 1
+    n = len(texts)
+    if n:  # one pass over the joined history (a refit from own logs builds a vocabulary every time)
+        ta = from_texts(texts)
+        low = lower(SEP.join(texts) + SEP)
+        words = [low[a:b] for a, b in zip(ta.starts.tolist(), ta.ends.tolist())]
+        bounds = ta.words_before.tolist()
+        for a, b in zip(bounds[:-1], bounds[1:]):
+            df.update({w for w in words[a:b] if w not in lexicon.STOP_WORDS})
     words = sorted((w for w, c in df.items() if c >= min_df), key=lambda w: (-df[w], w))[:max_features]
     idf = np.array([math.log((1 + n) / (1 + df[w])) + 1.0 for w in words])
     return words, idf

@@ -43,8 +43,10 @@ wander like that). tau = -1/sqrt(d) asks for a reversal one standard deviation b
 from the dimension, not a value tuned on any conversation. Checked on the LoCoMo development
 conversations replayed session by session (``tarl bench lre``, rows ``refit_*``): with identifier
 reuse and answer coverage as the only self-labels, 43 of 115 refits were compared at tau = 0 and 24 at
-this tau; with later references added (the default), refits drift steadily (median cosine 0.45) and
-5 of 146 are compared at tau = 0, none at this tau. The final AUC was the same in every case."""
+this tau; with later references added, refits drift steadily (median cosine 0.45) and 5 of 146 are compared
+at tau = 0, none at this tau; with the refits of :mod:`shared_core.lre.refit` (own vocabulary, two-word
+later references), which do beat the shipped scorer on the next session, 5 of 145 at tau = 0 and 1 at
+this tau (row ``refit_janus_tau0``). The final AUC was the same in every case."""
 
 SESSION_CONFIG = JanusConfig(warmup=3, coverage=3, boundary=2, fresh=2, tau=SESSION_TAU)
 """The paper's defaults (20 warm-up tasks, 12 coverage, 5 fresh) assume thousands of tasks; a store

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from shared_core.lre import Scorer, trim, units_from_messages
-from shared_core.lre.adaptive import AdaptiveScorer, fit_correction
+from shared_core.lre.adaptive import AdaptiveScorer
+from shared_core.lre.refit import fit_correction
 from shared_core.lre.labels import self_labels
 from shared_core.lre.synthetic import agent_trace
 from shared_core.lre.units import LREInputError

@@ -31,7 +31,16 @@ def test_bench_quick_writes_every_key(tmp_path: Path, locomo_file: Path) -> None
     for metric in ("units_per_s", "trim_ms_1000"):
         assert record["systems"]["lre_supervised"][metric] > 0
     assert 0.0 <= record["systems"]["fifo"]["evidence_kept_2048"] <= 1.0
-    assert 0.0 <= record["systems"]["lre_adapted"]["macro_auc"] <= 1.0
-    for policy in ("shipped", "always_accept", "janus", "always_compare", "random_trigger"):
+    for system in ("lre_adapted", "lre_own_vocabulary"):
+        for metric in METRICS[:-1]:
+            assert 0.0 <= record["systems"][system][metric] <= 1.0, (system, metric)
+    for policy in ("shipped", "always_accept", "janus", "janus_tau0", "always_compare", "random_trigger"):
         assert {"final_auc", "mean_auc", "comparisons"} <= set(record["systems"][f"refit_{policy}"])
     assert record["systems"]["refit_always_accept"]["comparisons"] == 0
+    for signal in ("identifier_reuse", "answer_coverage", "later_reference", "own_logs"):
+        quality = record["systems"][f"self_labels_{signal}"]
+        assert 0.0 <= quality["recall"] <= 1.0 and 0.0 <= quality["positive_share"] <= 1.0
+    assert record["systems"]["self_labels_own_logs"]["recall"] >= record["systems"]["self_labels_later_reference"]["recall"]
+    compared = record["refit_comparisons"].get("always_compare", [])
+    assert len(compared) == record["systems"]["refit_always_compare"]["comparisons"]
+    assert all({"step", "verdict", "next_auc_current", "next_auc_candidate"} <= set(c) for c in compared)

@@ -84,11 +84,11 @@ def test_session_tau_ignores_chance_level_turns_and_compares_reversals() -> None
 
 def test_comparisons_read_a_session_with_its_conversations_latest_labels() -> None:
     """Self-labels look ahead: when recorded, the first session has no positive (the return to
-    "Biscuit" comes later), so it could not tell two scorers apart; compared after the second session,
+    the puppy "Biscuit" comes later), so it could not tell two scorers apart; compared after the second session,
     it is read with the conversation's labels then (the first unit is positive)."""
     msgs = [{"role": "user", "content": "We adopted a puppy called Biscuit!"}]
     msgs += [{"role": "user" if i % 2 else "assistant", "content": f"chat about the weather {i}"} for i in range(40)]
-    msgs += [{"role": "user", "content": "Biscuit chewed my shoe."}]
+    msgs += [{"role": "user", "content": "The puppy Biscuit chewed my shoe."}]
     units = units_from_messages(msgs)
     first = Session.from_units("c:0", units[:20], 0, conversation="c")
     second = Session.from_units("c:20", units, 20, conversation="c")

@@ -39,18 +39,25 @@ def test_self_labels_from_a_chat_log() -> None:
     assert labels.tolist() == [True, False, False, False]
 
 
-def test_later_reference_marks_a_rare_word_the_conversation_returns_to() -> None:
-    texts = ["We adopted a puppy called Biscuit!"] + [f"chat {i}" for i in range(40)] + ["How is Biscuit doing?"]
+def test_later_reference_marks_rare_words_the_conversation_returns_to() -> None:
+    texts = ["We adopted a puppy called Biscuit!"] + [f"chat {i}" for i in range(40)] + ["How is your puppy Biscuit?"]
     labels = later_reference_labels(texts, gap=30)
     assert labels.tolist() == [True] + [False] * 41
     assert not later_reference_labels(texts, gap=50).any()          # the return comes too soon
     common = ["Biscuit here"] * 10 + texts                             # in more than 5% of the units: not rare
-    assert not later_reference_labels(common, gap=30)[10]
+    assert not later_reference_labels(common, gap=30)[10]             # (puppy alone is one word: not enough)
+    assert later_reference_labels(common, gap=30, min_words=1)[10]
+
+
+def test_one_returning_word_is_not_enough_by_default() -> None:
+    texts = ["We adopted a puppy called Biscuit!"] + [f"chat {i}" for i in range(40)] + ["How is Biscuit doing?"]
+    assert not later_reference_labels(texts, gap=30).any()
+    assert later_reference_labels(texts, gap=30, min_words=1)[0]
 
 
 def test_self_labels_add_later_references_only_when_asked() -> None:
     msgs = [{"role": "user", "content": "We adopted a puppy called Biscuit!"}]
     msgs += [{"role": "user" if i % 2 else "assistant", "content": f"chat {i}"} for i in range(40)]
-    msgs += [{"role": "user", "content": "Biscuit chewed my shoe."}]
+    msgs += [{"role": "user", "content": "The puppy Biscuit chewed my shoe."}]
     units = units_from_messages(msgs)
     assert not self_labels(units)[0] and self_labels(units, later_gap=30)[0]
