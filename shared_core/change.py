@@ -77,12 +77,31 @@ def replaced(claim: str, entry: str) -> bool:
     car"), or negated: a change whatever the model says. Only word-for-word frames count, so a
     restatement in other words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
-    if _negated_copy(a, b) or _negated_copy(b, a):
+    if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
         return False
     return [w for w in a if w not in new] == [w for w in b if w not in lost] and len(a) - len(new) >= 2
+
+
+_FROM_TO = re.compile(
+    r"\b(?:chang|mov|switch|updat|increas|decreas|rais|lower|bump|upgrad|downgrad|promot|shift|went)"
+    r"[a-z]*\b[^.;]{0,60}?\bfrom\s+['\"]?([^'\",;.]{1,40}?)['\"]?\s+(?:to|into)\s+['\"]?([^'\",;.]{1,40}?)['\"]?(?=[\s.,;]|$)",
+    re.I)
+
+
+def _moved_on(claim: str, entry: str) -> bool:
+    """"status changed from 'Normal' to 'Improved'" about an entry that holds Normal and not Improved:
+    the entry holds the old value, so the claim changes it however many words the two share."""
+    m = _FROM_TO.search(claim)
+    if m is None:
+        return False
+    old, new = m.group(1).strip().lower(), m.group(2).strip().lower()
+
+    def holds(value: str) -> bool:
+        return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", entry.lower()) is not None
+    return old != new and holds(old) and not holds(new)
 
 
 def _negated_copy(a: list[str], b: list[str]) -> bool:

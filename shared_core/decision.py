@@ -19,10 +19,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import change, linking, pending, slots
+from . import change, chitchat, linking, pending, slots
 from .config import PolicyConfig, default_config
 from .executor import Step
-from .grounding import Grounding, claim_features, content_free, content_tokens, features, match_score, proposition
+from .grounding import Grounding, claim_features, content_tokens, features, match_score, proposition
 from .policy.base import Policy
 from .policy.contract import enforce
 from .reliability import Comparison, compare, hedged, reliability
@@ -53,7 +53,7 @@ def slot_of(item: Claim | Entry) -> slots.Slot:
     return slots.of(item.text, item.slot, many if isinstance(many, bool) else None)
 
 
-_ID_LIKE = re.compile(r"[#_]|[a-z]-?\d")
+_ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+$")
 """A subject that names one thing by an id (``order#1000``, ``a-88213``, ``sup-4102``); a dose or a
 measure the subject guesser picked up ("20mg") is not one."""
 
@@ -135,7 +135,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     mine = slot_of(claim)
     base = {"source_prior": cfg.source_priors[source], "claim_reliability": reliability(claim, cfg),
             "hedged": float(hedged(claim.text)), "untrusted": float(source in cfg.untrusted), "many": float(mine.many),
-            "slot_known": float(mine.known)}
+            "slot_known": float(mine.known), "content_free": float(chitchat.remark(claim.text, source))}
     if source == "user":        # "The user's manager is Daniel" from the user's side is relayed speech, not a recap
         base["cue_recap"] = 0.0
     kept = [(e, slot_of(e)) for e in pool]
@@ -156,9 +156,13 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         if mine.many and ident:     # several values: the entry holding the claim's value is the one it is about
             score += 0.5 * bool(mine.values & theirs.values)
         scored.append((ident, score, e.ledger is Ledger.ACCEPTED, e, theirs, float(ident) if p is None else p))
-    scored.sort(key=lambda t: (t[0], t[1], t[2]), reverse=True)
+    keyed = {e.id for _, _, _, e, theirs, _ in scored if mine.explicit is not None and theirs.explicit == mine.explicit}
+    scored.sort(key=lambda t: (t[0], t[3].id in keyed, t[1], t[2]), reverse=True)   # the caller's own key first
     if scored and (scored[0][0] or scored[0][1] >= cfg.match_threshold):
         ident, _, _, best, theirs, link_p = scored[0]
+        if ident and best.ledger is Ledger.PENDING and best.target_id:   # a slot under contest: the claim is
+            best, theirs = next(((e, t) for *_, e, t, _ in scored if e.id == best.target_id   # about the Accepted
+                                 and e.ledger is Ledger.ACCEPTED), (best, theirs))            # entry contested
         runner = scored[1][1] if len(scored) > 1 else 0.0
         sim = sims.get(best.id, 0.0)
         f = features(claim, best, sim, runner)
@@ -186,7 +190,7 @@ def decide(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries
     d = policy.decide(claim, g, c)
     if contract and d.decided_by != "judge":      # a judge's answer was checked on its own target (judging)
         d = enforce(d, g)
-    if content_free(claim.text) and not g.features.get("identity"):
+    if g.features.get("content_free") and not g.features.get("identity"):
         return Outcome(d, [Step(d.action, claim, d.target_id, decision=d)], g, c)
     decision, steps = pending.resolve(claim, g, d, trusted=cfg.trusted)
     return Outcome(decision, steps, g, c)

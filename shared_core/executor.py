@@ -43,6 +43,17 @@ class Step:
     decision: Decision | None = None
 
 
+class Runner:
+    """``run(step)`` in ``MemoryEngine.transact``: executes and records one step; ``head``: the ledger's
+    last transaction as the write lock was taken (before this unit's own steps)."""
+
+    def __init__(self, call: Callable[[Step], Transaction], head: int) -> None:
+        self._call, self.head = call, head
+
+    def __call__(self, step: Step) -> Transaction:
+        return self._call(step)
+
+
 _NEEDS_CLAIM = {Action.APPEND, Action.NOOP, Action.REVISE, Action.REJECT_CONFLICT, Action.DEFER_VERIFY}
 _NEEDS_ACCEPTED_TARGET = {Action.REVISE, Action.REJECT_CONFLICT}
 

@@ -191,10 +191,27 @@ def _words(text: str) -> list[str]:
 _JSON_ID = re.compile(r'"(\w*?)_?(?:id|order|ticket|number|ref|sku|key)"\s*:\s*"?([\w-]*\d[\w-]*)"?', re.I)
 
 
+_TOOL_CALL = re.compile(r"^\s*[\w.]+\s*(?:\((?P<args>[^)]*)\))?\s*->\s*(?P<result>.*)$", re.S)
+_ARG_ID = re.compile(r"(?<![\w-])[\"']?((?=[\w-]*\d)[\w-]{2,})[\"']?(?![\w/-])")
+
+
+def _tool_subject(text: str) -> str | None:
+    """The thing a tool call's result is about: the id in its result, else an id among its arguments
+    (``delete_file("file_9Qx2") -> {...}`` is about file_9qx2, not about ``delete_file``)."""
+    call = _TOOL_CALL.match(text)
+    result = call.group("result") if call else text
+    if result.lstrip().startswith(("{", "[")) and (j := _JSON_ID.search(result)):
+        return j.group(2).lower()
+    if call and call.group("args") and (a := _ARG_ID.search(call.group("args"))):
+        return a.group(1).lower()
+    return None
+
+
 def _subject(text: str) -> tuple[str | None, str]:
     """(subject, the text with the subject's words removed)."""
-    if text.lstrip().startswith(("{", "[")) and (j := _JSON_ID.search(text)):   # a tool's JSON: its id names it
-        return j.group(2).lower(), text.replace(j.group(0), " ", 1)
+    if text.lstrip().startswith(("{", "[")) or _TOOL_CALL.match(text):   # a tool's record: its id names it
+        if (tool := _tool_subject(text)) is not None:
+            return tool, re.sub(re.escape(tool), " ", text, count=1, flags=re.I)
     if (m := _SNAKE_KEY.search(text)) and m.start() <= 2:      # a key leading the text: "bob_city: Paris"
         return m.group(1).lower(), text.replace(m.group(0), " ")
     candidates: list[tuple[int, str, str]] = []      # (position, subject, matched text)
@@ -267,7 +284,9 @@ def infer(text: str) -> Slot:
     subject, rest = _subject(prop)
     rest = rest.replace("_", " ")
     fam = family(rest) or family(prop)
-    if (ida := _ID_ATTRIBUTE.search(prop)) and (subject in (None, "user") or subject.removeprefix("the ") in _words(ida.group(0))):
+    if subject is not None and subject == _tool_subject(prop):
+        name, many, attribute = "record", False, "record"       # a tool's record of one thing: one current state
+    elif (ida := _ID_ATTRIBUTE.search(prop)) and (subject in (None, "user") or subject.removeprefix("the ") in _words(ida.group(0))):
         subject = "user" if _FIRST_PERSON.search(prop) or _USER.search(prop) else None
         rest = prop[ida.end():]
         name, many, attribute = f"{ida.group(1).lower()}_id", False, f"{ida.group(1).lower()}_id"

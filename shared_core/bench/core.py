@@ -30,6 +30,9 @@ RELATIONS = [
     ("has order", [f"#A-{n}" for n in range(1000, 1100)]),
     ("drives a", ["red bike", "blue Volvo", "grey Tesla", "green scooter"]),
 ]
+MULTI_VALUED = frozenset({"likes", "has order"})
+"""Relations of ``RELATIONS`` that hold several values at once (a person likes jazz and chess, has many
+orders): two Accepted entries in one such slot are memory working, not a broken invariant."""
 
 
 def synthetic_claims(n: int, namespace: str, seed: int) -> list[Claim]:

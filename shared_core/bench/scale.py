@@ -59,7 +59,8 @@ with MemoryEngine.open(target, chroma_url=chroma) as engine:
             errors += 1
             print("error", type(exc).__name__, exc, file=sys.stderr, flush=True)
     engine.flush()
-print("done", errors, " ".join(i for i in ids if i), flush=True)
+    held = [getattr(engine.store, k, float("nan")) for k in ("lock_wait_s", "lock_held_s")]
+print("done", errors, *held, " ".join(i for i in ids if i), flush=True)
 """
 
 
@@ -106,7 +107,11 @@ def _continuous_writes(engine: MemoryEngine, claims: list[Any], errors: list[str
             "cpu_per_write": (time.process_time() - start_cpu) * 1000 / len(claims), "ids": [i for i in ids if i]}
 
 
-def _four_processes(target: str, chroma_url: str | None, per_proc: int, errors: list[str]) -> tuple[float, list[str]]:
+def _four_processes(target: str, chroma_url: str | None, per_proc: int,
+                    errors: list[str]) -> tuple[dict[str, float], list[str]]:
+    """Writes per second of four writer processes, with where they serialise: the share of the run the
+    store's write lock was held (near 1: the lock is the bottleneck) and the share of each writer's time
+    spent waiting for it (PostgreSQL; nan where the store does not count)."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     procs = [subprocess.Popen([sys.executable, "-c", WORKER, target, chroma_url or "", str(k), str(per_proc)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
@@ -119,6 +124,7 @@ def _four_processes(target: str, chroma_url: str | None, per_proc: int, errors: 
         p.stdin.write("go\n")
         p.stdin.flush()
     ids: list[str] = []
+    wait = held = 0.0
     for p in procs:
         out, err = p.communicate()
         if p.returncode != 0 or not out.strip():
@@ -126,8 +132,11 @@ def _four_processes(target: str, chroma_url: str | None, per_proc: int, errors: 
             continue
         fields = out.split()
         errors += ["writer error"] * int(fields[1])
-        ids += fields[2:]
-    return 4 * per_proc / (time.perf_counter() - start), ids
+        wait, held = wait + float(fields[2]), held + float(fields[3])
+        ids += fields[4:]
+    elapsed = time.perf_counter() - start
+    return {"writes_per_s_4proc": 4 * per_proc / elapsed, "lock_held_share_4proc": held / elapsed,
+            "lock_wait_share_4proc": wait / (4 * elapsed)}, ids
 
 
 def run_system(name: str, target: str, chroma_url: str | None, sizes: tuple[int, int], probes: int,
@@ -148,8 +157,8 @@ def run_system(name: str, target: str, chroma_url: str | None, sizes: tuple[int,
                search_ms_p50_10k=_search_p50(engine, _queries(rng, probes), errors))
     engine.close()
     if chroma_url:
-        rate4, ids4 = _four_processes(target, chroma_url, per_proc, errors)
-        row["writes_per_s_4proc"] = rate4
+        four, ids4 = _four_processes(target, chroma_url, per_proc, errors)
+        row.update(four)
         written += ids4
     else:
         row["writes_per_s_4proc"] = float("nan")

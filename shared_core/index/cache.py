@@ -231,7 +231,10 @@ class CachedNeighbours:
               weigh: bool = False, hint: object = None) -> list[tuple[str, float]]:
         return self.cache.query(vector, namespace, k, ledgers, weigh=weigh)
 
-    def committed(self, touched: Sequence[Entry], vectors: dict[str, np.ndarray], tx: int) -> None:
+    reads_moved = True
+    """``committed`` takes the entries our transactions moved, as they now are (read under the write lock)."""
+
+    def committed(self, namespace: str, touched: Sequence[Entry], vectors: dict[str, np.ndarray], tx: int) -> None:
         """Our own transactions up to ``tx`` committed (the cache was refreshed under the write lock)."""
         self.cache.update(touched, vectors, self.index.embed)
         self._seen = max(self._seen, tx)

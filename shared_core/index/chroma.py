@@ -4,6 +4,11 @@ The ledger is the source of truth: History rows are removed from the index, and 
 rebuilt with ``reindex``. Vectors are computed by the engine's embedder (once per claim, shared with
 grounding) and handed to Chroma, so any embedder fits; the collection name carries the embedder's name
 and size, so two embedders never share one vector space. chromadb is imported only when an index opens.
+
+A row is an entry's id, vector and filter fields (namespace, ledger, source, slot), not its text: every
+read takes the text from the ledger, and a document costs Chroma its full-text index on every upsert
+(measured on embedded Chroma 1.5 at 10k rows of width 2048: 1.0-1.1 ms of CPU a row in batches without
+documents, 1.4-1.6 ms with them).
 """
 
 from __future__ import annotations
@@ -132,7 +137,6 @@ class EntryIndex:
             self.collection.upsert(
                 ids=[e.id for e in chunk],
                 embeddings=np.asarray(vectors[i:i + self.rows], dtype=np.float32),  # type: ignore[index]
-                documents=[e.text for e in chunk],
                 metadatas=[_metadata(e) for e in chunk],
             )
 

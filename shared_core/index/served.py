@@ -109,11 +109,15 @@ class ServedNeighbours:
             query = self.terms.current(namespace).weigh(query[None])[0].astype(np.float32)
         return self._snapshot(query, namespace, k, tuple(ledgers)).best()
 
-    def committed(self, touched: Sequence[Entry], vectors: dict[str, np.ndarray], tx: int) -> None:
-        """Our own commit: keep the vectors we hold (a caller's own embedding, which the text would not give)."""
+    reads_moved = False
+    """``committed`` needs no moved entries (the engine reads none while it holds the write lock)."""
+
+    def committed(self, namespace: str, touched: Sequence[Entry], vectors: dict[str, np.ndarray], tx: int) -> None:
+        """Our own commit in ``namespace``: keep the vectors we hold (a caller's own embedding, which the
+        text would not give)."""
         with self._lock:
             self._remember(vectors)
-            self._written.update(e.namespace for e in touched)
+            self._written.add(namespace)
 
     def settle(self) -> None:
         """Leave a snapshot of the frequencies of every namespace this process wrote (at a flush or

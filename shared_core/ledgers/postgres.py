@@ -17,7 +17,9 @@ logged move (``INSERT ... ON CONFLICT DO UPDATE`` is an UPDATE, so it is refused
 
 from __future__ import annotations
 
+import hashlib
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -99,6 +101,12 @@ CREATE OR REPLACE TRIGGER premises_immutable BEFORE UPDATE OR DELETE ON premises
     FOR EACH ROW EXECUTE FUNCTION tarl_refuse('premises are immutable');
 """
 _TRUNCATE = ("entries", "transactions", "moves", "premises")
+_DDL = SCHEMA + "".join(
+    f"CREATE OR REPLACE TRIGGER {table}_never_truncated BEFORE TRUNCATE ON {table} "
+    f"FOR EACH STATEMENT EXECUTE FUNCTION tarl_refuse('{table} rows are never deleted');\n" for table in _TRUNCATE)
+SCHEMA_KEY = "schema"
+"""Ledger meta key: the version of the DDL the database was given; an open runs the DDL only when it differs."""
+SCHEMA_VERSION = hashlib.sha256(_DDL.encode()).hexdigest()[:16]
 
 
 class _PipelinedWriter(_Writer):
@@ -123,13 +131,25 @@ class PostgresLedgerStore(SQLLedgerStore):
         self._write = psycopg.connect(url, autocommit=True)
         self._upkeep = psycopg.connect(url, autocommit=True)
         self._rlock, self._wlock, self._ulock = threading.RLock(), threading.RLock(), threading.Lock()
-        with self._write.transaction():
-            self._write.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))   # one schema creator at a time
-            self._write.execute(SCHEMA)
-            for table in _TRUNCATE:
-                self._write.execute(
-                    f"CREATE OR REPLACE TRIGGER {table}_never_truncated BEFORE TRUNCATE ON {table} "
-                    f"FOR EACH STATEMENT EXECUTE FUNCTION tarl_refuse('{table} rows are never deleted')")
+        self.lock_wait_s = self.lock_held_s = 0.0
+        """Seconds this process waited for the store's write lock, and held it (``tarl bench scale``: where
+        concurrent writers serialise)."""
+        if self._schema() != SCHEMA_VERSION:
+            with self._write.transaction():
+                self._write.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))   # one schema creator at a time
+                self._write.execute(_DDL)
+                self._write.execute("INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE "
+                                    "SET value = excluded.value", (SCHEMA_KEY, SCHEMA_VERSION))
+
+    def _schema(self) -> str | None:
+        """The schema version the database holds (None before the first open). Why ask first: the DDL
+        (``CREATE OR REPLACE TRIGGER``) locks each table against writes, so running it at every open made
+        an opening process queue behind any writer's open transaction, and every later writer behind it,
+        and wait out autovacuum after a bulk load (the 7 s ``open_s_100k`` of an earlier run)."""
+        if self._write.execute("SELECT to_regclass('meta')").fetchone()[0] is None:       # type: ignore[index]
+            return None
+        row = self._write.execute("SELECT value FROM meta WHERE key = %s", (SCHEMA_KEY,)).fetchone()
+        return row[0] if row else None
 
     def _rows(self, sql: str, params: tuple[Any, ...] = (), con: Any = None, *, fetch: bool = True) -> list[Any]:
         if con is not None:                          # the writer's connection: its lock is already held
@@ -141,9 +161,17 @@ class PostgresLedgerStore(SQLLedgerStore):
 
     @contextmanager
     def writer(self) -> Iterator[_Writer]:
-        with self._wlock, self._write.transaction():
-            self._write.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
-            yield _PipelinedWriter(self, self._write)
+        with self._wlock:
+            start = time.perf_counter()
+            try:
+                with self._write.transaction():
+                    self._write.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+                    got = time.perf_counter()
+                    self.lock_wait_s += got - start
+                    start = got
+                    yield _PipelinedWriter(self, self._write)
+            finally:
+                self.lock_held_s += time.perf_counter() - start
 
     @contextmanager
     def upkeep_lock(self) -> Iterator[None]:

@@ -4,6 +4,14 @@
 ``transactions`` and ``moves`` are the append-only log. Triggers refuse deletes and log rewrites, so
 "nothing is ever deleted" is enforced by the database, not by convention. WAL, foreign keys on, and
 ``BEGIN IMMEDIATE`` per memory transaction so concurrent writers serialise instead of racing.
+
+Durability: WAL with ``synchronous = NORMAL``. A commit is durable against the process dying at any
+moment (SIGKILL: ``tarl bench faults``, and ``tests/core/test_core_crash.py``): the WAL frames are in
+the operating system's hands before COMMIT returns. What a power loss or kernel crash can lose is the
+last transactions committed since the WAL was last synced (at each checkpoint); the database is never
+corrupted (the watermark lives in the same database, so it is lost with them), and index rows of lost
+entries never surface (every id is read through the ledger; ``reconcile()`` removes them).
+``synchronous = FULL`` would sync at every commit: measured here 0.21 ms a commit (p50) against 0.013.
 """
 
 from __future__ import annotations

@@ -7,18 +7,22 @@ nobody here has seen, and these are the cases where a wrong guess destroys a tru
 
 - ``revise``, ``reject_conflict`` and a ``noop`` that drops content need evidence of identity (the same
   slot, explicit or linked: ``linking``); different ids are different subjects;
-- a claim on a slot whose open entry says something different (``change``) is never ``noop``;
+- a claim on a slot whose open entry says something different (``change``) is never ``noop``; and a
+  claim linked by inference only (no shared explicit slot) that shows no sign of change is never
+  ``revise`` (measured on dev: restatements with a remark added were superseding the fact they repeat);
 - a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
   signals a change or names the entry's own value) and not a rejection;
-- a single-valued slot never holds two Accepted answers: an explicit one (the caller's key), or one the
-  linker is sure of (``SURE_LINK``) when the claim says something different;
+- a single-valued explicit slot (the caller's key) never holds two Accepted answers; an inferred link
+  does not take ``append`` away (measured on dev: a sure-looking wrong link then destroyed a true fact
+  more often than it saved a duplicate);
 - untrusted sources (``PolicyConfig.untrusted``) never reach Accepted on their own: no append, no revise
   (their contentful claims that ground on nothing go to Pending); their unhedged claim against a current
   Accepted fact is rejected (``WAITS`` lists what makes it wait instead);
 - a guess (``cue_speculative``: "maybe", "might") or a rumour of a future change ("Bob says I'm moving
   next year") never enters Accepted;
 - a new fact about nothing memory holds, in the words of a source that speaks for it (``OWNER_PRIOR``:
-  the user, the system, a tool) and with nothing that makes it wait (``WAITS``), is kept (``append``);
+  the user, the system, a tool), with nothing that makes it wait (``WAITS``) and not a stale snapshot
+  (``cue_stale``: a cache may hold what memory has since replaced), is kept (``append``);
 - chit-chat is ``noop`` with no target.
 
 The asymmetry (wrongly superseding or dropping a true fact costs more than keeping a near-duplicate)
@@ -38,11 +42,6 @@ from ..schema import DECISION_ACTIONS, Action, Decision, Ledger
 ACTIONS = tuple(a.value for a in DECISION_ACTIONS)
 FALLBACK = (Action.APPEND, Action.DEFER_VERIFY, Action.NOOP, Action.REJECT_CONFLICT, Action.REVISE)
 """Order tried when a deterministic policy's choice is not allowed: keep the claim first."""
-
-
-SURE_LINK = 0.7
-"""Linker probability from which an inferred link counts like a shared explicit slot for the rule "a
-single-valued slot never holds two Accepted answers"."""
 
 OWNER_PRIOR = 0.8
 """Source prior of a source that speaks for the fact (the user, the system, a tool): its unhedged new
@@ -67,15 +66,16 @@ def allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False
     if not identity or f.get("value_differs"):
         ok[Action.NOOP] = False
+    if identity and not f.get("same_slot") and not f.get("value_differs") and not f.get("change_signal"):
+        ok[Action.REVISE] = False       # an inferred link with no sign of change: not worth a true fact
     if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap")):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
-    if identity and not f.get("many") and (f.get("same_slot") or (
-            f.get("value_differs") and f.get("link_p", 0.0) >= SURE_LINK)):
+    if identity and not f.get("many") and f.get("same_slot"):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
     if f.get("cue_speculative") or (f.get("cue_hearsay") and (f.get("cue_future") or f.get("hedged"))):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
     if not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
-            and not any(f.get(k) for k in WAITS):
+            and not any(f.get(k) for k in (*WAITS, "cue_stale")):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
     if f.get("untrusted"):
         ok[Action.APPEND] = ok[Action.REVISE] = False

@@ -3,12 +3,16 @@ action. Weights come from a small JSON file (no pickle), so inference needs neit
 
 score(a) = w3 . tanh(W2 [h ; e_a ; phi(a)] + b2) + b3, with h = tanh(W1 (x - mean) / std + b1);
 p = softmax(score / T) over feasible actions, T fitted on dev (temperature scaling).
+
+A weights file may hold several members (the same network trained from different seeds): the score is
+their mean. One small network's decisions on hand-written text moved by several points of macro-F1 from
+one training seed to the next; the mean of a few is what a retraining reproduces.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,41 +32,60 @@ class ScorerWeights:
     meta: dict[str, Any]
     config: dict[str, Any] | None = None
     """The ``PolicyConfig`` the weights were trained and calibrated with (shipped defaults)."""
+    members: list[dict[str, np.ndarray]] = field(default_factory=list)
+    """Further members' arrays (an ensemble: scores are averaged over ``arrays`` and these)."""
 
     @classmethod
     def load(cls, path: str | Path) -> ScorerWeights:
         raw = json.loads(Path(path).read_text())
         if tuple(raw["feature_names"]) != FEATURE_NAMES:
             raise ValueError(f"weights={path}: feature_names do not match this version's features; retrain")
-        arrays = {k: np.asarray(raw[k], dtype=np.float64) for k in ARRAYS}
-        return cls(tuple(raw["actions"]), arrays, float(raw["temperature"]), raw.get("meta", {}), raw.get("config"))
+        def arrays(d: dict) -> dict[str, np.ndarray]:
+            return {k: np.asarray(d[k], dtype=np.float64) for k in ARRAYS}
+        return cls(tuple(raw["actions"]), arrays(raw), float(raw["temperature"]), raw.get("meta", {}), raw.get("config"),
+                   [arrays(m) for m in raw.get("members", [])])
 
     def save(self, path: str | Path) -> None:
         record: dict[str, Any] = {"feature_names": list(FEATURE_NAMES), "actions": list(self.actions),
                                   "temperature": self.temperature, "meta": self.meta}
         if self.config is not None:
             record["config"] = self.config
-        record.update({k: np.round(np.asarray(v, dtype=np.float64), 6).tolist() for k, v in self.arrays.items()})
+        def rounded(arrays: dict[str, np.ndarray]) -> dict[str, Any]:
+            return {k: np.round(np.asarray(v, dtype=np.float64), 6).tolist() for k, v in arrays.items()}
+        record.update(rounded(self.arrays))
+        if self.members:
+            record["members"] = [rounded(m) for m in self.members]
         Path(path).write_text(json.dumps(record, separators=(",", ":")))
+
+
+class _Member:
+    """One trained network; the action half of the second layer is precomputed (it does not depend on x)."""
+
+    def __init__(self, a: dict[str, np.ndarray], actions: tuple[str, ...]) -> None:
+        self._mean, self._std = a["mean"], np.where(a["std"] > 1e-6, a["std"], 1.0)
+        self._W1, self._b1 = a["W1"], a["b1"]
+        self._w3, self._b3 = a["w3"], float(a["b3"].reshape(-1)[0])
+        codes = np.asarray([ACTION_CODES[x] for x in actions], dtype=np.float64)
+        self._action_part = np.concatenate([a["E"], codes], axis=1) @ a["W2"][:, self._W1.shape[0]:].T + a["b2"]
+        self._h_part = a["W2"][:, : self._W1.shape[0]]
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        h = np.tanh(((x - self._mean) / self._std) @ self._W1.T + self._b1)
+        z = np.tanh((h @ self._h_part.T)[:, None, :] + self._action_part[None, :, :])
+        return z @ self._w3 + self._b3
 
 
 class Scorer:
     def __init__(self, weights: ScorerWeights) -> None:
         self.weights = weights
         self.actions = weights.actions
-        a = weights.arrays
-        self._mean, self._std = a["mean"], np.where(a["std"] > 1e-6, a["std"], 1.0)
-        self._W1, self._b1, self._W2, self._b2 = a["W1"], a["b1"], a["W2"], a["b2"]
-        self._w3, self._b3 = a["w3"], float(a["b3"].reshape(-1)[0])
-        codes = np.asarray([ACTION_CODES[x] for x in self.actions], dtype=np.float64)
-        self._action_part = np.concatenate([a["E"], codes], axis=1) @ self._W2[:, self._W1.shape[0]:].T + self._b2
-        self._h_part = self._W2[:, : self._W1.shape[0]]
+        self._members = [_Member(a, self.actions) for a in (weights.arrays, *weights.members)]
 
     def logits(self, x: np.ndarray) -> np.ndarray:
-        """Raw scores for a batch ``x`` of shape (n, features) -> (n, actions)."""
-        h = np.tanh(((x - self._mean) / self._std) @ self._W1.T + self._b1)
-        z = np.tanh((h @ self._h_part.T)[:, None, :] + self._action_part[None, :, :])
-        return z @ self._w3 + self._b3
+        """Raw scores for a batch ``x`` of shape (n, features) -> (n, actions): the members' mean."""
+        if len(self._members) == 1:
+            return self._members[0].logits(x)
+        return np.mean([m.logits(x) for m in self._members], axis=0)
 
     def probabilities(self, x: np.ndarray, mask: np.ndarray | None = None, temperature: float | None = None) -> np.ndarray:
         s = self.logits(np.atleast_2d(x)) / (temperature or self.weights.temperature)

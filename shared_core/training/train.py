@@ -133,6 +133,16 @@ def train(train_set: Batch, dev_set: Batch, cfg: TrainConfig, progress: bool = T
     return weights, {"dev_loss": history, "best_dev_loss": best[0]}
 
 
+def ensemble(runs: Sequence[ScorerWeights], calibration: Batch) -> ScorerWeights:
+    """One weights file averaging the members' scores, its temperature fitted anew on ``calibration``."""
+    first = runs[0]
+    members = ScorerWeights(first.actions, first.arrays, 1.0, {**first.meta, "members": len(runs),
+                                                               "seeds": [r.meta.get("seed") for r in runs]},
+                            first.config, [r.arrays for r in runs[1:]])
+    members.temperature = fit_temperature(members, calibration)
+    return members
+
+
 def export(model: TorchScorer, mean: np.ndarray, std: np.ndarray, cfg: TrainConfig) -> ScorerWeights:
     def a(p: torch.Tensor) -> np.ndarray:
         return p.detach().numpy().astype(np.float64)

@@ -127,3 +127,18 @@ def test_importing_the_core_is_light():
     code = "import shared_core, sys; print([m for m in ('torch', 'sklearn', 'chromadb', 'scipy') if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
+
+
+def test_a_committed_write_returns_even_if_preparing_its_features_fails(monkeypatch):
+    """Per-text features are computed after COMMIT to speed later writes: their failure is logged, never
+    raised to a caller whose write is already in the ledger (a retry would write it twice)."""
+    from shared_core import decision
+    from shared_core.executor import Step
+
+    with MemoryEngine.open() as engine:
+        def broken(item):
+            raise RuntimeError("feature bug")
+
+        monkeypatch.setattr(decision, "prepare", broken)
+        d = engine.apply("ana", [Step(Action.APPEND, Claim(text="Ana lives in Rome", namespace="ana"))])
+        assert [e.text for e in engine.accepted("ana")] == ["Ana lives in Rome"] and d[0].created

@@ -26,3 +26,20 @@ def test_engine_on_postgres_and_chroma_survives_reopen(pg_url, chroma_url, index
     with MemoryEngine.open(pg_url, chroma_url=chroma_url) as eng:
         assert [h.entry.text for h in eng.search("where does Ana live", "ana")] == ["Ana lives in Oslo now"]
         assert [e.text for e in eng.history("ana")] == ["Ana lives in Rome"]
+
+
+def test_opening_a_store_waits_for_no_writer(pg_url):
+    """A second process opening the store while a writer's transaction is open gets in at once: the DDL
+    (which locks every table against writes) runs only when the database lacks this schema version."""
+    import psycopg
+
+    from shared_core.ledgers import PostgresLedgerStore
+
+    PostgresLedgerStore(pg_url).close()                                    # the store exists
+    with psycopg.connect(pg_url) as writer:                               # a writer mid-transaction
+        writer.execute("LOCK TABLE entries, moves, transactions, premises IN ROW EXCLUSIVE MODE")
+        impatient = pg_url + "?options=-c%20lock_timeout%3D3000"
+        store = PostgresLedgerStore(impatient)                             # before: LockNotAvailable
+        assert store.head() == 0
+        store.close()
+        writer.rollback()

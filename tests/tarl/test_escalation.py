@@ -125,9 +125,9 @@ def test_the_budget_is_per_namespace_and_per_minute():
         who = [engine.write(Claim(text=f"fact number {i} is {i * 7}", namespace="a")).decided_by for i in range(3)]
         assert who == ["judge", "judge", "policy"]
         assert "budget exhausted" in engine.log("a")[-1].decision.judge_rationale
-        assert engine.write(Claim(text="another namespace", namespace="b")).decided_by == "judge"
+        assert engine.write(Claim(text="another namespace holds the vault pin 2231", namespace="b")).decided_by == "judge"
         now[0] = 61.0
-        assert engine.write(Claim(text="a minute later", namespace="a")).decided_by == "judge"
+        assert engine.write(Claim(text="a minute later the printer code is 4471", namespace="a")).decided_by == "judge"
     assert policy.counters.as_dict()["over_budget"] == 1 and len(judge.requests) == 4
 
 

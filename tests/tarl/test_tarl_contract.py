@@ -45,6 +45,8 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
                                    Action.NOOP),
     "chit_chat": ([("I live in Lisbon", "user")], ("lol ok", "user"), Action.NOOP),
     "untrusted_new_claim_waits": ([], ("A blog says the user owns a boat", "web"), Action.DEFER_VERIFY),
+    "remark_on_a_held_fact_revises_nothing": ([("I moved to the platform team this week", "user")],
+                                              ("platform team, yep. whole new vibe", "user"), Action.NOOP),
 }
 VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "dark_to_light": ("I prefer dark mode", "Light mode now"),

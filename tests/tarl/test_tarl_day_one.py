@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from shared_core import Claim, MemoryEngine
 from shared_core.decision import decide
-from shared_core.grounding import content_free
+from shared_core.chitchat import remark
 from shared_core.policy import LearnedPolicy, RulePolicy
 from shared_core.schema import Action
 
@@ -138,10 +138,11 @@ _WORD = st.sampled_from(["invoice", "garden", "Lagos", "violin", "4417", "Q-19",
 @settings(max_examples=60, deadline=None)
 @given(st.lists(_WORD, min_size=1, max_size=8), st.sampled_from(["user", "assistant", "third_party", "tool", "web"]))
 def test_untargeted_contentful_claim_is_never_dropped(words: list[str], source: str) -> None:
-    """With nothing in memory to restate, noop is only for content-free turns (``policy.contract``)."""
+    """With nothing in memory to restate, noop is only for remarks (``chitchat.remark``: phatic words
+    only, or the shipped remark model's verdict) (``policy.contract``)."""
     claim = Claim(text=" ".join(words), source=source)
     d = decide(claim, [], [], LearnedPolicy()).decision
-    if not content_free(claim.text):
+    if not remark(claim.text, source):
         assert d.action is not Action.NOOP
     assert np.isclose(sum(d.probabilities.values()), 1.0)
 

@@ -44,3 +44,18 @@ def test_benchmark_and_engine_decide_alike(policy) -> None:
                 made[d.entry_id] = i
             target = entry_id(made[d.target_id]) if d.target_id in made else None
             assert (d.action.value, target) == (bench[i].pred, bench[i].target), f"step {i}: {s.claim.text!r}"
+
+
+def test_the_callers_own_key_outranks_an_inferred_link(tmp_path) -> None:
+    """A claim on an explicit slot is about that slot's entry, even when the linker scores a Pending
+    guess about the same person higher (the demo's "Maya moved to Porto in May" once appended beside
+    "Maya lives in Lisbon" because "Maybe Maya likes jazz" outscored it)."""
+    from shared_core import Claim, MemoryEngine
+    from shared_core.schema import Action
+
+    with MemoryEngine.open(tmp_path / "m") as engine:
+        lisbon = engine.write(Claim(text="Maya lives in Lisbon", namespace="d", slot="home_city"))
+        engine.write(Claim(text="Maybe Maya likes jazz", namespace="d", source="assistant"))
+        d = engine.write(Claim(text="Maya moved to Porto in May", namespace="d", slot="home_city"))
+        assert d.action is Action.REVISE and d.target_id == lisbon.entry_id
+        assert [e.text for e in engine.accepted("d") if e.slot == "home_city"] == ["Maya moved to Porto in May"]

@@ -133,3 +133,14 @@ def test_training_pairs_are_labelled_by_the_gold_slot() -> None:
     assert x.shape[1] == len(linking.NAMES) and sorted(y.tolist()) == [0.0, 0.0, 0.0, 1.0, 1.0]
     xc, yc = change_pairs([to_episode(raw)], vectors)
     assert yc.tolist() == [1.0, 0.0] and xc.shape == (2, len(change.NAMES))
+
+
+def test_a_change_from_the_held_value_to_another_is_a_change() -> None:
+    """"changed from X to Y" about an entry holding X (and not Y) changes it, however many words the two
+    share; a route ("goes from A to B") or a Y the entry already holds does not."""
+    from shared_core.change import replaced
+
+    assert replaced("Sam's blood pressure status changed from 'Abnormal' to 'Normal'.", "Sam's blood pressure status: Abnormal")
+    assert replaced("we moved from Leeds to York last month", "I live in Leeds")
+    assert not replaced("we moved from Leeds to York last month", "I live in York now")
+    assert not replaced("the train goes from Leeds to York", "I live in Leeds")

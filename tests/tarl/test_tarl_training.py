@@ -60,3 +60,18 @@ def test_label_only_and_binary_variants_train(tiny) -> None:
     wb, _ = train(bin_tr, bin_dev, TrainConfig(binary=True, epochs=2, seed=0), progress=False)
     assert wb.actions == ("write", "hold")
     assert isinstance(TorchScorer(3, ("write", "hold"), TrainConfig()), torch.nn.Module)
+
+
+def test_an_ensemble_scores_the_members_mean_and_survives_a_round_trip(tiny, tmp_path) -> None:
+    from shared_core.policy.model import Scorer, ScorerWeights
+    from shared_core.training.train import ensemble
+
+    tr, dev = tiny
+    runs = [train(tr, dev, TrainConfig(epochs=2, seed=s), progress=False)[0] for s in (0, 1, 2)]
+    both = ensemble(runs, dev)
+    assert both.meta["members"] == 3 and len(both.members) == 2
+    mean = np.mean([Scorer(r).logits(dev.x) for r in runs], axis=0)
+    assert np.allclose(Scorer(both).logits(dev.x), mean)
+    both.save(tmp_path / "w.json")
+    again = ScorerWeights.load(tmp_path / "w.json")
+    assert np.allclose(Scorer(again).logits(dev.x), mean, atol=1e-4) and again.temperature == both.temperature

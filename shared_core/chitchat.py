@@ -1,0 +1,65 @@
+"""Is this turn a remark with nothing to remember ("anyway enough meds talk", "phew")?
+
+The contract keeps every new fact a trusted source states (``policy.contract``), so a remark that reads
+like a statement would be stored. ``grounding.content_free`` catches turns made only of phatic words;
+this logistic model (``linking.PairModel``) catches the rest from what a remark lacks (names, numbers,
+ids, attribute words, content) and what it has (interjections and discourse markers), never from the
+words of any episode. Fitted on the hand-written training episodes only
+(``python -m shared_core.training.chitchat``), threshold chosen on dev with precision weighted over
+recall: dropping a real fact costs more than storing a remark.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from . import slots
+from .grounding import PHATIC, STOP, content_free, identifiers, numbers
+from .linking import PairModel
+
+WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "chitchat.json"
+
+MARKERS = frozenset(
+    "lol lmao rofl haha hahaha hehe heh ugh argh omg phew ffs anyway anyways whatever meh oof welp hmm yay woo "
+    "wow nice fine cool ok okay k thx ty cheers grim sigh damn dang gosh jeez yikes lmk idk tbh ngl smh fr".split())
+"""Interjections and discourse markers of chat: general English, not any episode's words."""
+
+_TOKEN = re.compile(r"[a-z0-9']+")
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'll|my|mine|we|we're|our|me|us)\b", re.I)
+
+NAMES = ("log_tokens", "log_content", "marker_share", "has_number", "has_identifier", "has_name", "attribute_word",
+         "first_person", "question", "starts_with_marker", "from_user", "phatic_only")
+
+
+@lru_cache(maxsize=16384)
+def features(text: str, source: str) -> tuple[float, ...]:
+    toks = _TOKEN.findall(text.lower())
+    content = [t for t in toks if t not in STOP and t not in PHATIC and t not in MARKERS]
+    names = [w for w in text.split()[1:] if w[:1].isupper()]
+    return (math.log1p(len(toks)), math.log1p(len(content)),
+            sum(t in MARKERS for t in toks) / max(1, len(toks)),
+            float(bool(numbers(text))), float(bool(identifiers(text))), float(bool(names)),
+            float(slots.family(text) is not None), float(bool(_FIRST_PERSON.search(text))), float("?" in text),
+            float(bool(toks) and toks[0] in MARKERS), float(source == "user"), float(content_free(text)))
+
+
+@lru_cache(maxsize=1)
+def default() -> PairModel | None:
+    """The shipped model, or None before one was fitted (only phatic-word turns count as remarks then)."""
+    return PairModel.load(WEIGHTS, NAMES) if WEIGHTS.exists() else None
+
+
+def remark(text: str, source: str) -> bool:
+    """Nothing to remember: phatic words only, or a remark by the shipped model. A tool's or a document's
+    structured output is never a remark."""
+    if content_free(text):
+        return True
+    model = default()
+    if model is None or text.lstrip().startswith(("{", "[")):
+        return False
+    return bool(model.probabilities(np.asarray([features(text, source)]))[0] >= model.threshold)

@@ -1,0 +1,27 @@
+"""Remarks (``shared_core.chitchat``): chat with nothing to remember is dropped, short facts are kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared_core import Claim, MemoryEngine
+from shared_core.chitchat import remark
+from shared_core.schema import Action
+
+
+@pytest.mark.parametrize("text", ["ugh what a day lol", "anyway, long story", "lol ok", "nah", "haha omg"])
+def test_remarks_are_dropped(tmp_path, text: str) -> None:
+    with MemoryEngine.open(tmp_path / "m") as engine:
+        d = engine.write(Claim(text=text, namespace="u"))
+        assert d.action is Action.NOOP and d.target_id is None
+        assert engine.accepted("u") == []
+
+
+@pytest.mark.parametrize("text", ["I like sushi", "we got a puppy lol", "my flight lands at 23:40 on the 2nd ffs",
+                                  "Remind me to book the dentist", "I am vegan now", "kids are asleep finally"])
+def test_short_facts_are_not_remarks(text: str) -> None:
+    assert not remark(text, "user")
+
+
+def test_structured_output_is_never_a_remark() -> None:
+    assert not remark('{"ok": true}', "tool") and not remark('[{"status": "fine"}]', "tool")
