@@ -14,7 +14,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.store.base import BaseStore, SearchItem
 from shared_core import Action, Decision, TarlError
-from shared_core.escalation import attach
+from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_escalation
 from shared_core.extraction import EXTRACT_PROMPT, ExtractedFact, ExtractedFacts, canonical_slot, parse_facts, store_key
 from shared_core.trust import Attribution, attribute
 
@@ -86,14 +86,18 @@ class TarlMemoryMiddleware(AgentMiddleware):
       is turned into facts with slots by the core's one extraction prompt (``shared_core.extraction``)
       and each is put through the store (TARL decides, as for any write).
     - With ``judge`` (a chat model, or a ``ChatModelJudge``), a ``TarlStore``'s engine asks it about the
-      writes its policy is unsure of (``shared_core.escalation``; the store's engine is changed).
+      writes its policy is unsure of (``shared_core.escalation``; the store's engine is changed), with
+      ``share``, ``calls_per_minute`` and ``judge_timeout`` as ``TarlStore.open`` takes them (they replace
+      whatever escalation the store was opened with; attached once, so the gate's count carries on).
 
     ``namespace`` is a fixed tuple or a function of the runtime (``Runtime`` or ``ToolRuntime``; both
     have ``context``). The store is ``store=`` or else the agent's (``create_agent(..., store=...)``).
     """
 
     def __init__(self, namespace: Namespace = ("memories",), *, store: BaseStore | None = None, k: int = 4,
-                 extractor: BaseChatModel | None = None, with_tools: bool = True, judge: Any = None) -> None:
+                 extractor: BaseChatModel | None = None, with_tools: bool = True, judge: Any = None,
+                 share: float | None = None, calls_per_minute: int | None = CALLS_PER_MINUTE,
+                 judge_timeout: float = TIMEOUT) -> None:
         super().__init__()
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise TarlError("k", k, "must be a non-negative integer")
@@ -102,6 +106,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
         self.namespace, self.store, self.k = namespace, store, k
         self.extractor = extractor.with_structured_output(ExtractedFacts) if extractor is not None else None
         self.judge = as_judge(judge)
+        self.escalation = {"share": share, "calls_per_minute": calls_per_minute, "judge_timeout": judge_timeout}
+        check_escalation(self.judge, **self.escalation)     # now, not at the first call
         self.tools: list[BaseTool] = self._tools() if with_tools else []
 
     # -- resolution ---------------------------------------------------------------------------
@@ -114,7 +120,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
             raise TarlError("store", None, "TarlMemoryMiddleware needs a store: pass store= or "
                                            "create_agent(..., store=TarlStore.open())")
         if self.judge is not None and isinstance(store, TarlStore):
-            attach(store.engine, self.judge)
+            attach(store.engine, self.judge, **self.escalation)
         return store
 
     # -- recall into the prompt ---------------------------------------------------------------

@@ -28,7 +28,7 @@ from langgraph.store.base import (
 # mean for InMemoryStore (private helpers: pinned by the contract tests in tests/langchain/).
 from langgraph.store.memory import _compare_values, _does_match
 from shared_core import Action, Claim, Decision, Entry, Ledger, MemoryEngine, Reason, Step, TarlError
-from shared_core.escalation import with_judge
+from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, with_judge
 
 from . import namespaces
 from .judge import as_judge
@@ -119,17 +119,24 @@ class TarlStore(BaseStore):
     @classmethod
     def open(cls, path: str | Path | None = None, *, embeddings: Embeddings | None = None,
              policy: Policy | None = None, chroma_url: str | None = None, default_source: str = "user",
-             ground_across_keys: bool = False, judge: Any = None) -> TarlStore:
+             ground_across_keys: bool = False, judge: Any = None, share: float | None = None,
+             calls_per_minute: int | None = CALLS_PER_MINUTE, judge_timeout: float = TIMEOUT) -> TarlStore:
         """Open an engine (``path`` None: in-memory) and a store that closes it; ``embeddings`` may be
         any LangChain ``Embeddings`` (default: the core's offline embedder). ``judge``: a chat model (or
         a :class:`~langchain_tarl.ChatModelJudge`) asked about the writes the policy is unsure of
-        (``shared_core.escalation``)."""
+        (``shared_core.escalation``), with ``share`` (the fraction of writes sent, the most doubtful;
+        None: the doubt model's own threshold), ``calls_per_minute`` per namespace (None: no cap) and
+        ``judge_timeout`` seconds, as ``EscalatingPolicy`` takes them.
+
+        Raises ``TarlError`` naming the field, before any file is created, for an invalid option or one
+        given without a ``judge``."""
         if not isinstance(ground_across_keys, bool):      # checked before a path creates files
             raise TarlError("ground_across_keys", ground_across_keys, "must be True or False")
         from .embeddings import embedder_from_langchain
 
         embedder = embedder_from_langchain(embeddings) if embeddings is not None else None
-        policy = with_judge(policy, as_judge(judge))
+        policy = with_judge(policy, as_judge(judge), share=share, calls_per_minute=calls_per_minute,
+                            judge_timeout=judge_timeout)
         engine = MemoryEngine.open(path, embedder=embedder, policy=policy, chroma_url=chroma_url)
         return cls(engine, default_source=default_source, ground_across_keys=ground_across_keys, owns_engine=True)
 

@@ -30,7 +30,7 @@ from llama_index.core.tools import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
 from shared_core import MemoryEngine, TarlError
-from shared_core.escalation import attach, judge_call
+from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_escalation
 from shared_core.lre import MESSAGE_OVERHEAD, Scorer, StreamingScorer, count_tokens, trim
 from shared_core.policy import Policy
 
@@ -108,13 +108,19 @@ class TarlMemory(BaseChatStoreMemory):
         source: str = "user",
         policy: Policy | None = None,
         judge: Any = None,
+        share: float | None = None,
+        calls_per_minute: int | None = CALLS_PER_MINUTE,
+        judge_timeout: float = TIMEOUT,
     ) -> TarlMemory:
         """One call for the common case: a store at ``path`` (None: in memory) or an open ``engine``;
         ``session_id`` (default: a new one) keys the chat history, ``namespace`` the long-term memory;
         with ``path`` and no ``chat_store`` the history is kept in ``path/chat.db`` (it survives a restart);
         ``policy`` (for a new store) picks the decision policy (None: the engine's default);
         ``judge`` (an ``LLM``, e.g. the agent's own, or an :class:`~llamaindex_tarl.LLMJudge`) is asked
-        about the writes the policy is unsure of (``shared_core.escalation``; an ``engine`` given is changed).
+        about the writes the policy is unsure of (``shared_core.escalation``; an ``engine`` given is changed),
+        with ``share`` (the fraction of writes sent, the most doubtful; None: the doubt model's threshold),
+        ``calls_per_minute`` per namespace (None: no cap) and ``judge_timeout`` seconds; an invalid option,
+        or one without a ``judge``, raises ``TarlError`` naming it before anything is opened.
         Token counting: ``token_counter`` (text -> int) or a LlamaIndex-style ``tokenizer_fn`` (text ->
         tokens); the default is LRE's offline approximation, so nothing is downloaded."""
         if token_counter is not None and tokenizer_fn is not None:
@@ -126,8 +132,8 @@ class TarlMemory(BaseChatStoreMemory):
         fields = {"token_limit": token_limit, "keep_last": keep_last, "token_counter": token_counter or count_tokens,
                   "chat_store": chat_store or SimpleChatStore(), "chat_store_key": session_id or uuid.uuid4().hex}
         judge = as_judge(judge)
-        if judge is not None:
-            judge_call(judge)
+        escalation = {"share": share, "calls_per_minute": calls_per_minute, "judge_timeout": judge_timeout}
+        check_escalation(judge, **escalation)
         check_fields(TarlMemoryBlock, block_fields)     # validate everything before opening a store:
         check_fields(cls, fields)                       # opening one at a path creates files
         history = _check_messages(chat_history) if chat_history is not None else []
@@ -139,7 +145,7 @@ class TarlMemory(BaseChatStoreMemory):
             owned.append(fields["chat_store"])
         memory = cls(TarlMemoryBlock(opened, **block_fields), **fields)
         memory._owned = owned
-        attach(memory.engine, judge)
+        attach(memory.engine, judge, **escalation)
         if history:
             memory.set(history)
         return memory

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from .config import PolicyConfig
 from .errors import TarlError
-from .doubt import TERMS, ShareGate, Uncertainty, doubt_terms
+from .doubt import TERMS, ShareGate, Uncertainty, check_share, doubt_terms
 from .grounding import Grounding
 from .judging import JudgeRequest, parse_answer, request_for, validated
 from .policy.base import Policy
@@ -36,8 +36,28 @@ from .policy.contract import enforce
 from .reliability import Comparison
 from .schema import Claim, Decision
 
-__all__ = ["TERMS", "Counters", "EscalatingPolicy", "Judge", "ShareGate", "Uncertainty", "attach", "doubt_terms",
-           "judge_call", "with_judge"]
+__all__ = ["CALLS_PER_MINUTE", "TERMS", "TIMEOUT", "Counters", "EscalatingPolicy", "Judge", "ShareGate", "Uncertainty",
+           "attach", "check_escalation", "check_options", "doubt_terms", "judge_call", "with_judge"]
+
+CALLS_PER_MINUTE = 30
+"""Default judge calls per minute and namespace: a cost cap, well above what a chat's writes need."""
+TIMEOUT = 10.0
+"""Default seconds a judge may take; the write decided meanwhile waits for it, so well below SQLite's busy timeout."""
+
+
+def check_options(share: float | ShareGate | None = None, calls_per_minute: int | None = CALLS_PER_MINUTE,
+                  timeout: float = TIMEOUT, *, timeout_name: str = "timeout") -> None:
+    """``TarlError`` naming the first escalation option that is not valid, so an adapter can check what a
+    user passed before it opens anything (a store at a path creates files). ``timeout_name``: what the
+    caller calls the timeout (the adapters say ``judge_timeout``)."""
+    if share is not None and not isinstance(share, ShareGate):
+        check_share(share)
+    if calls_per_minute is not None and (isinstance(calls_per_minute, bool) or not isinstance(calls_per_minute, int)
+                                         or calls_per_minute < 0):
+        raise TarlError("calls_per_minute", calls_per_minute, "must be None or a non-negative integer")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise TarlError(timeout_name, timeout, "must be a positive number of seconds")
+
 
 def judge_call(judge: Any) -> Callable[[JudgeRequest], Any]:
     """The function to call for ``judge`` (its ``judge`` method, or itself); ``TarlError`` otherwise,
@@ -97,7 +117,8 @@ class EscalatingPolicy:
     ['decisions', 'errors', 'fallbacks']
 
     ``share`` (None: the rule's fixed threshold decides) escalates that fraction of decisions, the most
-    doubtful of the recent stream (a :class:`ShareGate`; pass one to seed it with known scores).
+    doubtful of the recent stream (a :class:`ShareGate` seeded with the rule's dev percentiles, so the
+    first writes of a fresh store are ranked against dev; pass a gate of your own to seed it otherwise).
     ``calls_per_minute`` (None: unlimited) is per namespace; ``timeout`` in seconds bounds each judge
     call (sync calls run in a worker thread, async ones under ``asyncio.wait_for``). ``MemoryEngine.write``
     decides with this policy before taking the ledger's write lock (``asks_judge``) and executes that
@@ -115,23 +136,21 @@ class EscalatingPolicy:
 
     def __init__(self, base: Policy, judge: Judge | Callable[[JudgeRequest], Any], *,
                  uncertainty: Uncertainty | None = None, share: float | ShareGate | None = None,
-                 calls_per_minute: int | None = 30,
-                 timeout: float = 10.0, clock: Callable[[], float] = time.monotonic,
+                 calls_per_minute: int | None = CALLS_PER_MINUTE,
+                 timeout: float = TIMEOUT, clock: Callable[[], float] = time.monotonic,
                  config: PolicyConfig | None = None) -> None:
         if not hasattr(base, "decide"):
             raise TarlError("base", base, "must be a Policy (an object with decide(claim, grounding, comparison))")
         self._call = judge_call(judge)
-        if calls_per_minute is not None and (isinstance(calls_per_minute, bool) or not isinstance(calls_per_minute, int)
-                                             or calls_per_minute < 0):
-            raise TarlError("calls_per_minute", calls_per_minute, "must be None or a non-negative integer")
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
-            raise TarlError("timeout", timeout, "must be a positive number of seconds")
+        check_options(share, calls_per_minute, timeout)
         if uncertainty is not None and not isinstance(uncertainty, Uncertainty):
             raise TarlError("uncertainty", uncertainty, "must be an Uncertainty rule or None (the shipped one)")
         self.base, self.judge = base, judge
         self._acall = getattr(judge, "ajudge", None)
         self.uncertainty = uncertainty or Uncertainty()
-        self.gate = share if isinstance(share, ShareGate) or share is None else ShareGate(share, self.uncertainty.threshold)
+        self.share = share
+        self.gate = share if isinstance(share, ShareGate) or share is None else ShareGate(
+            share, self.uncertainty.threshold, seed=self.uncertainty.seed or ())
         self.calls_per_minute, self.timeout, self.clock = calls_per_minute, float(timeout), clock
         self.config = config
         self.name = f"escalating_{getattr(base, 'name', 'policy')}"
@@ -263,25 +282,54 @@ class EscalatingPolicy:
                                        "rationale": f"{base.rationale} ({why}; {reason})"})
 
 
-def with_judge(policy: Policy | None, judge: Any, **options: Any) -> Policy | None:
-    """What an adapter's ``judge=`` means: ``policy`` (None: the default learned policy) escalating to
-    ``judge``; ``judge`` None leaves ``policy`` as it is. ``options`` go to :class:`EscalatingPolicy`."""
+def with_judge(policy: Policy | None, judge: Any, *, share: float | ShareGate | None = None,
+               calls_per_minute: int | None = CALLS_PER_MINUTE, judge_timeout: float = TIMEOUT,
+               config: PolicyConfig | None = None) -> Policy | None:
+    """What an adapter's ``judge=`` and its options mean: ``policy`` (None: the default learned policy)
+    escalating to ``judge`` (:class:`EscalatingPolicy` with ``share``, ``calls_per_minute`` and
+    ``timeout=judge_timeout``; a ``policy`` that already escalates is replaced over its base, as
+    :func:`attach` does); ``judge`` None leaves ``policy`` as it is. Raises ``TarlError`` naming the field
+    for an invalid option, or for an option given without a judge (it would silently do nothing)."""
+    check_escalation(judge, share=share, calls_per_minute=calls_per_minute, judge_timeout=judge_timeout)
     if judge is None:
         return policy
     from .policy import LearnedPolicy
 
-    return EscalatingPolicy(policy if policy is not None else LearnedPolicy(), judge, **options)
+    if isinstance(policy, EscalatingPolicy):
+        policy = policy.base
+    return EscalatingPolicy(policy if policy is not None else LearnedPolicy(), judge, share=share,
+                            calls_per_minute=calls_per_minute, timeout=judge_timeout, config=config)
 
 
-def attach(engine: Any, judge: Any) -> None:
-    """Make an open ``engine`` escalate to ``judge`` (None: leave it as it is): its policy becomes an
-    :class:`EscalatingPolicy` over the policy it had (over that one's base, if it already escalated to
-    another judge). For adapters handed an engine or store they did not open."""
+def attach(engine: Any, judge: Any, *, share: float | ShareGate | None = None,
+           calls_per_minute: int | None = CALLS_PER_MINUTE, judge_timeout: float = TIMEOUT) -> None:
+    """Make an open ``engine`` escalate to ``judge`` (None: leave it as it is) with the options given:
+    its policy becomes an :class:`EscalatingPolicy` over the policy it had (over that one's base, if it
+    already escalated). Attaching the same judge with the same options again changes nothing, so its
+    gate and counters survive (middlewares attach on every call). For adapters handed an engine or store
+    they did not open; raises like :func:`with_judge`."""
+    check_escalation(judge, share=share, calls_per_minute=calls_per_minute, judge_timeout=judge_timeout)
     if judge is None:
         return
     policy = engine.policy
     if isinstance(policy, EscalatingPolicy):
-        if policy.judge is judge:
+        if policy.judge is judge and (policy.share, policy.calls_per_minute, policy.timeout) == (
+                share, calls_per_minute, float(judge_timeout)):
             return
         policy = policy.base
-    engine.policy = EscalatingPolicy(policy, judge, config=getattr(engine, "config", None))
+    engine.policy = EscalatingPolicy(policy, judge, share=share, calls_per_minute=calls_per_minute,
+                                     timeout=judge_timeout, config=getattr(engine, "config", None))
+
+
+def check_escalation(judge: Any, *, share: Any = None, calls_per_minute: Any = CALLS_PER_MINUTE,
+                     judge_timeout: Any = TIMEOUT) -> None:
+    """The adapters' ``judge=`` and its options checked in one place, before anything is opened: each
+    option valid, none given without a judge, the judge callable. Raises ``TarlError`` naming the field."""
+    check_options(share, calls_per_minute, judge_timeout, timeout_name="judge_timeout")
+    if judge is not None:
+        judge_call(judge)
+        return
+    for name, value, default in (("share", share, None), ("calls_per_minute", calls_per_minute, CALLS_PER_MINUTE),
+                                 ("judge_timeout", judge_timeout, TIMEOUT)):
+        if value != default:
+            raise TarlError(name, value, "applies only with a judge (judge=...); without one nothing escalates")

@@ -218,3 +218,19 @@ def serve_ui():
         thread.join(timeout=30)
         handle.close()
         sock.close()
+
+
+@pytest.fixture
+def mixed_stream() -> list[tuple[str, str]]:
+    """60 writes of one user, (text, source), mixing what escalation must weigh: moves and new managers
+    (revisions), hearsay, tickets with ids, chit-chat and hedged plans; so doubt varies along the stream."""
+    cities = ["Lisbon", "Porto", "Madrid", "Berlin", "Paris", "Rome", "Oslo", "Vienna"]
+    names = ["Priya", "Daniel", "Ana", "Ben", "Chloe", "Omar", "Lena", "Yuki"]
+    out = []
+    for i in range(10):
+        k = i % 8
+        out += [(f"I live in {cities[k]}", "user"), (f"My manager is {names[(k + 3) % 8]}", "user"),
+                (f"my cousin reckons I moved to {cities[(k + 2) % 8]}", "third_party"),
+                (f"Ticket ZX-44{i:02d} is open", "tool"), ("lol ok", "user"),
+                (f"I think I might start learning {['piano', 'Greek', 'chess', 'tennis'][k % 4]}", "user")]
+    return out

@@ -11,11 +11,12 @@ with simulated judges:
 - ``judge80``: right with probability 0.8; otherwise an action drawn uniformly among the other actions
   feasible here (a targeted action gets a random candidate). Mean over ``JUDGE80_SEEDS`` seeds.
 
-The uncertainty rule's weights are fitted on dev (logistic regression of "the CPU is wrong" on
-``doubt.doubt_terms``), and chosen over top probability alone by episode-grouped cross-validation on
-dev. Share s is a budget (``EscalatingPolicy(share=s)``, a ``doubt.ShareGate`` seeded with the dev
-scores of the same kind of claims): the decisions whose doubt ranks in the top s of the recent stream
-escalate. Metrics per system (``escalate_S``): ``escalated_share``, ``accuracy_kept`` /
+The uncertainty rule measured is the shipped file (``doubt.WEIGHTS``), or ``--weights PATH``;
+``--refit`` first refits it on dev for the policy the checkout ships (``escalation_fit``: logistic
+regression of "the CPU is wrong" on ``doubt.doubt_terms``, chosen over top probability alone by
+episode-grouped cross-validation on dev) and writes it. Share s is a budget (``EscalatingPolicy(share=s)``
+as a user writes it: a ``doubt.ShareGate`` seeded with the rule's dev percentiles): the decisions whose
+doubt ranks in the top s of the recent stream escalate. Metrics per system (``escalate_S``): ``escalated_share``, ``accuracy_kept`` /
 ``macro_f1_kept`` (the CPU decisions not escalated), ``macro_f1_oracle`` / ``macro_f1_judge80`` (the
 whole stream), ``judge_calls_per_1000``; and ``wrong_in_escalated`` (share of the escalated the CPU got
 wrong), ``errors_caught`` (share of the CPU's errors escalated), ``candidate_recall`` (escalated
@@ -34,86 +35,18 @@ from typing import Any
 
 import numpy as np
 
-from ..doubt import TERMS, ShareGate, Uncertainty, doubt_terms
+from ..doubt import TERMS, WEIGHTS, Uncertainty
 from ..escalation import EscalatingPolicy
-from ..index import default_embedder
 from ..judging import JudgeRequest, candidates
 from ..policy import LearnedPolicy, Policy
-from ..policy.contract import enforce
 from ..schema import Decision
 from . import tarl_mem_metrics as m
-from .corpus import HERE, RawEpisode, raw_episodes, to_episode
-from .corpus import split as corpus_split
+from .escalation_fit import (ACTIONS, P_ONLY, REFIT_COMMAND, SHARES, Scored, calibrated, choose, decision_rows,
+                             dev_test, kept_accuracy, refit, shipped)
 from .report import Report, bench_args
-from .tarl_mem_examples import Example, Vectors, examples
 
-SHARES = (0, 5, 10, 20, 30, 50)
+__all__ = ["dev_test", "main"]
 JUDGE80_SEEDS = 5
-ACTIONS = m.ACTIONS
-
-
-def dev_test(folder: Path = HERE) -> tuple[dict[str, list[RawEpisode]], str]:
-    """The corpus's frozen dev/test split (``corpus.split``); while none is frozen, the same rule drawn
-    now (``corpus.split.draw``, what freezing writes), said so in the report."""
-    try:
-        return corpus_split.load(folder), "frozen split"
-    except FileNotFoundError:
-        drawn = corpus_split.draw(raw_episodes(folder))
-        by_id = {r.id: r for r in raw_episodes(folder)}
-        return {part: [by_id[i] for i in ids] for part, ids in drawn.items()}, "split drawn by corpus.split.draw (not frozen yet)"
-
-
-@dataclass
-class Scored:
-    example: Example
-    base: Decision
-    proposed: Decision
-    terms: tuple[float, ...]
-
-    @property
-    def gold(self) -> str:
-        return ACTIONS[self.example.label]
-
-    @property
-    def correct(self) -> bool:
-        return self.base.action.value == self.gold
-
-
-def shipped(policy: Policy, e: Example) -> Decision:
-    """The decision as ``decision.decide`` makes it on the example's grounding: the policy's, then the
-    labelling contract (a judge's validated answer is exempt; pending resolution is not modelled)."""
-    d = policy.decide(e.claim, e.grounding, e.comparison)
-    return d if d.decided_by == "judge" else enforce(d, e.grounding)
-
-
-def scored(policy: Policy, exs: Sequence[Example]) -> list[Scored]:
-    out = []
-    for e in exs:
-        if e.scored:
-            proposed = policy.decide(e.claim, e.grounding, e.comparison)
-            d = enforce(proposed, e.grounding)
-            out.append(Scored(e, d, proposed, doubt_terms(e.claim, d, e.grounding, proposed)))
-    return out
-
-
-def fit(rows: Sequence[Scored], l2: float = 0.01, steps: int = 3000) -> Uncertainty:
-    """Logistic regression of "the base is wrong" on the doubt terms (gradient descent, L2)."""
-    x = np.asarray([r.terms for r in rows], float)
-    y = np.asarray([not r.correct for r in rows], float)
-    w, b = np.zeros(x.shape[1]), 0.0
-    for _ in range(steps):
-        p = 1 / (1 + np.exp(-(x @ w + b)))
-        w -= 0.5 * (x.T @ (p - y) / len(y) + l2 * w)
-        b -= 0.5 * float(np.mean(p - y))
-    return Uncertainty(weights=tuple(round(float(v), 2) for v in w), bias=round(b, 2))
-
-
-def threshold_for(rule: Uncertainty, dev: Sequence[Scored], share: float) -> float:
-    """The score above which ``share`` of dev decisions escalate (1.0 + eps never escalates)."""
-    if share <= 0:
-        return 1.0
-    scores = np.sort([rule.score(r.example.claim, r.base, r.example.grounding, r.proposed) for r in dev])[::-1]
-    return float(scores[min(len(scores) - 1, int(round(share * len(scores))) - 1)])
 
 
 class SimulatedJudge:
@@ -138,20 +71,20 @@ class SimulatedJudge:
 
 @dataclass(frozen=True)
 class Setting:
-    """How decisions are sent: the rule, and the share budget (None: the rule's threshold) with the
-    scores its gate starts from. Each run gets a fresh gate, so every run sees the same sequence."""
+    """How decisions are sent: the rule, and the share budget (None: the rule's threshold). Each run
+    builds its policy as a user's ``share=`` does (a fresh ``ShareGate`` seeded with the rule's dev
+    percentiles), so every run sees the same sequence and measures what ships."""
 
     rule: Uncertainty
     share: float | None = None
-    seed: tuple[float, ...] = ()
 
-    def gate(self) -> ShareGate | None:
-        return None if self.share is None else ShareGate(self.share, self.rule.threshold, seed=self.seed)
+    def policy(self, base: Policy, judge: Any) -> EscalatingPolicy:
+        return EscalatingPolicy(base, judge, uncertainty=self.rule, share=self.share, calls_per_minute=None)
 
 
 def run(policy: Policy, rows: Sequence[Scored], setting: Setting, accuracy: float, seed: int) -> list[Decision]:
     judge = SimulatedJudge(accuracy, seed)
-    esc = EscalatingPolicy(policy, judge, uncertainty=setting.rule, share=setting.gate(), calls_per_minute=None)
+    esc = setting.policy(policy, judge)
     out = []
     for r in rows:
         judge.current = r.example
@@ -191,7 +124,7 @@ def recall(rows: Sequence[Scored]) -> float:
 
 def risk_coverage(rule: Uncertainty, rows: Sequence[Scored]) -> tuple[list[float], list[float]]:
     """Coverage (share kept by the CPU) vs risk (error rate of the kept), least doubtful kept first."""
-    order = sorted(rows, key=lambda r: rule.score(r.example.claim, r.base, r.example.grounding, r.proposed))
+    order = sorted(rows, key=lambda r: rule.p(r.terms))
     wrong = np.cumsum([not r.correct for r in order])
     k = np.arange(1, len(order) + 1)
     return list(k / len(order)), list(wrong / k)
@@ -208,7 +141,7 @@ def perfect_curve(rows: Sequence[Scored]) -> tuple[list[float], list[float]]:
 def overhead_ms(policy: Policy, rows: Sequence[Scored], setting: Setting, repeats: int = 5) -> float:
     """Median extra time per decision of the escalating wrapper (with its share gate) over its base,
     on the decisions it does not escalate."""
-    esc = EscalatingPolicy(policy, lambda r: None, uncertainty=setting.rule, share=setting.gate(), calls_per_minute=None)
+    esc = setting.policy(policy, lambda r: None)
     extra = []
     for _ in range(repeats):
         for r in rows:
@@ -220,34 +153,6 @@ def overhead_ms(policy: Policy, rows: Sequence[Scored], setting: Setting, repeat
             if d.decided_by == "policy":
                 extra.append((time.perf_counter() - t1) - (t1 - t0))
     return float(np.median(extra) * 1000)
-
-
-P_ONLY = Uncertainty((1.0,) + (0.0,) * (len(TERMS) - 1), 0.0)
-"""The naive rule, for comparison: escalate the decisions with the lowest top probability."""
-
-
-def choose(dev: Sequence[Scored], folds: int = 5) -> tuple[str, Uncertainty, dict[str, float]]:
-    """The rule chosen on dev: the fitted doubt model or top probability alone, whichever keeps the
-    more accurate decisions on average over the escalation shares, the fitted model scored on
-    episodes it was not fitted on (cross-validation grouped by episode). Returns the CV scores too."""
-    episodes = sorted({r.example.episode for r in dev})
-    fold = {e: i % folds for i, e in enumerate(random.Random(0).sample(episodes, len(episodes)))}
-    held: list[tuple[float, bool]] = []
-    for k in range(folds):
-        rule = fit([r for r in dev if fold[r.example.episode] != k])
-        held += [(rule.p(r.terms), r.correct) for r in dev if fold[r.example.episode] == k]
-    naive = [(P_ONLY.p(r.terms), r.correct) for r in dev]
-    score = {name: float(np.mean([kept_accuracy(pairs, s / 100) for s in SHARES if s]))
-             for name, pairs in (("doubt_terms", held), ("top_probability", naive))}
-    name = max(score, key=score.__getitem__)
-    return name, fit(dev) if name == "doubt_terms" else P_ONLY, score
-
-
-def kept_accuracy(scored_pairs: Sequence[tuple[float, bool]], share: float) -> float:
-    """Accuracy of the decisions kept when the ``share`` with the highest scores escalate."""
-    order = sorted(scored_pairs, key=lambda t: -t[0])
-    kept = order[int(round(share * len(order))):]
-    return float(np.mean([c for _, c in kept])) if kept else float("nan")
 
 
 def bound(rows: Sequence[Scored], share: float) -> dict[str, float]:
@@ -298,26 +203,34 @@ def bookkeeping_ms(writes: int = 200, repeats: int = 2000) -> float:
 
 def main(argv: list[str]) -> int:
     p = bench_args("escalation", __doc__ or "")
+    p.add_argument("--refit", action="store_true",
+                   help="first refit the doubt model on dev (after a policy change) and write it to --weights")
+    p.add_argument("--weights", type=Path, default=None, help=f"doubt model file (default: the shipped {WEIGHTS.name})")
     args = p.parse_args(argv)
+    if args.refit and args.quick:
+        p.error("--refit fits on the whole dev split: drop --quick")
     parts, how = dev_test()
     if args.quick:
         parts = {part: raws[: max(5, len(raws) // 4)] for part, raws in parts.items()}
-    vectors, policy = Vectors(default_embedder()), LearnedPolicy()
-    rows: dict[tuple[str, str], list[Scored]] = {}
-    for variant, slots in (("free", False), ("slot", True)):
-        for part, raws in parts.items():
-            eps = [to_episode(r, slots=slots, split=part) for r in raws]
-            rows[(variant, part)] = scored(policy, examples(eps, vectors))
+    policy = LearnedPolicy()
+    rows = decision_rows(parts, policy)
     dev = rows[("free", "dev")] + rows[("slot", "dev")]
-    chosen, fitted, cv = choose(dev)
-    rule = Uncertainty(fitted.weights, fitted.bias, threshold_for(fitted, dev, 0.2))
-    n_dev, n_test = len(parts["dev"]), len(parts["test"])
-    report = Report("escalation", f"hand-written corpus, dev {n_dev} / test {n_test} episodes ({how}); "
-                                  f"rows: test split, free text, teacher-forced")
+    data = f"hand-written corpus, dev {len(parts['dev'])} / test {len(parts['test'])} episodes ({how})"
+    path = args.weights or WEIGHTS
+    if args.refit:
+        rule, chosen, cv = refit(dev, data, path)
+        origin = f"refitted now on dev ({REFIT_COMMAND}) and written to {path}"
+    else:
+        rule = Uncertainty.load(path)
+        chosen, cv = "as shipped", {}
+        fresh = calibrated(choose(dev)[1], dev)
+        origin = (f"{path} as it is; on dev, accuracy kept at 20%: this file {dev_kept(rule, dev):.3f}, a fit made now "
+                  f"{dev_kept(fresh, dev):.3f} (in-sample; refit with `{REFIT_COMMAND}` after a policy change)")
+    report = Report("escalation", f"{data}; rows: test split, free text, teacher-forced")
     slot_rows: dict[str, dict[str, float]] = {}
 
     def setting(variant: str, share: float) -> Setting:
-        return Setting(rule, share, tuple(rule.p(r.terms) for r in rows[(variant, "dev")]))
+        return Setting(rule, share)
 
     for share in SHARES:
         name = "cpu_only" if share == 0 else f"escalate_{share}"
@@ -333,17 +246,18 @@ def main(argv: list[str]) -> int:
     decide_extra = overhead_ms(policy, rows[("free", "test")], setting("free", 0.2))
     report.add("cpu_only", judge_overhead_ms=decide_extra, judge_overhead_write_ms=decide_extra + bookkeeping_ms())
     report.extra = {"handwritten_slot": slot_rows, "oracle_refusals_at_20": why_refused, "candidate_recall": recall_all,
-                    "uncertainty": {"chosen": chosen, "cv_mean_kept_accuracy": cv, "terms": TERMS,
+                    "uncertainty": {"origin": origin, "chosen": chosen, "cv_mean_kept_accuracy": cv, "terms": TERMS,
                                     "weights": rule.weights, "bias": rule.bias, "threshold_20_dev": rule.threshold},
                     "risk_coverage": {k: {"coverage": c, "risk": r} for k, (c, r) in curves.items()}}
     side = Report("slot", "")
     for name, row in slot_rows.items():
         side.add(name, **row)
     report.notes.append("the same claims with their slots (handwritten_slot):\n" + side.table())
-    report.notes.append(f"uncertainty rule chosen on dev by episode-grouped 5-fold CV (mean accuracy kept over the "
-                        f"shares: {', '.join(f'{k} {v:.3f}' for k, v in cv.items())}): {chosen}; fitted on all dev: bias "
-                        f"{rule.bias}, weights {dict(zip(TERMS, rule.weights))}; P(wrong) threshold escalating 20% "
-                        f"of dev {rule.threshold:.3f}; shares are budgets (ShareGate seeded with the dev scores)")
+    chose = (f"; chosen on dev by episode-grouped 5-fold CV (mean accuracy kept over the shares: "
+             f"{', '.join(f'{k} {v:.3f}' for k, v in cv.items())}): {chosen}") if cv else ""
+    report.notes.append(f"doubt model: {origin}{chose}; bias {rule.bias}, weights {dict(zip(TERMS, rule.weights))}; "
+                        f"P(wrong) threshold escalating 20% of dev {rule.threshold:.3f}; shares are budgets (ShareGate "
+                        f"seeded with the rule's dev percentiles, as share= does)")
     report.notes.append(f"oracle answers refused by validation at escalate_20, by reason: {why_refused}")
     report.notes.append("candidate recall (gold target among the <= 3 candidates shown), all decisions with a gold "
                         "target: " + ", ".join(f"{k} {v:.3f}" for k, v in recall_all.items()))
@@ -354,6 +268,12 @@ def main(argv: list[str]) -> int:
                         "free text, accuracy_kept / macro_f1_oracle: " + ", ".join(
                             f"{s}% {c['accuracy_kept']:.3f} / {c['macro_f1_oracle']:.3f}"
                             for s, c in ((s, bound(rows[("free", "test")], s / 100)) for s in SHARES if s)))
+    for v in ("free", "slot"):
+        test, caught = rows[(v, "test")], (report.systems if v == "free" else slot_rows)["escalate_20"]["errors_caught"]
+        wrong = sum(not r.correct for r in test)
+        report.notes.append(f"ceiling analysis ({v}): the CPU errs on {wrong} of {len(test)} test decisions; escalate_20 "
+                            f"sends {caught:.1%} of those errors to the judge, a perfect sense of doubt would send "
+                            f"{min(wrong, round(0.2 * len(test))) / max(1, wrong):.1%}")
     base_acc = float(np.mean([r.correct for r in rows[("free", "test")]]))
     report.notes.append(f"kept accuracy >= 0.92 at 20% escalation needs, even with a perfect sense of doubt, a CPU "
                         f"accuracy >= 0.8 * 0.92 = 0.736 on the whole stream; the CPU's on free-text test: {base_acc:.3f}")
@@ -373,6 +293,10 @@ def main(argv: list[str]) -> int:
     report.plot("escalation_risk_coverage.png", draw)
     report.emit(args)
     return 0
+
+
+def dev_kept(rule: Uncertainty, dev: Sequence[Scored], share: float = 0.2) -> float:
+    return kept_accuracy([(rule.p(r.terms), r.correct) for r in dev], share)
 
 
 def risk_at_curve(curve: tuple[list[float], list[float]], coverage: float = 0.8) -> float:

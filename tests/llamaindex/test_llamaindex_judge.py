@@ -128,3 +128,39 @@ async def test_block_extraction_names_slots(engine, recorder):
     accepted = {e.text: e.slot for e in engine.accepted(NS)}
     assert accepted == {"Ana's manager is Daniel": "user.manager", "Ana's locker is 12": None}
     assert "subject.attribute" in recorder.seen(0)
+
+
+JUDGE_APPENDS = '{"action": "append", "target_id": null, "rationale": "new"}'
+
+
+@pytest.mark.parametrize("share", [0.0, 0.5])
+def test_from_defaults_passes_share_and_it_bounds_the_writes_that_ask_the_llm(share, mixed_stream):
+    llm = ScriptedLLM(*[JUDGE_APPENDS] * len(mixed_stream))
+    memory = TarlMemory.from_defaults(namespace=NS, judge=llm, share=share, calls_per_minute=None, judge_timeout=5,
+                                      chat_history=[ChatMessage(role="user", content=t) for t, _ in mixed_stream])
+    with memory:
+        policy = memory.engine.policy
+        assert (policy.share, policy.calls_per_minute, policy.timeout) == (share, None, 5.0)
+        remember = memory.tools()[0]
+        for text, source in mixed_stream:
+            remember.call(fact=text, source=source, ctx=None)
+        assert policy.counters.decisions >= len(mixed_stream)
+    asked = len(llm._prompts)
+    if share == 0:
+        assert asked == 0
+    else:        # the most doubtful half of the stream, never more than the budget (share * n + burst 5)
+        assert 0.3 * len(mixed_stream) <= asked <= share * len(mixed_stream) + 5
+
+
+@pytest.mark.parametrize("options, field", [
+    ({"judge": "LLM", "share": -0.1}, "share=-0.1"),
+    ({"judge": "LLM", "calls_per_minute": 2.5}, "calls_per_minute=2.5"),
+    ({"judge": "LLM", "judge_timeout": "soon"}, "judge_timeout='soon'"),
+    ({"share": 0.5}, "share=0.5: applies only with a judge"),
+    ({"judge_timeout": 3}, "judge_timeout=3: applies only with a judge"),
+])
+def test_from_defaults_refuses_bad_escalation_options_by_name_before_creating_files(tmp_path, options, field):
+    options = {k: ScriptedLLM() if v == "LLM" else v for k, v in options.items()}
+    with pytest.raises(TarlError, match=field):
+        TarlMemory.from_defaults(tmp_path / "store", namespace=NS, **options)
+    assert not (tmp_path / "store").exists()

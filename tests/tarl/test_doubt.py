@@ -63,3 +63,38 @@ def test_a_share_of_one_asks_the_judge_about_every_write_and_zero_about_none():
         with MemoryEngine.open(policy=policy) as engine:
             who = [engine.write(Claim(text=t, namespace="u")).decided_by for t in texts]
         assert asked == expected and who == ["judge" if share else "policy"] * 3
+
+
+def test_the_shipped_rule_is_the_file_and_carries_its_dev_seed(tmp_path):
+    from shared_core.doubt import WEIGHTS, shipped
+
+    rule = Uncertainty()
+    assert rule.weights == tuple(shipped()["terms"].get(t, 0.0) for t in TERMS) and len(rule.seed) == 101
+    assert Uncertainty(threshold=0.0).seed == rule.seed                   # same weights: same seed
+    assert Uncertainty(weights=(0.5,) * len(TERMS)).seed == ()             # other weights: no dev scores
+    path = tmp_path / "doubt.json"
+    rule.save(path, command="test")
+    assert Uncertainty.load(path) == rule
+    import json
+
+    raw = json.loads(WEIGHTS.read_text())
+    del raw["terms"][TERMS[-1]]                                            # fitted before that term existed
+    path.write_text(json.dumps(raw))
+    assert Uncertainty.load(path).weights[-1] == 0.0
+    raw["terms"]["gone"] = 1.0
+    (tmp_path / "bad.json").write_text(json.dumps(raw))
+    with pytest.raises(TarlError, match="terms"):
+        Uncertainty.load(tmp_path / "bad.json")
+
+
+def test_refit_writes_a_rule_that_sends_a_fifth_of_dev(tmp_path):
+    from shared_core.bench.escalation_fit import decision_rows, dev_test, refit
+
+    parts, _ = dev_test()
+    rows = decision_rows({"dev": parts["dev"][:12]}, LearnedPolicy())
+    dev = rows[("free", "dev")] + rows[("slot", "dev")]
+    path = tmp_path / "doubt.json"
+    rule, chosen, cv = refit(dev, "12 dev episodes", path)
+    assert Uncertainty.load(path) == rule and chosen in cv
+    sent = sum(rule.p(r.terms) >= rule.threshold for r in dev) / len(dev)
+    assert 0.15 <= sent <= 0.3 and list(rule.seed) == sorted(rule.seed)
