@@ -189,29 +189,24 @@ def _words(text: str) -> list[str]:
 
 
 _JSON_ID = re.compile(r'"(\w*?)_?(?:id|order|ticket|number|ref|sku|key)"\s*:\s*"?([\w-]*\d[\w-]*)"?', re.I)
-
-
 _TOOL_CALL = re.compile(r"^\s*[\w.]+\s*(?:\((?P<args>[^)]*)\))?\s*->\s*(?P<result>.*)$", re.S)
 _ARG_ID = re.compile(r"(?<![\w-])[\"']?((?=[\w-]*\d)[\w-]{2,})[\"']?(?![\w/-])")
 
 
 def _tool_subject(text: str) -> str | None:
-    """The thing a tool call's result is about: the id in its result, else an id among its arguments
-    (``delete_file("file_9Qx2") -> {...}`` is about file_9qx2, not about ``delete_file``)."""
+    """The id a tool's record is about: in its result, else among its arguments (not the function's name)."""
     call = _TOOL_CALL.match(text)
     result = call.group("result") if call else text
     if result.lstrip().startswith(("{", "[")) and (j := _JSON_ID.search(result)):
         return j.group(2).lower()
-    if call and call.group("args") and (a := _ARG_ID.search(call.group("args"))):
-        return a.group(1).lower()
-    return None
+    a = _ARG_ID.search(call.group("args") or "") if call else None
+    return a.group(1).lower() if a else None
 
 
 def _subject(text: str) -> tuple[str | None, str]:
     """(subject, the text with the subject's words removed)."""
-    if text.lstrip().startswith(("{", "[")) or _TOOL_CALL.match(text):   # a tool's record: its id names it
-        if (tool := _tool_subject(text)) is not None:
-            return tool, re.sub(re.escape(tool), " ", text, count=1, flags=re.I)
+    if (text.lstrip().startswith(("{", "[")) or _TOOL_CALL.match(text)) and (tool := _tool_subject(text)):
+        return tool, re.sub(re.escape(tool), " ", text, count=1, flags=re.I)   # a tool's record: its id names it
     if (m := _SNAKE_KEY.search(text)) and m.start() <= 2:      # a key leading the text: "bob_city: Paris"
         return m.group(1).lower(), text.replace(m.group(0), " ")
     candidates: list[tuple[int, str, str]] = []      # (position, subject, matched text)
