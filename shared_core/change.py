@@ -98,10 +98,8 @@ def _moved_on(claim: str, entry: str) -> bool:
     if m is None:
         return False
     old, new = m.group(1).strip().lower(), m.group(2).strip().lower()
-
-    def holds(value: str) -> bool:
-        return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", entry.lower()) is not None
-    return old != new and holds(old) and not holds(new)
+    held = {v for v in (old, new) if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", entry.lower())}
+    return old != new and held == {old}
 
 
 def _negated_copy(a: list[str], b: list[str]) -> bool:

@@ -196,6 +196,8 @@ _ARG_ID = re.compile(r"(?<![\w-])[\"']?((?=[\w-]*\d)[\w-]{2,})[\"']?(?![\w/-])")
 def _tool_subject(text: str) -> str | None:
     """The id a tool's record is about: in its result, else among its arguments (not the function's name)."""
     call = _TOOL_CALL.match(text)
+    if call is None and not text.lstrip().startswith(("{", "[")):
+        return None
     result = call.group("result") if call else text
     if result.lstrip().startswith(("{", "[")) and (j := _JSON_ID.search(result)):
         return j.group(2).lower()
@@ -205,8 +207,6 @@ def _tool_subject(text: str) -> str | None:
 
 def _subject(text: str) -> tuple[str | None, str]:
     """(subject, the text with the subject's words removed)."""
-    if (text.lstrip().startswith(("{", "[")) or _TOOL_CALL.match(text)) and (tool := _tool_subject(text)):
-        return tool, re.sub(re.escape(tool), " ", text, count=1, flags=re.I)   # a tool's record: its id names it
     if (m := _SNAKE_KEY.search(text)) and m.start() <= 2:      # a key leading the text: "bob_city: Paris"
         return m.group(1).lower(), text.replace(m.group(0), " ")
     candidates: list[tuple[int, str, str]] = []      # (position, subject, matched text)
@@ -276,10 +276,11 @@ def _copula_value(rest: str) -> bool:
 def infer(text: str) -> Slot:
     """The slot a free-text claim is about (pure; cached by text)."""
     prop = proposition(text)
-    subject, rest = _subject(prop)
+    tool = _tool_subject(prop)          # a tool's record: its id names it
+    subject, rest = (tool, re.sub(re.escape(tool), " ", prop, count=1, flags=re.I)) if tool else _subject(prop)
     rest = rest.replace("_", " ")
     fam = family(rest) or family(prop)
-    if subject is not None and subject == _tool_subject(prop):
+    if tool:
         name, many, attribute = "record", False, "record"       # a tool's record of one thing: one current state
     elif (ida := _ID_ATTRIBUTE.search(prop)) and (subject in (None, "user") or subject.removeprefix("the ") in _words(ida.group(0))):
         subject = "user" if _FIRST_PERSON.search(prop) or _USER.search(prop) else None

@@ -88,10 +88,9 @@ def run(argv: list[str]) -> int:
                                 "train_decisions": len(tr.x), "dev_decisions": len(dev.x)})
         runs = [train(tr, dev, replace(cfg, seed=args.seed + k)) for k in range(args.members)]
         weights = ensemble([w for w, _ in runs], dev)
-        log = {"best_dev_loss": float(np.mean([r[1]["best_dev_loss"] for r in runs]))}
         weights.save(args.out / f"{name}.json")
         print(json.dumps({"variant": name, "temperature": round(weights.temperature, 4),
-                          "best_dev_loss": round(log["best_dev_loss"], 4), "train": len(tr.x), "dev": len(dev.x),
+                          "best_dev_loss": round(float(np.mean([log["best_dev_loss"] for _, log in runs])), 4), "train": len(tr.x), "dev": len(dev.x),
                           "weights": str(args.out / f"{name}.json")}))
     return 0
 
