@@ -1,8 +1,8 @@
 """TARL-Mem metrics. Exact definitions (the README copies these):
 
 - ``macro_f1``: 5-way macro-F1 of the chosen action vs the gold action, averaged over the five actions
-  (an action absent from both gold and predictions is skipped), on scored decisions, teacher-forced
-  (each decision is made on the gold state before it).
+  (an action absent from both gold and predictions is skipped), on scored decisions; in
+  ``tarl_mem_rollout`` every metric is computed in rollout, with teacher-forced twins (``*_tf``).
 - ``next_state_acc``: share of decisions whose predicted next state equals the gold next state exactly:
   for each ledger (Accepted, Pending, History), the multiset of (normalised text, source) of its entries.
   The predicted state is produced by executing the decision (action + grounded target) with the real
@@ -15,9 +15,14 @@
   Accepted, the claim in History).
   ``conflict_preservation_grounded``: the same restricted to cases where grounding found the gold target
   (separates the policy's choice from the embedder's recall).
-- ``ece``: expected calibration error, 10 equal-width bins over the probability the system gave to the
-  action it executed (for the learned policy: the most probable action the executor can apply), vs
-  whether that action is the gold one, weighted by bin size (``ece_15`` with 15 bins).
+- ``ece``: expected calibration error over the decisions of a run: 10 equal-width bins over the
+  probability the decision reports for the action it executed (``confidence``: its
+  ``Decision.probabilities[action]``), |mean reported probability - share of those actions that equal
+  the gold action| per bin, weighted by bin size. For this project's policies the decision is the one the
+  labelling contract leaves (``policy.contract.enforce``) and the probability is what
+  ``policy.contract.reported`` says: renormalised over the actions the contract allows, or the policy's
+  own probability where the contract forces one action. A system that reports no probability counts as
+  sure (1.0).
 - ``rollout_acc``: sequential rollout — each episode is replayed with the system's own decisions feeding
   the next step (grounding runs on the predicted state); after every step the predicted state is
   compared with the gold state (same equality as next_state_acc); mean over all steps; ``rollout_by_step``

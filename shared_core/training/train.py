@@ -160,17 +160,17 @@ def export(model: TorchScorer, mean: np.ndarray, std: np.ndarray, cfg: TrainConf
 def fit_temperature(weights: ScorerWeights, dev: Batch) -> float:
     """Temperature scaling on dev: the T whose executed-action confidences have the lowest ECE (10 bins,
     the benchmark's definition; dev negative log-likelihood breaks near-ties). The executed action is the
-    most probable one the contract allows (``dev.mask``) and its confidence is renormalised over the allowed
-    set, exactly as ``policy.contract.enforce`` reports it; so T never changes a decision."""
+    most probable one the contract allows (``dev.mask``) and its confidence is what
+    ``policy.contract.enforce`` reports (``contract.reported``); so T never changes a decision."""
     from ..bench.tarl_mem_metrics import ece
+    from ..policy.contract import reported
     from ..policy.model import Scorer
 
     scorer = Scorer(weights)
     rows = np.arange(len(dev.label))
     best: tuple[float, float, float] = (np.inf, np.inf, 1.0)
     for temp in np.exp(np.linspace(np.log(0.1), np.log(10.0), 121)):
-        p = scorer.probabilities(dev.x, temperature=float(temp))
-        p = np.where(dev.mask, p, 0.0) / np.clip(np.where(dev.mask, p, 0.0).sum(1, keepdims=True), 1e-12, None)
+        p = reported(scorer.probabilities(dev.x, temperature=float(temp)), dev.mask)
         executed = np.where(dev.mask, p, -1.0).argmax(1)
         err = ece(p[rows, executed], executed == dev.label)
         nll = float(-np.mean(np.log(np.clip(p[rows, dev.label], 1e-12, None))))

@@ -176,3 +176,28 @@ def test_shipped_defaults_live_in_the_weights_file() -> None:
     from shared_core.policy.model import WEIGHTS_DIR
 
     assert PolicyConfig.from_weights(WEIGHTS_DIR / "tarl.json") == PolicyConfig()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0.0, 1.0), min_size=5, max_size=5).filter(lambda p: sum(p) > 0),
+       st.lists(st.booleans(), min_size=5, max_size=5).filter(any))
+def test_reported_probabilities_renormalise_a_choice_and_keep_a_forced_one(probs, mask) -> None:
+    import numpy as np
+
+    from shared_core.policy.contract import reported
+
+    p, m = np.asarray(probs) / sum(probs), np.asarray(mask)
+    out = reported(p, m)
+    if m.sum() == 1:            # forced: the policy's own belief, not a certainty the contract made up
+        assert np.allclose(out, p)
+    elif p[m].sum() > 0:
+        assert np.isclose(out[m].sum(), 1.0) and np.all(out[~m] == 0)
+
+
+def test_a_forced_decision_reports_the_policys_own_probability() -> None:
+    policy = LearnedPolicy()
+    claim = Claim(text="I like jazz", source="user")      # an owner's new fact about nothing held: append is forced
+    outcome = decide(claim, [], [], policy)
+    own = policy.decide(claim, outcome.grounding, outcome.comparison).probabilities
+    assert outcome.decision.action is Action.APPEND
+    assert outcome.decision.probabilities["append"] == pytest.approx(own["append"]) and own["append"] < 1.0
