@@ -29,7 +29,8 @@ The asymmetry (wrongly superseding or dropping a true fact costs more than keepi
 enters here, where identity evidence is missing the destructive actions are simply not available and the
 claim is kept (append, or Pending for untrusted sources); and in training, where the counterfactual
 quality charges a true Accepted fact that goes missing twice what an extra Accepted entry costs
-(``training.counterfactual.LEDGER_WEIGHTS``).
+(``training.counterfactual.LEDGER_WEIGHTS``) and the target's temperature (``TAU``) is high enough for
+those costs to shape what the network learns.
 """
 
 from __future__ import annotations

@@ -70,7 +70,10 @@ def run(argv: list[str]) -> int:
     p.add_argument("--epochs", type=int, default=60)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--tau", type=float, default=TAU, help="temperature of the counterfactual target softmax(Q/tau)")
-    p.add_argument("--label-weight", type=float, default=3.0, help="weight of the label cross-entropy next to the counterfactual one")
+    p.add_argument("--label-weight", type=float, default=TrainConfig.label_weight,
+                   help="weight of the label cross-entropy next to the counterfactual one")
+    p.add_argument("--patience", type=int, default=TrainConfig.patience,
+                   help="stop a network after this many epochs without a better dev loss (0: never)")
     p.add_argument("--out", type=Path, default=WEIGHTS_DIR, help="folder for <variant>.json")
     p.add_argument("--corpus", type=Path, default=CORPUS, help="hand-written corpus (its frozen dev split is used)")
     p.add_argument("--hand-weight", type=int, default=10, help="repetitions of each hand-written dev decision")
@@ -82,7 +85,7 @@ def run(argv: list[str]) -> int:
         objective, binary = VARIANTS[name]
         tr, dev = batch(data["train"], binary, args.tau), batch(data["dev"], binary, args.tau)
         cfg = TrainConfig(objective=objective, binary=binary, epochs=args.epochs, seed=args.seed, tau=args.tau,
-                          label_weight=args.label_weight,
+                          label_weight=args.label_weight, patience=args.patience or None,
                           meta={"data": f"generated episodes n={args.episodes} seed={args.seed} + hand-written train episodes and dev split "
                                         f"of {args.corpus.name} x{args.hand_weight} (project-made, no third-party data)",
                                 "train_decisions": len(tr.x), "dev_decisions": len(dev.x)})

@@ -37,9 +37,16 @@ class TrainConfig:
     lr: float = 3e-3
     weight_decay: float = 1e-4
     batch: int = 128
-    label_weight: float = 3.0
+    label_weight: float = 1.0
+    """The plain label cross-entropy's weight. It keeps the probabilities honest: the counterfactual target
+    alone puts all of a contract-forced decision's mass on the forced action, so the policy's own
+    probability, which such decisions report (``contract.reported``), would say 1.0 (rollout ECE on
+    hand-written dev 0.145 / 0.131 with weight 0 at tau 0.5; 0.059 / 0.052 with weight 1 at tau 1)."""
     tau: float = TAU
     seed: int = 0
+    patience: int | None = 12
+    """Stop after this many epochs without a better dev loss (the best epoch's weights are kept either
+    way; None: run every epoch). On this round's data the best dev loss came within the first ten epochs."""
     meta: dict = field(default_factory=dict)
 
 
@@ -126,6 +133,8 @@ def train(train_set: Batch, dev_set: Batch, cfg: TrainConfig, progress: bool = T
         bar.set_postfix(dev_loss=f"{dev_loss:.4f}")
         if best is None or dev_loss < best[0]:
             best = (dev_loss, {k: v.detach().clone() for k, v in model.state_dict().items()})
+        elif cfg.patience is not None and len(history) - 1 - int(np.argmin(history)) >= cfg.patience:
+            break
     assert best is not None
     model.load_state_dict(best[1])
     weights = export(model, mean, std, cfg)
