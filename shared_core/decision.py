@@ -181,7 +181,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  value_overlap=float(bool(mine.values & theirs.values) or _names_value(claim.text, best.text)),
                  same_slot=float(mine.explicit is not None and mine.explicit == theirs.explicit),
                  many=float(mine.many or theirs.many),
-                 change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced))
+                 change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
+                 attribute_known=float(mine.known or theirs.known))
         g = Grounding(best, sim, f, tuple(neighbours))
         comparison = compare(claim, best, cfg)
         return g, comparison
