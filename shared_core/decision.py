@@ -182,7 +182,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  same_slot=float(mine.explicit is not None and mine.explicit == theirs.explicit),
                  many=float(mine.many or theirs.many),
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
-                 attribute_known=float(mine.known or theirs.known))
+                 attribute_known=float(mine.known or theirs.known or bool(linking.keys(claim.text) & linking.keys(best.text))))
         g = Grounding(best, sim, f, tuple(neighbours))
         comparison = compare(claim, best, cfg)
         return g, comparison
