@@ -82,9 +82,10 @@ def allowed(grounding: Grounding) -> np.ndarray:
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
     if f.get("untrusted"):
         ok[Action.APPEND] = ok[Action.REVISE] = False
-        if identity and accepted and f.get("value_differs") and not any(f.get(k) for k in WAITS) \
-                and not (f.get("many") and not f.get("change_signal")):
-            ok[Action.DEFER_VERIFY] = ok[Action.NOOP] = False   # unhedged hearsay against a current fact
+        if ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (f.get("many") and f.get("additive_cue")):
+            ok[Action.DEFER_VERIFY] = False     # unhedged hearsay about a current fact: rejected, or a restatement
+            if f.get("value_differs"):
+                ok[Action.NOOP] = False         # unhedged hearsay against a current fact
     return np.asarray([ok[a] for a in DECISION_ACTIONS])
 
 
