@@ -184,7 +184,7 @@ def test_shipped_defaults_live_in_the_weights_file() -> None:
     assert PolicyConfig.from_weights(WEIGHTS_DIR / "tarl.json") == PolicyConfig()
 
 
-_READ = ("content_free", "identity", "value_differs", "same_slot", "change_signal", "many", "replaced", "additive_cue",
+_READ = ("content_free", "identity", "value_differs", "change_sure", "same_slot", "change_signal", "many", "replaced", "additive_cue",
          "value_overlap", "attribute_known", "cue_speculative", "cue_hearsay", "cue_future", "cue_conditional",
          "cue_sender", "hedged", "untrusted", "cue_stale")
 
