@@ -14,7 +14,8 @@ nobody here has seen, and these are the cases where a wrong guess destroys a tru
 - a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
   signals a change, swaps a value of the entry's own (a name, a number, a weekday) without saying it adds
   one ("also", "another"), or names the entry's own value) and not a rejection;
-- a single-valued explicit slot (the caller's key) never holds two Accepted answers; an inferred link
+- a single-valued explicit slot (the caller's key) never holds two Accepted answers (one held only in
+  Pending is free: the owner's own answer is appended, the label rules' "no promotion"); an inferred link
   does not take ``append`` away (measured on dev: a sure-looking wrong link then destroyed a true fact
   more often than it saved a duplicate);
 - untrusted sources (``PolicyConfig.untrusted``) never reach Accepted on their own: no append, no revise
@@ -74,8 +75,9 @@ def allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = False       # linked by topic words alone, no attribute named on either side: another fact
     if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap") or (f.get("replaced") and not f.get("additive_cue"))):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
-    if identity and not f.get("many") and f.get("same_slot"):
+    if identity and not f.get("many") and f.get("same_slot") and (accepted or f.get("slot_held", 1.0)):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
+        # (a slot only a Pending entry holds is free: the owner's own answer is kept, tarl_labels.md)
     if f.get("cue_speculative") or (f.get("cue_hearsay") and (f.get("cue_future") or f.get("hedged"))):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
     if not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \

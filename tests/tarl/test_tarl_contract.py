@@ -185,7 +185,7 @@ def test_shipped_defaults_live_in_the_weights_file() -> None:
 
 
 _READ = ("content_free", "identity", "value_differs", "change_sure", "same_slot", "change_signal", "many", "replaced", "additive_cue",
-         "value_overlap", "attribute_known", "cue_speculative", "cue_hearsay", "cue_future", "cue_conditional",
+         "value_overlap", "attribute_known", "slot_held", "cue_speculative", "cue_hearsay", "cue_future", "cue_conditional",
          "cue_sender", "hedged", "untrusted", "cue_stale")
 
 
@@ -200,3 +200,21 @@ def test_the_contract_always_leaves_an_action(flags: dict[str, bool], prior: flo
                                                observed_at=T0, ledger=ledger, created_tx=1)
     g = Grounding(target, 0.5, {**{k: float(v) for k, v in flags.items()}, "source_prior": prior})
     assert allowed(g).any()
+
+
+def test_a_slot_held_only_in_pending_is_free_for_the_owners_answer() -> None:
+    """Hearsay waits in Pending; the owner's own answer on that slot may be kept (tarl_labels.md: no
+    promotion through the labels, a confirmation is appended when Accepted holds nothing), while a slot
+    Accepted holds still refuses a second answer."""
+    from shared_core.decision import situate
+    from shared_core.policy.contract import ACTIONS, allowed
+    heard = Entry(id="h", text="Tolu's invite says Ife's birthday dinner is on 9 Nov", namespace="b",
+                  source="third_party", confidence=0.9, observed_at=T0, slot="ife.birthday", ledger=Ledger.PENDING,
+                  created_tx=1)
+    claim = Claim(text="yep 9th of november, the big three-oh", namespace="b", slot="ife.birthday",
+                  observed_at=T0 + timedelta(days=1))
+    g, _ = situate(claim, [(heard, 0.1)], [heard])
+    assert g.target is not None and g.target.id == "h" and allowed(g)[ACTIONS.index("append")]
+    held = heard.model_copy(update={"id": "a", "ledger": Ledger.ACCEPTED, "source": "user"})
+    g, _ = situate(claim, [(heard, 0.1), (held, 0.1)], [heard, held])
+    assert not allowed(g)[ACTIONS.index("append")]
