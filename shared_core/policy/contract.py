@@ -83,12 +83,17 @@ def allowed(grounding: Grounding) -> np.ndarray:
     if not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
             and not any(f.get(k) for k in (*WAITS, "cue_stale")):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
+    if ok[Action.REJECT_CONFLICT] and f.get("weaker_source") and f.get("value_differs") and not any(f.get(k) for k in WAITS) \
+            and not (f.get("many") and f.get("additive_cue")):
+        ok[Action.DEFER_VERIFY] = False     # a clearly weaker source, unhedged, against a current fact: rejected
     if f.get("untrusted"):
         ok[Action.APPEND] = ok[Action.REVISE] = False
         if ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (f.get("many") and f.get("additive_cue")):
             ok[Action.DEFER_VERIFY] = False     # unhedged hearsay about a current fact: rejected, or a restatement
             if f.get("value_differs"):
                 ok[Action.NOOP] = False         # unhedged hearsay against a current fact
+    if not any(ok.values()):            # rules that each remove an action never leave none: the claim waits
+        ok[Action.DEFER_VERIFY] = True
     return np.asarray([ok[a] for a in DECISION_ACTIONS])
 
 

@@ -43,6 +43,9 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "topic_words_alone_are_two_facts": ([("Priya accepted a promotion to head of design at Fernbank, with a much bigger team to run.", "user")],
                                         ("Priya feels proud of the promotion but worries about the stress of managing more people.", "user"),
                                         Action.APPEND),
+    "weaker_recap_against_current_fact": ([("I prefer dark mode", "user"), ("light mode now, can't see a thing outside", "user")],
+                                          ("Memory: the user prefers a dark theme across apps.", "assistant"),
+                                          Action.REJECT_CONFLICT),
     "another_number_appends": ([("+1 415 555 0107 is my cell", "user")],
                                ("we also have a landline at home, 415 555 0120", "user"), Action.APPEND),
     "restatement_in_other_words": ([("I support Leeds United", "user")], ("yep, still a Leeds fan", "user"), Action.NOOP),
@@ -185,11 +188,11 @@ def test_shipped_defaults_live_in_the_weights_file() -> None:
 
 
 _READ = ("content_free", "identity", "value_differs", "change_sure", "same_slot", "change_signal", "many", "replaced", "additive_cue",
-         "value_overlap", "attribute_known", "slot_held", "cue_speculative", "cue_hearsay", "cue_future", "cue_conditional",
+         "value_overlap", "attribute_known", "slot_held", "weaker_source", "cue_speculative", "cue_hearsay", "cue_future", "cue_conditional",
          "cue_sender", "hedged", "untrusted", "cue_stale")
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=3000, deadline=None)
 @given(flags=st.fixed_dictionaries({k: st.booleans() for k in _READ}), prior=st.sampled_from([0.3, 0.85, 0.95]),
        ledger=st.sampled_from([None, Ledger.ACCEPTED, Ledger.PENDING]))
 def test_the_contract_always_leaves_an_action(flags: dict[str, bool], prior: float, ledger: Ledger | None) -> None:
