@@ -46,6 +46,8 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "weaker_recap_against_current_fact": ([("I prefer dark mode", "user"), ("light mode now, can't see a thing outside", "user")],
                                           ("Memory: the user prefers a dark theme across apps.", "assistant"),
                                           Action.REJECT_CONFLICT),
+    "assistant_hedge_waits": ([("I work at Monzo as a backend engineer", "user")],
+                              ("The user probably works at Wise now.", "assistant"), Action.DEFER_VERIFY),
     "another_number_appends": ([("+1 415 555 0107 is my cell", "user")],
                                ("we also have a landline at home, 415 555 0120", "user"), Action.APPEND),
     "restatement_in_other_words": ([("I support Leeds United", "user")], ("yep, still a Leeds fan", "user"), Action.NOOP),
