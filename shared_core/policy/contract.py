@@ -25,7 +25,8 @@ nobody here has seen, and these are the cases where a wrong guess destroys a tru
   for the fact (the assistant's "probably"), or a rumour of a future change ("Bob says I'm moving next
   year") never enters Accepted;
 - a new fact about nothing memory holds, in the words of a source that speaks for it (``OWNER_PRIOR``:
-  the user, the system, a tool), with nothing that makes it wait (``WAITS``) and not a stale snapshot
+  the user, the system, a tool), with nothing that makes it wait (``WAITS``; the owner's own plans and
+  firm future facts, "they're going to my work address", do not wait) and not a stale snapshot
   (``cue_stale``: a cache may hold what memory has since replaced), is kept (``append``);
 - chit-chat is ``noop`` with no target.
 
@@ -83,7 +84,7 @@ def allowed(grounding: Grounding) -> np.ndarray:
             or (f.get("cue_hearsay") and f.get("cue_future")):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
     if not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
-            and not any(f.get(k) for k in (*WAITS, "cue_stale")):
+            and not any(f.get(k) for k in (*WAITS, "cue_stale") if k != "cue_future"):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
     if ok[Action.REJECT_CONFLICT] and f.get("weaker_source") and f.get("value_differs") and not any(f.get(k) for k in WAITS) \
             and not (f.get("many") and f.get("additive_cue")):
