@@ -42,7 +42,7 @@ from ..policy import LearnedPolicy, Policy
 from ..schema import Decision
 from . import tarl_mem_metrics as m
 from .escalation_fit import (ACTIONS, P_ONLY, REFIT_COMMAND, SHARES, Scored, calibrated, choose, decision_rows,
-                             dev_test, kept_accuracy, refit, shipped)
+                             dev_test, kept_accuracy, refit, shipped, signals)
 from .report import Report, bench_args
 
 __all__ = ["dev_test", "main"]
@@ -222,10 +222,10 @@ def main(argv: list[str]) -> int:
         origin = f"refitted now on dev ({REFIT_COMMAND}) and written to {path}"
     else:
         rule = Uncertainty.load(path)
-        chosen, cv = "as shipped", {}
-        fresh = calibrated(choose(dev)[1], dev)
+        fresh_name, fresh, cv = choose(dev)
+        chosen, fresh = "as shipped", calibrated(fresh, dev)
         origin = (f"{path} as it is; on dev, accuracy kept at 20%: this file {dev_kept(rule, dev):.3f}, a fit made now "
-                  f"{dev_kept(fresh, dev):.3f} (in-sample; refit with `{REFIT_COMMAND}` after a policy change)")
+                  f"({fresh_name}) {dev_kept(fresh, dev):.3f} (in-sample; refit with `{REFIT_COMMAND}` after a policy change)")
     report = Report("escalation", f"{data}; rows: test split, free text, teacher-forced")
     slot_rows: dict[str, dict[str, float]] = {}
 
@@ -246,18 +246,22 @@ def main(argv: list[str]) -> int:
     decide_extra = overhead_ms(policy, rows[("free", "test")], setting("free", 0.2))
     report.add("cpu_only", judge_overhead_ms=decide_extra, judge_overhead_write_ms=decide_extra + bookkeeping_ms())
     report.extra = {"handwritten_slot": slot_rows, "oracle_refusals_at_20": why_refused, "candidate_recall": recall_all,
-                    "uncertainty": {"origin": origin, "chosen": chosen, "cv_mean_kept_accuracy": cv, "terms": TERMS,
-                                    "weights": rule.weights, "bias": rule.bias, "threshold_20_dev": rule.threshold},
+                    "uncertainty": {"origin": origin, "chosen": chosen, "cv": cv, "terms": TERMS, "weights": rule.weights,
+                                    "crosses": rule.crosses, "bias": rule.bias, "threshold_20_dev": rule.threshold},
                     "risk_coverage": {k: {"coverage": c, "risk": r} for k, (c, r) in curves.items()}}
-    side = Report("slot", "")
-    for name, row in slot_rows.items():
-        side.add(name, **row)
-    report.notes.append("the same claims with their slots (handwritten_slot):\n" + side.table())
-    chose = (f"; chosen on dev by episode-grouped 5-fold CV (mean accuracy kept over the shares: "
-             f"{', '.join(f'{k} {v:.3f}' for k, v in cv.items())}): {chosen}") if cv else ""
-    report.notes.append(f"doubt model: {origin}{chose}; bias {rule.bias}, weights {dict(zip(TERMS, rule.weights))}; "
-                        f"P(wrong) threshold escalating 20% of dev {rule.threshold:.3f}; shares are budgets (ShareGate "
-                        f"seeded with the rule's dev percentiles, as share= does)")
+    report.extra["doubt_signals_dev"] = signals(dev)
+    report.notes.append("the same claims with their slots (handwritten_slot):\n" + table(slot_rows))
+    report.notes.append("model classes on dev (episode-grouped 5-fold CV, 3 fold draws; mean accuracy kept over the "
+                        "shares 5-50% and AUROC, on all of dev and on the dev decisions the policy was not trained on, "
+                        "which the choice reads):\n" + table(cv))
+    report.notes.append("each signal alone on dev (no fit; higher escalates first):\n" + table(
+        {t: {k: v for k, v in row.items() if not k.startswith(("kept_5", "kept_10"))} for t, row in sorted(
+            report.extra["doubt_signals_dev"].items(), key=lambda kv: -abs(kv[1]["auroc_unseen"] - 0.5))}))
+    weights = {t: w for t, w in zip(TERMS, rule.weights) if w}
+    report.notes.append(f"doubt model: {origin}; chosen: {chosen}; bias {rule.bias}, weights {weights} (others 0), "
+                        f"crosses {[f'{a}*{b}={w}' for a, b, w in rule.crosses or ()]}; P(wrong) threshold escalating 20% "
+                        f"of dev {rule.threshold:.3f}; shares are budgets (ShareGate seeded with the rule's dev "
+                        f"percentiles, as share= does)")
     report.notes.append(f"oracle answers refused by validation at escalate_20, by reason: {why_refused}")
     report.notes.append("candidate recall (gold target among the <= 3 candidates shown), all decisions with a gold "
                         "target: " + ", ".join(f"{k} {v:.3f}" for k, v in recall_all.items()))
@@ -293,6 +297,14 @@ def main(argv: list[str]) -> int:
     report.plot("escalation_risk_coverage.png", draw)
     report.emit(args)
     return 0
+
+
+def table(rows: dict[str, dict[str, float]]) -> str:
+    """Rows of metrics as the report prints its own."""
+    side = Report("side", "")
+    for name, row in rows.items():
+        side.add(name, **row)
+    return side.table()
 
 
 def dev_kept(rule: Uncertainty, dev: Sequence[Scored], share: float = 0.2) -> float:

@@ -98,3 +98,45 @@ def test_refit_writes_a_rule_that_sends_a_fifth_of_dev(tmp_path):
     assert Uncertainty.load(path) == rule and chosen in cv
     sent = sum(rule.p(r.terms) >= rule.threshold for r in dev) / len(dev)
     assert 0.15 <= sent <= 0.3 and list(rule.seed) == sorted(rule.seed)
+
+
+def test_a_cross_counts_only_when_both_of_its_terms_do(tmp_path):
+    i, j = TERMS.index("low_probability"), TERMS.index("contract_override")
+    rule = Uncertainty(weights=(0.0,) * len(TERMS), bias=0.0, seed=(),
+                       crosses=(("low_probability", "contract_override", 2.0),))
+    terms = [0.0] * len(TERMS)
+    terms[i] = 1.0
+    assert rule.p(terms) == 0.5                                            # one of the two: nothing
+    terms[j] = 1.0
+    assert rule.p(terms) > 0.85 and "low_probability*contract_override" in rule.contributions(terms)
+    path = tmp_path / "doubt.json"
+    rule.save(path, command="test")
+    assert Uncertainty.load(path) == rule and Uncertainty.load(path).p(terms) == rule.p(terms)
+    with pytest.raises(TarlError, match="crosses"):
+        Uncertainty(weights=(0.0,) * len(TERMS), crosses=(("low_probability", "gone", 1.0),))
+    import json
+
+    raw = json.loads(path.read_text())
+    raw["crosses"] = {"low_probability*gone": 1.0}
+    path.write_text(json.dumps(raw))
+    with pytest.raises(TarlError, match="terms"):
+        Uncertainty.load(path)
+
+
+@settings(max_examples=60, deadline=None)
+@given(right=st.lists(st.booleans(), min_size=2, max_size=60), share=st.sampled_from([0.05, 0.1, 0.2, 0.3, 0.5]),
+       levels=st.integers(1, 4), data=st.data())
+def test_accuracy_kept_counts_ties_in_proportion(right, share, levels, data):
+    from shared_core.bench.escalation_fit import kept_accuracy
+
+    k = int(round(share * len(right)))
+    if k >= len(right):
+        return
+    same = [(0.5, c) for c in right]                   # one tie: what a random order keeps, on average
+    assert kept_accuracy(same, share) == pytest.approx(sum(right) / len(right))
+    wrong_first = [(float(not c), c) for c in right]   # a perfect ranking keeps the rights the wrongs leave
+    wrong = len(right) - sum(right)
+    assert kept_accuracy(wrong_first, share) == pytest.approx(min(sum(right), len(right) - k) / (len(right) - k)
+                                                              if k >= wrong else sum(right) / (len(right) - k))
+    scores = data.draw(st.lists(st.integers(0, levels), min_size=len(right), max_size=len(right)))
+    assert 0.0 <= kept_accuracy(list(zip(map(float, scores), right)), share) <= 1.0
