@@ -40,6 +40,11 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "hearsay_against_current_fact": ([("I was born in Accra", "user")], ("My cousin says I was born in Kumasi", "third_party"),
                                      Action.REJECT_CONFLICT),
     "second_value_appends": ([("I'm allergic to peanuts", "user")], ("I'm allergic to shellfish too", "user"), Action.APPEND),
+    "topic_words_alone_are_two_facts": ([("Priya accepted a promotion to head of design at Fernbank, with a much bigger team to run.", "user")],
+                                        ("Priya feels proud of the promotion but worries about the stress of managing more people.", "user"),
+                                        Action.APPEND),
+    "another_number_appends": ([("+1 415 555 0107 is my cell", "user")],
+                               ("we also have a landline at home, 415 555 0120", "user"), Action.APPEND),
     "restatement_in_other_words": ([("I support Leeds United", "user")], ("yep, still a Leeds fan", "user"), Action.NOOP),
     "tool_confirms_stored_value": ([("Order #5521 status: shipped", "tool")], ("Order #5521 status: shipped", "tool"),
                                    Action.NOOP),
@@ -54,6 +59,7 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "window_to_aisle": ("I always book window seats", "aisle seats from now on"),
     "two_to_three_kids": ("I have 2 kids", "We have 3 kids now"),
     "moved_to_porto": ("I live in Lisbon", "Big news: I moved to Porto"),
+    "activity_to_another_weekday": ("Noah does karate wednesdays after school", "karate's moving to thursdays from next week"),
 }
 
 
