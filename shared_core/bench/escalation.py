@@ -12,9 +12,10 @@ with simulated judges:
   feasible here (a targeted action gets a random candidate). Mean over ``JUDGE80_SEEDS`` seeds.
 
 The uncertainty rule measured is the shipped file (``doubt.WEIGHTS``), or ``--weights PATH``;
-``--refit`` first refits it on dev for the policy the checkout ships (``escalation_fit``: logistic
-regression of "the CPU is wrong" on ``doubt.doubt_terms``, chosen over top probability alone by
-episode-grouped cross-validation on dev) and writes it. Share s is a budget (``EscalatingPolicy(share=s)``
+``--refit`` first refits it on dev for the policy the checkout ships (``escalation_fit``: top probability
+alone, a logistic model of "the CPU is wrong" over ``doubt.doubt_terms``, or one with crosses, chosen by
+episode-grouped cross-validation on the dev decisions the policy was not trained on) and writes it; every
+run prints that comparison and each signal's AUROC on dev. Share s is a budget (``EscalatingPolicy(share=s)``
 as a user writes it: a ``doubt.ShareGate`` seeded with the rule's dev percentiles): the decisions whose
 doubt ranks in the top s of the recent stream escalate. Metrics per system (``escalate_S``): ``escalated_share``, ``accuracy_kept`` /
 ``macro_f1_kept`` (the CPU decisions not escalated), ``macro_f1_oracle`` / ``macro_f1_judge80`` (the
@@ -42,7 +43,7 @@ from ..policy import LearnedPolicy, Policy
 from ..schema import Decision
 from . import tarl_mem_metrics as m
 from .escalation_fit import (ACTIONS, P_ONLY, REFIT_COMMAND, SHARES, Scored, calibrated, choose, decision_rows,
-                             dev_test, kept_accuracy, refit, shipped, signals)
+                             MODELS, auroc, dev_test, kept_accuracy, refit, shipped, signals)
 from .report import Report, bench_args
 
 __all__ = ["dev_test", "main"]
@@ -254,6 +255,10 @@ def main(argv: list[str]) -> int:
     report.notes.append("model classes on dev (episode-grouped 5-fold CV, 3 fold draws; mean accuracy kept over the "
                         "shares 5-50% and AUROC, on all of dev and on the dev decisions the policy was not trained on, "
                         "which the choice reads):\n" + table(cv))
+    on_test = {name: [(make(dev).p(r.terms), r.correct) for r in rows[("free", "test")]] for name, make in MODELS.items()}
+    report.notes.append("each model class fitted on all of dev, ranking free-text test (for the record; the choice "
+                        "reads dev only): " + "; ".join(f"{k} AUROC {auroc(v):.3f}, accuracy kept at 20% {kept_accuracy(v, 0.2):.3f}"
+                                                         for k, v in on_test.items()))
     report.notes.append("each signal alone on dev (no fit; higher escalates first):\n" + table(
         {t: {k: v for k, v in row.items() if not k.startswith(("kept_5", "kept_10"))} for t, row in sorted(
             report.extra["doubt_signals_dev"].items(), key=lambda kv: -abs(kv[1]["auroc_unseen"] - 0.5))}))

@@ -96,6 +96,7 @@ def test_refit_writes_a_rule_that_sends_a_fifth_of_dev(tmp_path):
     path = tmp_path / "doubt.json"
     rule, chosen, cv = refit(dev, "12 dev episodes", path)
     assert Uncertainty.load(path) == rule and chosen in cv
+    assert chosen == max(cv, key=lambda k: cv[k]["kept_unseen"])          # read on what the policy never fitted
     sent = sum(rule.p(r.terms) >= rule.threshold for r in dev) / len(dev)
     assert 0.15 <= sent <= 0.3 and list(rule.seed) == sorted(rule.seed)
 
