@@ -141,3 +141,32 @@ def test_accuracy_kept_counts_ties_in_proportion(right, share, levels, data):
                                                               if k >= wrong else sum(right) / (len(right) - k))
     scores = data.draw(st.lists(st.integers(0, levels), min_size=len(right), max_size=len(right)))
     assert 0.0 <= kept_accuracy(list(zip(map(float, scores), right)), share) <= 1.0
+
+
+FLAGS = ("identity", "untrusted", "content_free", "value_differs", "same_slot", "many", "change_signal", "hedged",
+         "cue_speculative", "cue_stale")
+
+
+@settings(max_examples=80, deadline=None)
+@given(probs=st.lists(st.floats(0.01, 1), min_size=5, max_size=5), flags=st.sets(st.sampled_from(FLAGS)),
+       prior=st.sampled_from([0.3, 0.6, 0.95]), target=st.booleans())
+def test_forced_mass_is_what_the_contract_refused(probs, flags, prior, target):
+    from datetime import datetime, timezone
+
+    from shared_core.doubt import doubt_terms
+    from shared_core.grounding import Grounding
+    from shared_core.policy.contract import ACTIONS, allowed, enforce
+    from shared_core.schema import Action, Decision, Entry, Ledger
+
+    total = sum(probs)
+    p = {a: v / total for a, v in zip(ACTIONS, probs)}
+    entry = Entry(id="e1", text="I live in Lisbon", namespace="u", source="user", confidence=1.0, created_tx=1,
+                  observed_at=datetime.now(timezone.utc), ledger=Ledger.ACCEPTED) if target else None
+    g = Grounding(entry, 0.8 if target else 0.0, {**{f: 1.0 for f in flags}, "source_prior": prior},
+                  ((entry, 0.8),) if entry else ())
+    proposed = Decision(action=Action(max(p, key=p.__getitem__)), probabilities=p)
+    done = enforce(proposed, g)
+    terms = dict(zip(TERMS, doubt_terms(Claim(text="I moved to Porto", namespace="u"), done, g, proposed)))
+    refused = sum(p[a] for a, ok in zip(ACTIONS, allowed(g)) if not ok)     # read off the renormalised decision
+    assert terms["forced_mass"] == pytest.approx(refused, abs=1e-9)
+    assert terms["contract_override"] == float(done.action is not proposed.action)
