@@ -178,6 +178,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
                  same_attribute=float(slots.same_attribute(mine, theirs)),
                  value_differs=float(change_p >= _CHANGE_AT), link_p=link_p, change_p=change_p,
+                 change_sure=float(replaced or change_p >= cfg.change_sure),
                  value_overlap=float(bool(mine.values & theirs.values) or _names_value(claim.text, best.text)),
                  same_slot=float(mine.explicit is not None and mine.explicit == theirs.explicit),
                  many=float(mine.many or theirs.many),

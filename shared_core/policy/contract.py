@@ -7,7 +7,8 @@ nobody here has seen, and these are the cases where a wrong guess destroys a tru
 
 - ``revise``, ``reject_conflict`` and a ``noop`` that drops content need evidence of identity (the same
   slot, explicit or linked: ``linking``); different ids are different subjects;
-- a claim on a slot whose open entry says something different (``change``) is never ``noop``; and a
+- a claim on a slot whose open entry says something different (a swapped value, or the change model
+  sure of it: ``PolicyConfig.change_sure``) is never ``noop``; and a
   claim linked by inference only (no shared explicit slot) that shows no sign of change is never
   ``revise`` (measured on dev: restatements with a remark added were superseding the fact they repeat);
 - a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
@@ -65,7 +66,7 @@ def allowed(grounding: Grounding) -> np.ndarray:
     identity = bool(f.get("identity")) and target is not None
     if not (identity and accepted):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False
-    if not identity or f.get("value_differs"):
+    if not identity or f.get("change_sure"):
         ok[Action.NOOP] = False
     if identity and not f.get("same_slot") and not f.get("value_differs") and not f.get("change_signal"):
         ok[Action.REVISE] = False       # an inferred link with no sign of change: not worth a true fact
@@ -82,9 +83,10 @@ def allowed(grounding: Grounding) -> np.ndarray:
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
     if f.get("untrusted"):
         ok[Action.APPEND] = ok[Action.REVISE] = False
-        if identity and accepted and f.get("value_differs") and not any(f.get(k) for k in WAITS) \
-                and not (f.get("many") and not f.get("change_signal")):
-            ok[Action.DEFER_VERIFY] = ok[Action.NOOP] = False   # unhedged hearsay against a current fact
+        if ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (f.get("many") and f.get("additive_cue")):
+            ok[Action.DEFER_VERIFY] = False     # unhedged hearsay about a current fact: rejected, or a restatement
+            if f.get("value_differs"):
+                ok[Action.NOOP] = False         # unhedged hearsay against a current fact
     return np.asarray([ok[a] for a in DECISION_ACTIONS])
 
 

@@ -182,3 +182,21 @@ def test_shipped_defaults_live_in_the_weights_file() -> None:
     from shared_core.policy.model import WEIGHTS_DIR
 
     assert PolicyConfig.from_weights(WEIGHTS_DIR / "tarl.json") == PolicyConfig()
+
+
+_READ = ("content_free", "identity", "value_differs", "change_sure", "same_slot", "change_signal", "many", "replaced", "additive_cue",
+         "value_overlap", "attribute_known", "cue_speculative", "cue_hearsay", "cue_future", "cue_conditional",
+         "cue_sender", "hedged", "untrusted", "cue_stale")
+
+
+@settings(max_examples=400, deadline=None)
+@given(flags=st.fixed_dictionaries({k: st.booleans() for k in _READ}), prior=st.sampled_from([0.3, 0.85, 0.95]),
+       ledger=st.sampled_from([None, Ledger.ACCEPTED, Ledger.PENDING]))
+def test_the_contract_always_leaves_an_action(flags: dict[str, bool], prior: float, ledger: Ledger | None) -> None:
+    """Whatever the grounding says, some action stays allowed (an empty mask once crashed the write)."""
+    from shared_core.grounding import Grounding
+    from shared_core.policy.contract import allowed
+    target = None if ledger is None else Entry(id="e1", text="x", namespace="c", source="user", confidence=0.9,
+                                               observed_at=T0, ledger=ledger, created_tx=1)
+    g = Grounding(target, 0.5, {**{k: float(v) for k, v in flags.items()}, "source_prior": prior})
+    assert allowed(g).any()
