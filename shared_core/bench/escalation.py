@@ -255,6 +255,9 @@ def main(argv: list[str]) -> int:
                                     "crosses": rule.crosses, "bias": rule.bias, "threshold_20_dev": rule.threshold},
                     "risk_coverage": {k: {"coverage": c, "risk": r} for k, (c, r) in curves.items()}}
     report.extra["doubt_signals_dev"] = signals(dev)
+    report.extra["model_classes_on_free_test"] = {name: {"auroc": auroc(v), **{f"kept_{s}": kept_accuracy(v, s / 100)
+                                                                               for s in SHARES if s}}
+                                                  for name, v in on_test.items()}
     report.notes.append("the same claims with their slots (handwritten_slot):\n" + table(slot_rows))
     report.notes.append("model classes on dev (episode-grouped 5-fold CV, 3 fold draws; mean accuracy kept over the "
                         "shares 5-50% and AUROC, on all of dev and on the dev decisions the policy was not trained on, "
