@@ -14,16 +14,19 @@ nobody here has seen, and these are the cases where a wrong guess destroys a tru
 - a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
   signals a change, swaps a value of the entry's own (a name, a number, a weekday) without saying it adds
   one ("also", "another"), or names the entry's own value) and not a rejection;
-- a single-valued explicit slot (the caller's key) never holds two Accepted answers; an inferred link
+- a single-valued explicit slot (the caller's key) never holds two Accepted answers (one held only in
+  Pending is free: the owner's own answer is appended, the label rules' "no promotion"); an inferred link
   does not take ``append`` away (measured on dev: a sure-looking wrong link then destroyed a true fact
   more often than it saved a duplicate);
 - untrusted sources (``PolicyConfig.untrusted``) never reach Accepted on their own: no append, no revise
   (their contentful claims that ground on nothing go to Pending); their unhedged claim against a current
   Accepted fact is rejected (``WAITS`` lists what makes it wait instead);
-- a guess (``cue_speculative``: "maybe", "might") or a rumour of a future change ("Bob says I'm moving
-  next year") never enters Accepted;
+- a guess (``cue_speculative``: "maybe", "might"), a hedge in the words of a source that does not speak
+  for the fact (the assistant's "probably"), or a rumour of a future change ("Bob says I'm moving next
+  year") never enters Accepted;
 - a new fact about nothing memory holds, in the words of a source that speaks for it (``OWNER_PRIOR``:
-  the user, the system, a tool), with nothing that makes it wait (``WAITS``) and not a stale snapshot
+  the user, the system, a tool), with nothing that makes it wait (``WAITS``; the owner's own plans and
+  firm future facts, "they're going to my work address", do not wait) and not a stale snapshot
   (``cue_stale``: a cache may hold what memory has since replaced), is kept (``append``);
 - chit-chat is ``noop`` with no target.
 
@@ -74,19 +77,26 @@ def allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = False       # linked by topic words alone, no attribute named on either side: another fact
     if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap") or (f.get("replaced") and not f.get("additive_cue"))):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
-    if identity and not f.get("many") and f.get("same_slot"):
+    if identity and not f.get("many") and f.get("same_slot") and (accepted or f.get("slot_held", 1.0)):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
-    if f.get("cue_speculative") or (f.get("cue_hearsay") and (f.get("cue_future") or f.get("hedged"))):
+        # (a slot only a Pending entry holds is free: the owner's own answer is kept, tarl_labels.md)
+    if f.get("cue_speculative") or (f.get("hedged") and (f.get("cue_hearsay") or f.get("source_prior", 1.0) < OWNER_PRIOR)) \
+            or (f.get("cue_hearsay") and f.get("cue_future")):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
-    if not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
-            and not any(f.get(k) for k in (*WAITS, "cue_stale")):
+    if ok[Action.APPEND] and not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
+            and not any(f.get(k) for k in (*WAITS, "cue_stale") if k != "cue_future"):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
+    if ok[Action.REJECT_CONFLICT] and f.get("weaker_source") and f.get("value_differs") and not any(f.get(k) for k in WAITS) \
+            and not (f.get("many") and f.get("additive_cue")):
+        ok[Action.DEFER_VERIFY] = False     # a clearly weaker source, unhedged, against a current fact: rejected
     if f.get("untrusted"):
         ok[Action.APPEND] = ok[Action.REVISE] = False
         if ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (f.get("many") and f.get("additive_cue")):
             ok[Action.DEFER_VERIFY] = False     # unhedged hearsay about a current fact: rejected, or a restatement
             if f.get("value_differs"):
                 ok[Action.NOOP] = False         # unhedged hearsay against a current fact
+    if not any(ok.values()):            # rules that each remove an action never leave none: the claim waits
+        ok[Action.DEFER_VERIFY] = True
     return np.asarray([ok[a] for a in DECISION_ACTIONS])
 
 
@@ -102,6 +112,10 @@ def enforce(decision: Decision, grounding: Grounding) -> Decision:
     if decision.action is Action.NOOP and not grounding.features.get("identity") and mask[ACTIONS.index(keep.value)]:
         # the policy found nothing new to store, but the claim restates nothing in memory: keep it as it is
         # (stored, or Pending for an untrusted source) rather than take the policy's runner-up guess
+        action = keep
+        renorm = {a: float(v / masked.sum()) if masked.sum() > 0 else float(a == keep.value) for a, v in zip(ACTIONS, masked)}
+    elif decision.action is Action.REVISE and not mask[ACTIONS.index("revise")] and mask[ACTIONS.index(keep.value)]:
+        # the policy read new content the contract lets replace nothing: keep it, never drop it as a repeat
         action = keep
         renorm = {a: float(v / masked.sum()) if masked.sum() > 0 else float(a == keep.value) for a, v in zip(ACTIONS, masked)}
     elif masked.sum() > 0:
