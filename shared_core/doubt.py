@@ -107,8 +107,8 @@ def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding,
     ``tarl bench escalation`` prints, for each term alone, how well it ranks the policy's errors first on
     dev (AUROC, accuracy kept). Measured there and not computed: the linker's probability near its
     threshold (AUROC 0.50), a Pending target, a question, the speech cues, the proposal's own top
-    probability and entropy (below ``low_probability``), a second network's disagreement (0.60, and
-    40 microseconds a write).
+    probability and entropy (below ``low_probability``), a second network's disagreement (0.57, and
+    45-90 microseconds a write).
     """
     proposed = proposed or decision
     probs = proposed.probabilities
