@@ -1,0 +1,135 @@
+"""``python -m shared_core.bench.fingerprint``: every decision the shipped path makes on fixed data, to
+prove that a change made for speed changed no decision.
+
+Why: the decision path (slots, linking, change, grounding, the policy's forward pass) is tuned by the
+lead on the hand-written corpus; a speed-up in it is acceptable only when it is invisible. So this
+records, teacher-forced (each decision on the gold state before it, candidates as
+``tarl_mem_examples.candidates`` builds them), the action, target, probabilities and every grounding
+feature of each step of: the hand-written dev and test splits, free and slotted; HaluMem (when the data
+is there); and the probes of ``tarl bench tarl-mem``'s 10k-entry latency run. ``--save PATH`` writes
+them; ``--compare PATH`` recomputes and reports every difference beyond ``--tol`` (exit 1 if any).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..decision import decide, prepare
+from ..index import default_embedder
+from ..index.cache import VectorCache
+from ..policy import LearnedPolicy, Policy, RulePolicy
+from ..schema import Entry, Ledger
+from .corpus import HERE as CORPUS, to_episode
+from .corpus import split as corpus_split
+from .episodes import Episode, generate, gold_states
+from .report import DATA_DIR
+from .tarl_mem_examples import NEIGHBOURS, Vectors, candidates
+from .tarl_mem_sources import halumem
+
+
+def _record(outcome: Any) -> dict[str, Any]:
+    d, g = outcome.decision, outcome.grounding
+    return {"action": d.action.value, "target": d.target_id, "probabilities": d.probabilities,
+            "grounded": g.target.id if g.target is not None else None, "similarity": g.similarity,
+            "features": g.features, "steps": [(s.action.value, s.target_id) for s in outcome.steps]}
+
+
+def _episodes(sets: dict[str, list[Episode]], policy: Policy, vectors: Vectors) -> Iterator[tuple[str, dict]]:
+    for name, eps in sets.items():
+        for ep in eps:
+            states = gold_states(ep)
+            for i, s in enumerate(ep.steps):
+                near, slot = candidates(s.claim, states[i], vectors)
+                yield f"{name}/{ep.name}/{i}", _record(decide(s.claim, near, slot, policy))
+
+
+def _at_scale(n_entries: int, decisions: int, policy: Policy, vectors: Vectors, seed: int = 0) -> Iterator[tuple[str, dict]]:
+    """The latency run's set-up (``tarl_mem.latency_at``): generated entries in one namespace, fresh probes."""
+    eps = generate(max(50, n_entries // 8), seed + 1)
+    claims = [s.claim.model_copy(update={"namespace": "load", "slot": f"{ep.name}:{s.claim.slot}" if s.claim.slot else None})
+              for ep in eps for s in ep.steps]
+    entries = [Entry.from_claim(c, id=f"x{i}", ledger=Ledger.ACCEPTED, tx=1) for i, c in enumerate(claims[:n_entries])]
+    by_id = {e.id: e for e in entries}
+    matrix = vectors([e.text for e in entries])
+    cache = VectorCache(matrix.shape[1], lambda ns: ([e.id for e in entries], matrix, [e.ledger for e in entries]))
+    for e in entries:
+        prepare(e)
+    stored = {e.text for e in entries}
+    fresh = [c for c in claims[n_entries:] if c.text not in stored] or claims
+    rng = np.random.default_rng(seed)
+    for k, i in enumerate(rng.integers(0, len(fresh), decisions)):
+        p = fresh[int(i)]
+        near = [(by_id[j], s) for j, s in cache.query(vectors([p.text])[0], "load", NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))]
+        yield f"scale{n_entries}/{k}", _record(decide(p, near, [e for e, _ in near if p.slot and e.slot == p.slot], policy))
+
+
+def fingerprint(scale: int = 10_000, decisions: int = 300, halumem_path: Path | None = DATA_DIR / "halumem") -> dict[str, dict]:
+    """``{step key: record}`` for the learned policy (and the rules on the corpus), as described above."""
+    vectors = Vectors(default_embedder())
+    raws = corpus_split.load(CORPUS)
+    sets = {f"{part}_{kind}": [to_episode(r, slots=kind == "slot") for r in raws[part]]
+            for part in ("dev", "test") for kind in ("free", "slot")}
+    out: dict[str, dict] = {}
+    learned = LearnedPolicy()
+    out.update(_episodes(sets, learned, vectors))
+    out.update((f"rules/{k}", v) for k, v in _episodes(sets, RulePolicy(), vectors))
+    if halumem_path is not None and halumem_path.exists():
+        out.update(_episodes({"halumem": halumem(halumem_path)}, learned, vectors))
+    if scale:
+        out.update(_at_scale(scale, decisions, learned, vectors))
+    return out
+
+
+def differences(a: Any, b: Any, tol: float, where: str = "") -> Iterator[str]:
+    """Every place two records differ: exactly for strings and structure, within ``tol`` for numbers."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                yield f"{where}.{k}: only in {'after' if k in b else 'before'}"
+            else:
+                yield from differences(a[k], b[k], tol, f"{where}.{k}")
+    elif isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        if len(a) != len(b):
+            yield f"{where}: length {len(a)} != {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            yield from differences(x, y, tol, f"{where}[{i}]")
+    elif isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool) | isinstance(b, bool):
+        if not (math.isclose(a, b, rel_tol=0, abs_tol=tol) or (math.isnan(a) and math.isnan(b))):
+            yield f"{where}: {a!r} != {b!r}"
+    elif a != b:
+        yield f"{where}: {a!r} != {b!r}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m shared_core.bench.fingerprint", description=__doc__)
+    p.add_argument("--save", type=Path, help="write the fingerprint here")
+    p.add_argument("--compare", type=Path, help="compare with a saved fingerprint; exit 1 on any difference")
+    p.add_argument("--scale", type=int, default=10_000, help="open entries of the latency-run probes (0: skip)")
+    p.add_argument("--decisions", type=int, default=300, help="latency-run probes")
+    p.add_argument("--tol", type=float, default=1e-9, help="absolute tolerance for numbers")
+    args = p.parse_args(argv)
+    now = json.loads(json.dumps(fingerprint(args.scale, args.decisions)))   # JSON round trip: tuples -> lists
+    if args.save:
+        args.save.write_text(json.dumps(now))
+    if args.compare:
+        before = json.loads(args.compare.read_text())
+        diffs = list(differences(before, now, args.tol))
+        actions = sum(before[k]["action"] != now[k]["action"] for k in before.keys() & now.keys())
+        print(f"{len(now)} decisions ({len(before)} before); {len(diffs)} differences; {actions} actions differ")
+        for line in diffs[:50]:
+            print(" ", line)
+        return 1 if diffs else 0
+    print(f"{len(now)} decisions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
