@@ -96,9 +96,10 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("preference", r"preferences?|prefers?|preferred", True),
 )
 _FAMILY_RES = tuple((name, re.compile(rf"(?<![\w-])(?:{cue})(?![\w-])", re.I), many) for name, cue, many in FAMILIES)
-_ANY_FAMILY = re.compile(rf"(?<![\w-])(?:{'|'.join(f'(?:{cue})' for _, cue, _ in FAMILIES)})(?![\w-])", re.I)
-"""Every family's cue in one pattern: it matches exactly when some family's does, so one search rules
-out texts no family knows (a third of claims) before the ordered search."""
+_ANY_FAMILY = re.compile(rf"(?=(?<![\w-])(?:{'|'.join(f'(?:{cue})' for _, cue, _ in FAMILIES)})(?![\w-]))", re.I)
+"""Every family's cue in one lookahead: it matches exactly where some family's does, so one scan finds
+the only positions the ordered search need try (none: a third of claims), and each family is then
+tried anchored there instead of searched along the whole text."""
 MANY = frozenset(name for name, _, many in FAMILIES if many)
 
 RELATIONS = frozenset(
@@ -173,14 +174,15 @@ class Slot:
         return not self.attribute.startswith("frame:")
 
 
+@lru_cache(maxsize=65536)
 def family(text: str) -> tuple[str, bool, re.Match[str]] | None:
-    """The first attribute family whose cue occurs in ``text`` (lexicon order: specific first)."""
-    if not _ANY_FAMILY.search(text):
-        return None
-    for name, rx, many in _FAMILY_RES:
-        m = rx.search(text)
-        if m:
-            return name, many, m
+    """The first attribute family whose cue occurs in ``text`` (lexicon order: specific first). Cached:
+    a claim's text is asked again by the chit-chat features, and value words recur across decisions."""
+    starts = [m.start() for m in _ANY_FAMILY.finditer(text)]
+    for name, rx, many in _FAMILY_RES if starts else ():
+        for at in starts:       # a family's leftmost match starts where some cue does: what rx.search returns
+            if m := rx.match(text, at):
+                return name, many, m
     return None
 
 
