@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .cuescan import CueScanner
 from .grounding import STOP, negated, numbers, proposition
 
 # (family, cue pattern, several values?) — the first family whose cue occurs wins, so specific before generic
@@ -95,11 +96,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("name", r"name is|called|named|goes by", False),
     ("preference", r"preferences?|prefers?|preferred", True),
 )
-_FAMILY_RES = tuple((name, re.compile(rf"(?<![\w-])(?:{cue})(?![\w-])", re.I), many) for name, cue, many in FAMILIES)
-_ANY_FAMILY = re.compile(rf"(?=(?<![\w-])(?:{'|'.join(f'(?:{cue})' for _, cue, _ in FAMILIES)})(?![\w-]))", re.I)
-"""Every family's cue in one lookahead: it matches exactly where some family's does, so one scan finds
-the only positions the ordered search need try (none: a third of claims), and each family is then
-tried anchored there instead of searched along the whole text."""
+_FAMILY_SCAN = CueScanner([cue for _, cue, _ in FAMILIES], re.I, before=r"(?<![\w-])", after=r"(?![\w-])")
+"""Each family's cue as ``re.search`` would find it, without ~50 searches a text (see ``cuescan``)."""
 MANY = frozenset(name for name, _, many in FAMILIES if many)
 
 RELATIONS = frozenset(
@@ -178,12 +176,11 @@ class Slot:
 def family(text: str) -> tuple[str, bool, re.Match[str]] | None:
     """The first attribute family whose cue occurs in ``text`` (lexicon order: specific first). Cached:
     a claim's text is asked again by the chit-chat features, and value words recur across decisions."""
-    starts = [m.start() for m in _ANY_FAMILY.finditer(text)]
-    for name, rx, many in _FAMILY_RES if starts else ():
-        for at in starts:       # a family's leftmost match starts where some cue does: what rx.search returns
-            if m := rx.match(text, at):
-                return name, many, m
-    return None
+    hit = _FAMILY_SCAN.first(text)
+    if hit is None:
+        return None
+    name, _, many = FAMILIES[hit[0]]
+    return name, many, hit[1]
 
 
 def _words(text: str) -> list[str]:
