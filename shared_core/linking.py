@@ -174,20 +174,21 @@ def _pair(claim: tuple[frozenset[str], ...], mine: slots.Slot, mine_people: froz
     b, ib, kb, tb, eb, nb, entry_values, _ = entry
     shared = a & b
     beyond = shared - mine_people - _subject_words(theirs)
+    ids, kinds, known = ia & ib, ta & tb, mine.known and theirs.known
     return [
         min(len(shared), 3) / 3, len(shared) / max(1, len(a)), len(shared) / max(1, len(b)),
-        float(bool(ia & ib)), float(bool(ia and ib and not ia & ib)),
+        float(bool(ids)), float(bool(ia and ib and not ids)),
         float(bool(ea & eb)),
         float(bool(na & nb)),
         len(ka & kb) / max(1, len(ka | kb)),
-        float(mine.known and theirs.known and mine.attribute == theirs.attribute),
-        float(mine.known and theirs.known and mine.attribute != theirs.attribute),
+        float(known and mine.attribute == theirs.attribute),
+        float(known and mine.attribute != theirs.attribute),
         float(mine.subject is not None and mine.subject == theirs.subject),
         float(not slots.same_subject(mine, theirs)),
         float(slots.identity(mine, theirs)),
         float(cosine), min(len(a), 12) / 12, min(len(b), 12) / 12,
         len(entry_values & claim_words) / max(1, len(entry_values)),
-        float(bool(ta & tb)), float(bool(ta and tb and not ta & tb)), min(len(beyond), 3) / 3,
+        float(bool(kinds)), float(bool(ta and tb and not kinds)), min(len(beyond), 3) / 3,
     ]
 
 
