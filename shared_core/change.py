@@ -77,7 +77,7 @@ def replaced(claim: str, entry: str) -> bool:
     car"), or negated: a change whatever the model says. Only word-for-word frames count, so a
     restatement in other words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
-    if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry):
+    if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or _other_day(a, b):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
@@ -100,6 +100,18 @@ def _moved_on(claim: str, entry: str) -> bool:
     old, new = m.group(1).strip().lower(), m.group(2).strip().lower()
     held = {v for v in (old, new) if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", entry.lower())}
     return old != new and held == {old}
+
+
+_DAYS = {d: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}
+_DAYS.update({d[:3]: d for d in _DAYS} | {d + "s": d for d in _DAYS} | {"weds": "wednesday", "tues": "tuesday", "thurs": "thursday"})
+
+
+def _other_day(a: list[str], b: list[str]) -> bool:
+    """"karate's moving to thursdays" about "Noah does karate wednesdays": each side names a weekday the
+    other lacks. A weekday is a closed class: about the same thing, another one is another value, however
+    the rest is worded (a day only added, "and fridays too", is not a change)."""
+    da, db = {_DAYS[w] for w in a if w in _DAYS}, {_DAYS[w] for w in b if w in _DAYS}
+    return bool(da - db) and bool(db - da)
 
 
 def _negated_copy(a: list[str], b: list[str]) -> bool:

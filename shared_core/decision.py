@@ -58,13 +58,19 @@ _ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+$")
 measure the subject guesser picked up ("20mg") is not one."""
 
 
-def _distinct(mine: slots.Slot, theirs: slots.Slot) -> bool:
+def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:
     """Another order, item or person: subjects that both carry an id (digits, ``#``, a key path) or an
-    explicit slot, or both name a person ("Ana", "Ben"), and differ. Guessed things ("the keys") and
-    stray words the subject guesser picked up ("20mg") are left to the linker as evidence."""
+    explicit slot, or both name a person ("Ana", "Ben") neither text mentions on the other side, and
+    differ. A guessed subject the other text holds as a value ("karate's moving to thursdays" after
+    "Noah does karate wednesdays") and stray words the subject guesser picked up ("20mg") are left to
+    the linker as evidence."""
+    if slots.same_subject(mine, theirs):
+        return False
     strong = [s.subject for s in (mine, theirs) if s.subject and (s.explicit or _ID_LIKE.search(s.subject))]
-    people = [s.subject for s in (mine, theirs) if s.subject and linking.person_words(s.subject)]
-    return (len(strong) == 2 or len(people) == 2) and not slots.same_subject(mine, theirs)
+    if len(strong) == 2:
+        return True
+    a, b = (linking.person_words(s.subject or "") for s in (mine, theirs))
+    return bool(a and b) and not (a & linking.specific(entry) or b & linking.specific(claim))
 
 
 def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slot]], sims: dict[str, float]) -> list[float | None]:
@@ -98,11 +104,12 @@ _CHANGE_AT = 0.5
 folded into its probability by ``_change``, so one cut serves both paths)."""
 
 
-def _change(claim: Claim, entry: Entry, sim: float, mine: slots.Slot, theirs: slots.Slot, f: dict[str, float]) -> float:
+def _change(claim: Claim, entry: Entry, sim: float, mine: slots.Slot, theirs: slots.Slot, f: dict[str, float],
+            replaced: bool) -> float:
     """How likely the claim says something different about its target, rescaled so 0.5 is the change
-    model's dev-chosen threshold: 1 on hard evidence (``value_replaced``, ``change.replaced``); before a
-    model is shipped, the slot comparison's verdict (0 or 1)."""
-    if f["value_replaced"] or change.replaced(claim.text, entry.text):
+    model's dev-chosen threshold: 1 on hard evidence (``replaced``); before a model is shipped, the
+    slot comparison's verdict (0 or 1)."""
+    if replaced:
         return 1.0          # a name, number or word swapped for another: a change, whatever the model says
     model = change.default()
     if model is None:
@@ -139,7 +146,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     if source == "user":        # "The user's manager is Daniel" from the user's side is relayed speech, not a recap
         base["cue_recap"] = 0.0
     kept = [(e, slot_of(e)) for e in pool]
-    kept = [(e, theirs) for e, theirs in kept if not _distinct(mine, theirs)]
+    kept = [(e, theirs) for e, theirs in kept if not _distinct(mine, theirs, claim.text, e.text)]
     links, link_at = _links(claim, mine, kept, sims), _link_at(cfg)
     scored = []
     for (e, theirs), p in zip(kept, links):
@@ -166,14 +173,16 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         runner = scored[1][1] if len(scored) > 1 else 0.0
         sim = sims.get(best.id, 0.0)
         f = features(claim, best, sim, runner)
-        change_p = _change(claim, best, sim, mine, theirs, f)
+        replaced = bool(f["value_replaced"]) or change.replaced(claim.text, best.text)
+        change_p = _change(claim, best, sim, mine, theirs, f, replaced)
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
                  same_attribute=float(slots.same_attribute(mine, theirs)),
                  value_differs=float(change_p >= _CHANGE_AT), link_p=link_p, change_p=change_p,
                  value_overlap=float(bool(mine.values & theirs.values) or _names_value(claim.text, best.text)),
                  same_slot=float(mine.explicit is not None and mine.explicit == theirs.explicit),
                  many=float(mine.many or theirs.many),
-                 change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated))
+                 change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
+                 attribute_known=float(mine.known or theirs.known or bool(linking.keys(claim.text) & linking.keys(best.text))))
         g = Grounding(best, sim, f, tuple(neighbours))
         comparison = compare(claim, best, cfg)
         return g, comparison

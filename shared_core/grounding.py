@@ -105,14 +105,34 @@ def _words(text: str) -> set[str]:
     return {t.removesuffix("'s") for t in content_tokens(text)} | numbers(text)
 
 
+_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.I)
+_PHONE = re.compile(r"(?<![\w/-])\+?\(?\d[\d ().-]{6,}\d\b")
+
+
+def _written_alike(text: str) -> str:
+    """One spelling for the values people write in many ways: a time of day as ``HH:MM`` ("4pm", "4:00
+    PM", "16:00") and a phone number as its last ten digits ("+14155550188", "415-555-0188"), so a tool
+    that restates what the user said in its own format is not taken for a new value."""
+    def clock(m: re.Match[str]) -> str:
+        if m.group(4) is not None:
+            return f"{int(m.group(4)) % 24:02d}:{m.group(5)}"
+        hour = int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0)
+        return f"{hour:02d}:{m.group(2) or '00'}"
+    text = _PHONE.sub(lambda m: f" {re.sub(r'[^0-9]', '', m.group())[-10:]} " if len(re.sub(r"[^0-9]", "", m.group())) >= 9
+                      else m.group(), text)
+    return _CLOCK.sub(clock, text)
+
+
 def value_replaced(claim: str, entry: str) -> bool:
     """The claim names a value the entry never mentions AND the entry names one the claim never mentions
     ("lives in Porto" vs "lives in Lisbon", "reassigned to Bruno" vs "assigned to Ana"). Mentions are
     checked against all words of the other text, so a restatement that adds or drops a name or a
-    surname ("Confirming Martin's city is Lisbon") is not a replacement. A replacement is new
+    surname ("Confirming Martin's city is Lisbon") is not a replacement; times and phone numbers are
+    compared as written alike, and initials ("Dr S. Brennan") are no value. A replacement is new
     information, never a restatement."""
+    claim, entry = _written_alike(claim), _written_alike(entry)
     a, b = _values(claim) - _words(entry), _values(entry) - _words(claim)
-    return bool(a and b)
+    return bool({v for v in a if len(v) > 1} and {v for v in b if len(v) > 1})
 
 
 @lru_cache(maxsize=65536)

@@ -11,7 +11,8 @@ nobody here has seen, and these are the cases where a wrong guess destroys a tru
   claim linked by inference only (no shared explicit slot) that shows no sign of change is never
   ``revise`` (measured on dev: restatements with a remark added were superseding the fact they repeat);
 - a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
-  signals a change or names the entry's own value) and not a rejection;
+  signals a change, swaps a value of the entry's own (a name, a number, a weekday) without saying it adds
+  one ("also", "another"), or names the entry's own value) and not a rejection;
 - a single-valued explicit slot (the caller's key) never holds two Accepted answers; an inferred link
   does not take ``append`` away (measured on dev: a sure-looking wrong link then destroyed a true fact
   more often than it saved a duplicate);
@@ -68,7 +69,9 @@ def allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.NOOP] = False
     if identity and not f.get("same_slot") and not f.get("value_differs") and not f.get("change_signal"):
         ok[Action.REVISE] = False       # an inferred link with no sign of change: not worth a true fact
-    if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap")):
+    if identity and not f.get("same_slot") and not f.get("attribute_known") and not (f.get("change_signal") or f.get("replaced")):
+        ok[Action.REVISE] = False       # linked by topic words alone, no attribute named on either side: another fact
+    if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap") or (f.get("replaced") and not f.get("additive_cue"))):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
     if identity and not f.get("many") and f.get("same_slot"):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
@@ -79,9 +82,10 @@ def allowed(grounding: Grounding) -> np.ndarray:
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
     if f.get("untrusted"):
         ok[Action.APPEND] = ok[Action.REVISE] = False
-        if identity and accepted and f.get("value_differs") and not any(f.get(k) for k in WAITS) \
-                and not (f.get("many") and not f.get("change_signal")):
-            ok[Action.DEFER_VERIFY] = ok[Action.NOOP] = False   # unhedged hearsay against a current fact
+        if ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (f.get("many") and f.get("additive_cue")):
+            ok[Action.DEFER_VERIFY] = False     # unhedged hearsay about a current fact: rejected, or a restatement
+            if f.get("value_differs"):
+                ok[Action.NOOP] = False         # unhedged hearsay against a current fact
     return np.asarray([ok[a] for a in DECISION_ACTIONS])
 
 

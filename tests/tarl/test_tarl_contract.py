@@ -40,6 +40,11 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "hearsay_against_current_fact": ([("I was born in Accra", "user")], ("My cousin says I was born in Kumasi", "third_party"),
                                      Action.REJECT_CONFLICT),
     "second_value_appends": ([("I'm allergic to peanuts", "user")], ("I'm allergic to shellfish too", "user"), Action.APPEND),
+    "topic_words_alone_are_two_facts": ([("Priya accepted a promotion to head of design at Fernbank, with a much bigger team to run.", "user")],
+                                        ("Priya feels proud of the promotion but worries about the stress of managing more people.", "user"),
+                                        Action.APPEND),
+    "another_number_appends": ([("+1 415 555 0107 is my cell", "user")],
+                               ("we also have a landline at home, 415 555 0120", "user"), Action.APPEND),
     "restatement_in_other_words": ([("I support Leeds United", "user")], ("yep, still a Leeds fan", "user"), Action.NOOP),
     "tool_confirms_stored_value": ([("Order #5521 status: shipped", "tool")], ("Order #5521 status: shipped", "tool"),
                                    Action.NOOP),
@@ -54,6 +59,7 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "window_to_aisle": ("I always book window seats", "aisle seats from now on"),
     "two_to_three_kids": ("I have 2 kids", "We have 3 kids now"),
     "moved_to_porto": ("I live in Lisbon", "Big news: I moved to Porto"),
+    "activity_to_another_weekday": ("Noah does karate wednesdays after school", "karate's moving to thursdays from next week"),
 }
 
 
@@ -176,3 +182,21 @@ def test_shipped_defaults_live_in_the_weights_file() -> None:
     from shared_core.policy.model import WEIGHTS_DIR
 
     assert PolicyConfig.from_weights(WEIGHTS_DIR / "tarl.json") == PolicyConfig()
+
+
+_READ = ("content_free", "identity", "value_differs", "same_slot", "change_signal", "many", "replaced", "additive_cue",
+         "value_overlap", "attribute_known", "cue_speculative", "cue_hearsay", "cue_future", "cue_conditional",
+         "cue_sender", "hedged", "untrusted", "cue_stale")
+
+
+@settings(max_examples=400, deadline=None)
+@given(flags=st.fixed_dictionaries({k: st.booleans() for k in _READ}), prior=st.sampled_from([0.3, 0.85, 0.95]),
+       ledger=st.sampled_from([None, Ledger.ACCEPTED, Ledger.PENDING]))
+def test_the_contract_always_leaves_an_action(flags: dict[str, bool], prior: float, ledger: Ledger | None) -> None:
+    """Whatever the grounding says, some action stays allowed (an empty mask once crashed the write)."""
+    from shared_core.grounding import Grounding
+    from shared_core.policy.contract import allowed
+    target = None if ledger is None else Entry(id="e1", text="x", namespace="c", source="user", confidence=0.9,
+                                               observed_at=T0, ledger=ledger, created_tx=1)
+    g = Grounding(target, 0.5, {**{k: float(v) for k, v in flags.items()}, "source_prior": prior})
+    assert allowed(g).any()
