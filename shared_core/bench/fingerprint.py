@@ -104,7 +104,7 @@ def differences(a: Any, b: Any, tol: float, where: str = "") -> Iterator[str]:
     elif isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool) | isinstance(b, bool):
         if not (math.isclose(a, b, rel_tol=0, abs_tol=tol) or (math.isnan(a) and math.isnan(b))):
             yield f"{where}: {a!r} != {b!r}"
-    elif a != b:
+    elif a != b or isinstance(a, bool) != isinstance(b, bool):      # True == 1.0 in Python, not here
         yield f"{where}: {a!r} != {b!r}"
 
 
