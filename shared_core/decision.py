@@ -99,6 +99,10 @@ def _names_value(claim: str, entry: str) -> bool:
     return any(slots.family(w) is None for w in linking.specific(claim) & linking.specific(entry))
 
 
+WEAKER = 0.2
+"""Trust prior gap from which a claim's source is clearly weaker than its target's (the assistant's recap
+against what the user said: 0.6 vs 0.95)."""
+
 _CHANGE_AT = 0.5
 """``change_p`` from which the claim says something different (the change model's own threshold is
 folded into its probability by ``_change``, so one cut serves both paths)."""
@@ -178,8 +182,11 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
                  same_attribute=float(slots.same_attribute(mine, theirs)),
                  value_differs=float(change_p >= _CHANGE_AT), link_p=link_p, change_p=change_p,
+                 change_sure=float(replaced or change_p >= cfg.change_sure),
+                 weaker_source=float(cfg.source_priors[source] < cfg.source_priors.get(best.source, 0.5) - WEAKER),
                  value_overlap=float(bool(mine.values & theirs.values) or _names_value(claim.text, best.text)),
                  same_slot=float(mine.explicit is not None and mine.explicit == theirs.explicit),
+                 slot_held=float(any(e.ledger is Ledger.ACCEPTED for *_, e, _, _ in scored if e.id in keyed)),
                  many=float(mine.many or theirs.many),
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
                  attribute_known=float(mine.known or theirs.known or bool(linking.keys(claim.text) & linking.keys(best.text))))

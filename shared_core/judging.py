@@ -226,7 +226,7 @@ def retargeted(claim: Claim, grounding: Grounding, entry: Entry | None, similari
             g = Grounding(entry, similarity, {**base, **features(claim, entry, similarity)}, grounding.candidates)
     vouched = {"identity": 1.0} if entry is not None else {}
     if action is Action.NOOP and entry is not None:
-        vouched["value_differs"] = 0.0
+        vouched["value_differs"] = vouched["change_sure"] = 0.0
     if action in (Action.REVISE, Action.REJECT_CONFLICT):
         vouched["change_signal"] = 1.0
     if action in (Action.APPEND, Action.REVISE):

@@ -7,13 +7,15 @@ nobody here has seen, and these are the cases where a wrong guess destroys a tru
 
 - ``revise``, ``reject_conflict`` and a ``noop`` that drops content need evidence of identity (the same
   slot, explicit or linked: ``linking``); different ids are different subjects;
-- a claim on a slot whose open entry says something different (``change``) is never ``noop``; and a
+- a claim on a slot whose open entry says something different (a swapped value, or the change model
+  sure of it: ``PolicyConfig.change_sure``) is never ``noop``; and a
   claim linked by inference only (no shared explicit slot) that shows no sign of change is never
   ``revise`` (measured on dev: restatements with a remark added were superseding the fact they repeat);
 - a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
   signals a change, swaps a value of the entry's own (a name, a number, a weekday) without saying it adds
   one ("also", "another"), or names the entry's own value) and not a rejection;
-- a single-valued explicit slot (the caller's key) never holds two Accepted answers; an inferred link
+- a single-valued explicit slot (the caller's key) never holds two Accepted answers (one held only in
+  Pending is free: the owner's own answer is appended, the label rules' "no promotion"); an inferred link
   does not take ``append`` away (measured on dev: a sure-looking wrong link then destroyed a true fact
   more often than it saved a duplicate);
 - untrusted sources (``PolicyConfig.untrusted``) never reach Accepted on their own: no append, no revise
@@ -65,7 +67,7 @@ def allowed(grounding: Grounding) -> np.ndarray:
     identity = bool(f.get("identity")) and target is not None
     if not (identity and accepted):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False
-    if not identity or f.get("value_differs"):
+    if not identity or f.get("change_sure"):
         ok[Action.NOOP] = False
     if identity and not f.get("same_slot") and not f.get("value_differs") and not f.get("change_signal"):
         ok[Action.REVISE] = False       # an inferred link with no sign of change: not worth a true fact
@@ -73,19 +75,25 @@ def allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = False       # linked by topic words alone, no attribute named on either side: another fact
     if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap") or (f.get("replaced") and not f.get("additive_cue"))):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
-    if identity and not f.get("many") and f.get("same_slot"):
+    if identity and not f.get("many") and f.get("same_slot") and (accepted or f.get("slot_held", 1.0)):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
+        # (a slot only a Pending entry holds is free: the owner's own answer is kept, tarl_labels.md)
     if f.get("cue_speculative") or (f.get("cue_hearsay") and (f.get("cue_future") or f.get("hedged"))):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
     if not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
             and not any(f.get(k) for k in (*WAITS, "cue_stale")):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
+    if ok[Action.REJECT_CONFLICT] and f.get("weaker_source") and f.get("value_differs") and not any(f.get(k) for k in WAITS) \
+            and not (f.get("many") and f.get("additive_cue")):
+        ok[Action.DEFER_VERIFY] = False     # a clearly weaker source, unhedged, against a current fact: rejected
     if f.get("untrusted"):
         ok[Action.APPEND] = ok[Action.REVISE] = False
         if ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (f.get("many") and f.get("additive_cue")):
             ok[Action.DEFER_VERIFY] = False     # unhedged hearsay about a current fact: rejected, or a restatement
             if f.get("value_differs"):
                 ok[Action.NOOP] = False         # unhedged hearsay against a current fact
+    if not any(ok.values()):            # rules that each remove an action never leave none: the claim waits
+        ok[Action.DEFER_VERIFY] = True
     return np.asarray([ok[a] for a in DECISION_ACTIONS])
 
 

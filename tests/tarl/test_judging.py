@@ -60,10 +60,10 @@ def test_candidates_are_at_most_three_open_entries_accepted_first(ledgers, sims)
 
 
 def test_a_restatement_in_other_words_is_a_noop_when_the_judge_reads_it_so():
-    stored = entry("mum", "mum's number is 07700 900311")
-    claim, g = situated("mum's number is +44 7700 900311", [(stored, 0.4)])
+    stored = entry("job", "I work at Alphabet, on the ads team")
+    claim, g = situated("I work at Google, ads team", [(stored, 0.4)])
     assert g.features["value_differs"]          # the CPU's lexical reading: a different value
-    assert answer(claim, g, "noop", "mum")[1] == "mum"
+    assert answer(claim, g, "noop", "job")[1] == "job"
 
 
 def test_a_target_slot_inference_reads_as_another_subject_can_be_revised():

@@ -43,6 +43,9 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "topic_words_alone_are_two_facts": ([("Priya accepted a promotion to head of design at Fernbank, with a much bigger team to run.", "user")],
                                         ("Priya feels proud of the promotion but worries about the stress of managing more people.", "user"),
                                         Action.APPEND),
+    "weaker_recap_against_current_fact": ([("I prefer dark mode", "user"), ("light mode now, can't see a thing outside", "user")],
+                                          ("Memory: the user prefers a dark theme across apps.", "assistant"),
+                                          Action.REJECT_CONFLICT),
     "another_number_appends": ([("+1 415 555 0107 is my cell", "user")],
                                ("we also have a landline at home, 415 555 0120", "user"), Action.APPEND),
     "restatement_in_other_words": ([("I support Leeds United", "user")], ("yep, still a Leeds fan", "user"), Action.NOOP),
@@ -184,12 +187,12 @@ def test_shipped_defaults_live_in_the_weights_file() -> None:
     assert PolicyConfig.from_weights(WEIGHTS_DIR / "tarl.json") == PolicyConfig()
 
 
-_READ = ("content_free", "identity", "value_differs", "same_slot", "change_signal", "many", "replaced", "additive_cue",
-         "value_overlap", "attribute_known", "cue_speculative", "cue_hearsay", "cue_future", "cue_conditional",
+_READ = ("content_free", "identity", "value_differs", "change_sure", "same_slot", "change_signal", "many", "replaced", "additive_cue",
+         "value_overlap", "attribute_known", "slot_held", "weaker_source", "cue_speculative", "cue_hearsay", "cue_future", "cue_conditional",
          "cue_sender", "hedged", "untrusted", "cue_stale")
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=3000, deadline=None)
 @given(flags=st.fixed_dictionaries({k: st.booleans() for k in _READ}), prior=st.sampled_from([0.3, 0.85, 0.95]),
        ledger=st.sampled_from([None, Ledger.ACCEPTED, Ledger.PENDING]))
 def test_the_contract_always_leaves_an_action(flags: dict[str, bool], prior: float, ledger: Ledger | None) -> None:
@@ -200,3 +203,21 @@ def test_the_contract_always_leaves_an_action(flags: dict[str, bool], prior: flo
                                                observed_at=T0, ledger=ledger, created_tx=1)
     g = Grounding(target, 0.5, {**{k: float(v) for k, v in flags.items()}, "source_prior": prior})
     assert allowed(g).any()
+
+
+def test_a_slot_held_only_in_pending_is_free_for_the_owners_answer() -> None:
+    """Hearsay waits in Pending; the owner's own answer on that slot may be kept (tarl_labels.md: no
+    promotion through the labels, a confirmation is appended when Accepted holds nothing), while a slot
+    Accepted holds still refuses a second answer."""
+    from shared_core.decision import situate
+    from shared_core.policy.contract import ACTIONS, allowed
+    heard = Entry(id="h", text="Tolu's invite says Ife's birthday dinner is on 9 Nov", namespace="b",
+                  source="third_party", confidence=0.9, observed_at=T0, slot="ife.birthday", ledger=Ledger.PENDING,
+                  created_tx=1)
+    claim = Claim(text="yep 9th of november, the big three-oh", namespace="b", slot="ife.birthday",
+                  observed_at=T0 + timedelta(days=1))
+    g, _ = situate(claim, [(heard, 0.1)], [heard])
+    assert g.target is not None and g.target.id == "h" and allowed(g)[ACTIONS.index("append")]
+    held = heard.model_copy(update={"id": "a", "ledger": Ledger.ACCEPTED, "source": "user"})
+    g, _ = situate(claim, [(heard, 0.1), (held, 0.1)], [heard, held])
+    assert not allowed(g)[ACTIONS.index("append")]
