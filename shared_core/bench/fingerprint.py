@@ -20,18 +20,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from ..decision import decide, prepare
+from ..decision import decide
 from ..index import default_embedder
-from ..index.cache import VectorCache
 from ..policy import LearnedPolicy, Policy, RulePolicy
-from ..schema import Entry, Ledger
 from .corpus import HERE as CORPUS, to_episode
 from .corpus import split as corpus_split
-from .episodes import Episode, generate, gold_states
+from .episodes import Episode, gold_states
 from .report import DATA_DIR
-from .tarl_mem_examples import NEIGHBOURS, Vectors, candidates
+from .tarl_mem import probes_at
+from .tarl_mem_examples import Vectors, candidates
 from .tarl_mem_sources import halumem
 
 
@@ -51,24 +48,10 @@ def _episodes(sets: dict[str, list[Episode]], policy: Policy, vectors: Vectors) 
                 yield f"{name}/{ep.name}/{i}", _record(decide(s.claim, near, slot, policy))
 
 
-def _at_scale(n_entries: int, decisions: int, policy: Policy, vectors: Vectors, seed: int = 0) -> Iterator[tuple[str, dict]]:
-    """The latency run's set-up (``tarl_mem.latency_at``): generated entries in one namespace, fresh probes."""
-    eps = generate(max(50, n_entries // 8), seed + 1)
-    claims = [s.claim.model_copy(update={"namespace": "load", "slot": f"{ep.name}:{s.claim.slot}" if s.claim.slot else None})
-              for ep in eps for s in ep.steps]
-    entries = [Entry.from_claim(c, id=f"x{i}", ledger=Ledger.ACCEPTED, tx=1) for i, c in enumerate(claims[:n_entries])]
-    by_id = {e.id: e for e in entries}
-    matrix = vectors([e.text for e in entries])
-    cache = VectorCache(matrix.shape[1], lambda ns: ([e.id for e in entries], matrix, [e.ledger for e in entries]))
-    for e in entries:
-        prepare(e)
-    stored = {e.text for e in entries}
-    fresh = [c for c in claims[n_entries:] if c.text not in stored] or claims
-    rng = np.random.default_rng(seed)
-    for k, i in enumerate(rng.integers(0, len(fresh), decisions)):
-        p = fresh[int(i)]
-        near = [(by_id[j], s) for j, s in cache.query(vectors([p.text])[0], "load", NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))]
-        yield f"scale{n_entries}/{k}", _record(decide(p, near, [e for e, _ in near if p.slot and e.slot == p.slot], policy))
+def _at_scale(n_entries: int, decisions: int, policy: Policy) -> Iterator[tuple[str, dict]]:
+    """The probes of ``tarl bench tarl-mem``'s latency run (``tarl_mem.probes_at``), decided."""
+    for k, (p, near, slot) in enumerate(probes_at(n_entries, decisions, 0)):
+        yield f"scale{n_entries}/{k}", _record(decide(p, near, slot, policy))
 
 
 def fingerprint(scale: int = 10_000, decisions: int = 300, halumem_path: Path | None = DATA_DIR / "halumem") -> dict[str, dict]:
@@ -84,7 +67,7 @@ def fingerprint(scale: int = 10_000, decisions: int = 300, halumem_path: Path | 
     if halumem_path is not None and halumem_path.exists():
         out.update(_episodes({"halumem": halumem(halumem_path)}, learned, vectors))
     if scale:
-        out.update(_at_scale(scale, decisions, learned, vectors))
+        out.update(_at_scale(scale, decisions, learned))
     return out
 
 
