@@ -18,7 +18,10 @@ Runs (``--runs`` to choose), per system (``sqlite_embedded``: SQLite file + embe
   (SQLite ledger + that server): errors raised to the writer's calls, lost writes, index differences
   after the final flush.
 - ``disk_full``: the store lives on a 6 MB tmpfs (needs root to mount) and is written until the disk
-  is full: what the caller sees, then space is added and the store reopened and checked.
+  is full: what the caller sees, then space is added and the store reopened and checked. A writer
+  that stops answering (``writer_hung``: embedded Chroma was seen blocking inside its native upsert,
+  holding the interpreter lock, once the disk filled) is killed after ``HANG_S`` and the store checked;
+  an index the reopen refuses is rebuilt as the refusal says (``index_refused_then_rebuilt``).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import MemoryEngine
+from ..errors import TarlError
 from ..executor import MemoryState
 from ..schema import Ledger
 from .core import MULTI_VALUED
@@ -85,9 +89,9 @@ def _spawn(code: str, *args: str) -> subprocess.Popen[str]:
                             text=True, env=_env())
 
 
-def check(target: str, chroma_url: str | None, returned: list[str]) -> dict[str, float]:
+def check(target: str, chroma_url: str | None, returned: list[str], reindex: bool = False) -> dict[str, float]:
     """Reopen and compare: log replay vs live state, returned writes vs ledger, index vs ledger."""
-    with MemoryEngine.open(target, chroma_url=chroma_url) as engine:
+    with MemoryEngine.open(target, chroma_url=chroma_url, reindex=reindex) as engine:
         engine.flush()
         bad = 0
         for ns in engine.namespaces():
@@ -214,6 +218,10 @@ def chroma_restart(per_writer: int, seed: int) -> dict[str, float]:
             "inconsistent": result["inconsistent"], "writes_returned": len(ids)}
 
 
+HANG_S = 600
+"""Seconds after which the disk-full writer counts as hung (it fills 6 MB in about a minute)."""
+
+
 def disk_full(seed: int) -> dict[str, Any]:
     mnt = Path(tempfile.mkdtemp(prefix="tarl-full-"))
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs", str(mnt)], capture_output=True).returncode:
@@ -221,12 +229,23 @@ def disk_full(seed: int) -> dict[str, Any]:
     try:
         target = str(mnt / "store")
         proc = _spawn(WRITER, target, "", str(seed), "200000")
-        out, err = proc.communicate(timeout=3600)
+        try:
+            out, err, hung = *proc.communicate(timeout=HANG_S), 0.0
+        except subprocess.TimeoutExpired:         # a write never returned: killed, then the store is checked
+            proc.kill()
+            out, err = proc.communicate()
+            hung = 1.0
         ids, errors = _outputs(out)
         kinds = sorted({" ".join(e.split()[1:4]) for e in errors})
         subprocess.run(["mount", "-o", "remount,size=256m", str(mnt)], check=True)
-        result = check(target, None, ids)
+        try:
+            result, unreadable = check(target, None, ids), 0.0
+        except TarlError as e:      # the index broke with the disk: refused with the remedy; follow it
+            if "tarl reindex" not in str(e):
+                raise
+            result, unreadable = check(target, None, ids, reindex=True), 1.0
         return {"writes_returned": len(ids), "errors": len(errors), "exit_code": float(proc.returncode),
+                "index_refused_then_rebuilt": unreadable, "writer_hung": hung,
                 "lost": result["lost"], "inconsistent": result["inconsistent"], "index_diff": result["index_diff"],
                 "error_kinds": "; ".join(kinds)[:300] + (f" | stderr: {err.strip().splitlines()[-1][:200]}" if err.strip() else "")}
     finally:

@@ -111,6 +111,10 @@ def enforce(decision: Decision, grounding: Grounding) -> Decision:
         # (stored, or Pending for an untrusted source) rather than take the policy's runner-up guess
         action = keep
         renorm = {a: float(v / masked.sum()) if masked.sum() > 0 else float(a == keep.value) for a, v in zip(ACTIONS, masked)}
+    elif decision.action is Action.REVISE and not mask[ACTIONS.index("revise")] and mask[ACTIONS.index(keep.value)]:
+        # the policy read new content the contract lets replace nothing: keep it, never drop it as a repeat
+        action = keep
+        renorm = {a: float(v / masked.sum()) if masked.sum() > 0 else float(a == keep.value) for a, v in zip(ACTIONS, masked)}
     elif masked.sum() > 0:
         action = Action(ACTIONS[int(np.argmax(masked))])
         renorm = {a: float(v / masked.sum()) for a, v in zip(ACTIONS, masked)}

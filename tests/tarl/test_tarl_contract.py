@@ -221,3 +221,19 @@ def test_a_slot_held_only_in_pending_is_free_for_the_owners_answer() -> None:
     held = heard.model_copy(update={"id": "a", "ledger": Ledger.ACCEPTED, "source": "user"})
     g, _ = situate(claim, [(heard, 0.1), (held, 0.1)], [heard, held])
     assert not allowed(g)[ACTIONS.index("append")]
+
+
+def test_a_refused_revision_keeps_the_claim_rather_than_dropping_it() -> None:
+    """The policy read new content and wanted to replace an entry the claim is linked to only by
+    inference, with no sign of change: the contract refuses the revision, and the claim is kept
+    (append), not dropped as a repeat even where the policy's runner-up was ``noop``."""
+    from shared_core.grounding import Grounding
+    from shared_core.policy.contract import enforce
+    from shared_core.schema import Decision
+    held = Entry(id="e1", text="User moved to the ads ranking team this week", namespace="c", source="user",
+                 confidence=0.9, observed_at=T0, ledger=Ledger.ACCEPTED, created_tx=1)
+    g = Grounding(held, 0.35, {"identity": 1.0, "link_p": 0.9, "change_p": 0.3, "source_prior": 0.95})
+    d = Decision(action=Action.REVISE, target_id="e1", rationale="learned",
+                 probabilities={"append": 0.1, "noop": 0.3, "revise": 0.5, "reject_conflict": 0.05, "defer_verify": 0.05})
+    out = enforce(d, g)
+    assert out.action is Action.APPEND and out.target_id is None
