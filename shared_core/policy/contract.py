@@ -21,10 +21,12 @@ nobody here has seen, and these are the cases where a wrong guess destroys a tru
 - untrusted sources (``PolicyConfig.untrusted``) never reach Accepted on their own: no append, no revise
   (their contentful claims that ground on nothing go to Pending); their unhedged claim against a current
   Accepted fact is rejected (``WAITS`` lists what makes it wait instead);
-- a guess (``cue_speculative``: "maybe", "might") or a rumour of a future change ("Bob says I'm moving
-  next year") never enters Accepted;
+- a guess (``cue_speculative``: "maybe", "might"), a hedge in the words of a source that does not speak
+  for the fact (the assistant's "probably"), or a rumour of a future change ("Bob says I'm moving next
+  year") never enters Accepted;
 - a new fact about nothing memory holds, in the words of a source that speaks for it (``OWNER_PRIOR``:
-  the user, the system, a tool), with nothing that makes it wait (``WAITS``) and not a stale snapshot
+  the user, the system, a tool), with nothing that makes it wait (``WAITS``; the owner's own plans and
+  firm future facts, "they're going to my work address", do not wait) and not a stale snapshot
   (``cue_stale``: a cache may hold what memory has since replaced), is kept (``append``);
 - chit-chat is ``noop`` with no target.
 
@@ -78,10 +80,11 @@ def allowed(grounding: Grounding) -> np.ndarray:
     if identity and not f.get("many") and f.get("same_slot") and (accepted or f.get("slot_held", 1.0)):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
         # (a slot only a Pending entry holds is free: the owner's own answer is kept, tarl_labels.md)
-    if f.get("cue_speculative") or (f.get("cue_hearsay") and (f.get("cue_future") or f.get("hedged"))):
+    if f.get("cue_speculative") or (f.get("hedged") and (f.get("cue_hearsay") or f.get("source_prior", 1.0) < OWNER_PRIOR)) \
+            or (f.get("cue_hearsay") and f.get("cue_future")):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
-    if not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
-            and not any(f.get(k) for k in (*WAITS, "cue_stale")):
+    if ok[Action.APPEND] and not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
+            and not any(f.get(k) for k in (*WAITS, "cue_stale") if k != "cue_future"):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
     if ok[Action.REJECT_CONFLICT] and f.get("weaker_source") and f.get("value_differs") and not any(f.get(k) for k in WAITS) \
             and not (f.get("many") and f.get("additive_cue")):
