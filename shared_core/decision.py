@@ -77,8 +77,8 @@ def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slo
     """The linker's probability per candidate; None where explicit slots on both sides decide, or
     when no linker is shipped."""
     model = linking.default()
-    if model is None or not kept:
-        return [None] * len(kept)
+    if model is None or not kept or mine.explicit is not None and all(t.explicit is not None for _, t in kept):
+        return [None] * len(kept)           # (explicit slots everywhere: every answer below would be None)
     rows = [(e.text, theirs, sims.get(e.id, 0.0)) for e, theirs in kept]
     x = linking.matrix(claim.text, mine, rows)
     p = linking.gated(model, x)

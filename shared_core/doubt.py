@@ -21,7 +21,7 @@ import json
 import math
 import threading
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -36,8 +36,13 @@ ACTIONS = ("append", "noop", "revise", "reject_conflict", "defer_verify")
 TERMS = ("low_probability", "leans_to_missing_target", "close_candidates", "small_margin", "removes_accepted",
          "near_miss", "update_without_target", "weak_source", "empty_memory", "contract_override",
          "close_actions", "shares_words_without_target", "shares_names_without_target",
-         *(f"executes_{a}" for a in ACTIONS), "target_accepted", "change_undecided")
+         *(f"executes_{a}" for a in ACTIONS), "target_accepted", "change_undecided",
+         "forced_mass", "crowded", "untrusted", "content_free", "hedged", "structured", "long_claim")
 """The signals of doubt, in order (see :func:`doubt_terms`)."""
+CROWD = 10
+"""Open candidates from which memory is crowded around the claim (``crowded`` is their count over this)."""
+LONG = 4.0
+"""``claim_length`` (log1p of content words) from which a claim is long (``long_claim`` is 1): ~50 words."""
 CLOSE_GAP = 0.05
 """Two candidates whose match scores differ by less than this are too close to tell apart."""
 MARGIN_BAND = 0.15
@@ -91,12 +96,19 @@ def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding,
     - ``target_accepted``: the target is an Accepted entry (whether to revise, reject or restate it is
       where the policy errs most);
     - ``change_undecided``: 1 at the change model's threshold, 0 where it is sure whether the claim says
-      something different about its target (``change_p`` is rescaled so its threshold is 0.5).
+      something different about its target (``change_p`` is rescaled so its threshold is 0.5);
+    - ``forced_mass``: the probability the policy gave to actions the contract refused (the soft form of
+      ``contract_override``; read off the executed decision, whose probabilities the contract
+      renormalised over what it allows, so the contract is not applied twice);
+    - ``crowded``: how many open entries grounding weighed (over :data:`CROWD`): more to confuse;
+    - ``untrusted``, ``content_free``, ``hedged``, ``structured`` (JSON or key: value), ``long_claim``
+      (over :data:`LONG`): what the decision function already knows of the claim itself.
 
-    The last two were added by forward selection on the dev split (episode-grouped CV, mean accuracy
-    kept over the shares); the other candidates tried there (the linker's probability near its
-    threshold, a Pending target, a question with content words, hedges and cues, similarity, ...)
-    added nothing on dev and are not computed.
+    ``tarl bench escalation`` prints, for each term alone, how well it ranks the policy's errors first on
+    dev (AUROC, accuracy kept). Measured there and not computed: the linker's probability near its
+    threshold (AUROC 0.50), a Pending target, a question, the speech cues, the proposal's own top
+    probability and entropy (below ``low_probability``), a second network's disagreement (0.57, and
+    45-90 microseconds a write).
     """
     proposed = proposed or decision
     probs = proposed.probabilities
@@ -105,6 +117,10 @@ def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding,
     target = grounding.target is not None
     nearest = max((s for _, s in grounding.candidates), default=0.0)
     best, second = (sorted(probs.values(), reverse=True) + [0.0, 0.0])[:2]
+    kept = decision.probabilities.get(decision.action.value, 0.0)
+    forced = (1.0 - min(1.0, probs.get(decision.action.value, 0.0) / kept) if kept > 0
+              else float(proposed.action is not decision.action))
+    f = grounding.features
     return (
         1.0 - p,
         float(lean in _LEANS and not target),
@@ -121,6 +137,10 @@ def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding,
         *(float(decision.action.value == a) for a in ACTIONS),
         float(target and grounding.target.ledger is Ledger.ACCEPTED),  # type: ignore[union-attr]
         1.0 - abs(2.0 * grounding.features.get("change_p", 0.0) - 1.0) if target else 0.0,
+        max(0.0, forced),
+        min(1.0, len(grounding.candidates) / CROWD),
+        float(bool(f.get("untrusted"))), float(bool(f.get("content_free"))), float(bool(f.get("hedged"))),
+        float(bool(f.get("structured"))), min(1.0, f.get("claim_length", 0.0) / LONG),
     )
 
 
@@ -129,10 +149,12 @@ WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "doubt.json"
 
 
 def read(path: str | Path) -> dict[str, Any]:
-    """A doubt model file as read: ``terms`` (name -> weight), ``bias``, ``threshold``, ``seed`` and how it
-    was fitted. Weights are keyed by term name, so a file fitted before a term existed gives it weight 0."""
+    """A doubt model file as read: ``terms`` (name -> weight), ``crosses`` ("a*b" -> weight of the
+    product of two terms; optional), ``bias``, ``threshold``, ``seed`` and how it was fitted. Weights are
+    keyed by term name, so a file fitted before a term existed gives it weight 0."""
     raw: dict[str, Any] = json.loads(Path(path).read_text())
-    unknown = set(raw["terms"]) - set(TERMS)
+    named = set(raw["terms"]) | {t for pair in raw.get("crosses", {}) for t in pair.split("*")}
+    unknown = named - set(TERMS)
     if unknown:
         raise TarlError("terms", sorted(unknown), f"{path} names terms doubt_terms does not compute; refit it")
     return raw
@@ -148,10 +170,17 @@ def _weights() -> tuple[float, ...]:
     return tuple(float(shipped()["terms"].get(t, 0.0)) for t in TERMS)
 
 
+def _crosses(raw: Mapping[str, Any]) -> tuple[tuple[str, str, float], ...]:
+    return tuple((*pair.split("*"), float(w)) for pair, w in raw.get("crosses", {}).items())  # type: ignore[misc]
+
+
 @dataclass(frozen=True)
 class Uncertainty:
-    """P(the base policy is wrong) = sigmoid(bias + weights . doubt_terms); escalate at >= threshold
-    (or, under a :class:`ShareGate`, when the score ranks in the top share of the stream).
+    """P(the base policy is wrong) = sigmoid(bias + weights . doubt_terms + sum of w_ab * term_a * term_b
+    over ``crosses``); escalate at >= threshold (or, under a :class:`ShareGate`, when the score ranks in
+    the top share of the stream). A cross lets one signal count only together with another (doubt at a
+    forced decision, say), which a sum of terms cannot express; a few products keep the score a handful
+    of multiplications on the write path.
 
     The defaults are the shipped file (:data:`WEIGHTS`), fitted by ``tarl bench escalation --refit`` on
     the hand-written dev split (free text and slotted claims, the shipped policy under the labelling
@@ -163,33 +192,52 @@ class Uncertainty:
     bias: float = field(default_factory=lambda: float(shipped()["bias"]))
     threshold: float = field(default_factory=lambda: float(shipped()["threshold"]))
     seed: tuple[float, ...] | None = None
+    crosses: tuple[tuple[str, str, float], ...] | None = None
+    """``(term_a, term_b, weight)``; None: the shipped file's when the weights are its own, else none."""
+    _pairs: tuple[tuple[int, int, float], ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.weights) != len(TERMS):
             raise TarlError("weights", self.weights, f"expected {len(TERMS)} numbers, one per term {TERMS}")
         if not 0.0 <= self.threshold <= 1.0:
             raise TarlError("threshold", self.threshold, "must be within [0, 1]")
+        own = self.weights == _weights() and self.bias == float(shipped()["bias"])
         if self.seed is None:
-            own = self.weights == _weights() and self.bias == float(shipped()["bias"])
             object.__setattr__(self, "seed", tuple(map(float, shipped()["seed"])) if own else ())
+        if self.crosses is None:
+            object.__setattr__(self, "crosses", _crosses(shipped()) if own else ())
+        bad = [c for c in self.crosses or () if len(c) != 3 or c[0] not in TERMS or c[1] not in TERMS]
+        if bad:
+            raise TarlError("crosses", bad, f"each must be (term, term, weight) with terms among {TERMS}")
+        object.__setattr__(self, "_pairs", tuple((TERMS.index(a), TERMS.index(b), float(w))
+                                                 for a, b, w in self.crosses or () if w))
 
     @classmethod
     def load(cls, path: str | Path) -> Uncertainty:
         """A rule from a file in the shipped format (what ``--refit`` writes)."""
         raw = read(path)
         return cls(tuple(float(raw["terms"].get(t, 0.0)) for t in TERMS), float(raw["bias"]),
-                   float(raw["threshold"]), tuple(map(float, raw["seed"])))
+                   float(raw["threshold"]), tuple(map(float, raw["seed"])), _crosses(raw))
 
     def save(self, path: str | Path, **provenance: Any) -> None:
         """Write this rule in the shipped format, with ``provenance`` (command, data, choice) beside it."""
-        body = {**provenance, "terms": dict(zip(TERMS, self.weights)), "bias": self.bias,
+        body = {**provenance, "terms": dict(zip(TERMS, self.weights)),
+                "crosses": {f"{a}*{b}": w for a, b, w in self.crosses or ()}, "bias": self.bias,
                 "threshold": self.threshold, "seed": list(self.seed or ())}
         Path(path).write_text(json.dumps(body, indent=1) + "\n")
         shipped.cache_clear()
 
-    def p(self, terms: Iterable[float]) -> float:
+    def contributions(self, terms: Sequence[float]) -> dict[str, float]:
+        """Each term's and cross's share of the log-odds for these ``terms`` (zeros left out)."""
+        out = {t: w * v for t, w, v in zip(TERMS, self.weights, terms) if w * v}
+        out.update({f"{TERMS[i]}*{TERMS[j]}": w * terms[i] * terms[j] for i, j, w in self._pairs if terms[i] * terms[j]})
+        return out
+
+    def p(self, terms: Sequence[float]) -> float:
         """P(wrong) for a vector of :data:`TERMS`."""
         z = self.bias + sum(w * t for w, t in zip(self.weights, terms))
+        for i, j, w in self._pairs:
+            z += w * terms[i] * terms[j]
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
     def score(self, claim: Claim, decision: Decision, grounding: Grounding, proposed: Decision | None = None) -> float:
@@ -204,8 +252,8 @@ class Uncertainty:
         p = self.p(terms)
         if not (gate.admits(p) if gate is not None else p >= self.threshold):
             return None
-        top = max(range(len(TERMS)), key=lambda i: self.weights[i] * terms[i])
-        return f"uncertain: P(wrong)={p:.2f}, mostly {TERMS[top]}"
+        parts = self.contributions(terms)
+        return f"uncertain: P(wrong)={p:.2f}, mostly {max(parts, key=parts.__getitem__) if parts else 'the bias'}"
 
 
 def check_share(share: object) -> None:

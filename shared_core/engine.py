@@ -189,7 +189,7 @@ class MemoryEngine(BeliefsAPI):
         embedding of the claim the created entries carry, when the caller has it (else they are embedded)."""
         done: list[Transaction] = []
         with self._lock:
-            with self.store.writer() as w:
+            with self.store.writer(namespace) as w:
                 self._refresh()
 
                 def call(step: Step) -> Transaction:
@@ -197,7 +197,7 @@ class MemoryEngine(BeliefsAPI):
                     w.record(done[-1])
                     return done[-1]
 
-                out = body(Runner(call, w.next_tx() - 1))
+                out = body(Runner(call, w.head()))
                 moved = dict.fromkeys(m.entry_id for t in done for m in t.moves) if self.vectors.reads_moved else ()
                 touched = [e for i in moved if (e := w.entry(i))]   # (served reads: none, no round trip held)
             if not done:

@@ -135,10 +135,12 @@ def value_replaced(claim: str, entry: str) -> bool:
     return bool({v for v in a if len(v) > 1} and {v for v in b if len(v) > 1})
 
 
+@lru_cache(maxsize=65536)
 def negated(text: str) -> bool:
     return bool(_NEGATION.search(text))
 
 
+@lru_cache(maxsize=65536)
 def normalised(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
@@ -182,7 +184,13 @@ think", "probably") are left to the policy: people use them on completed changes
 
 def claim_features(claim: Claim) -> dict[str, float]:
     """Features of the claim alone (they matter with or without a target)."""
-    text = claim.text
+    return dict(_text_features(claim.text))
+
+
+@lru_cache(maxsize=65536)
+def _text_features(text: str) -> dict[str, float]:
+    """``claim_features`` of one text, computed once per text: a decision reads them twice (with a
+    target and in the policy's view). Callers get a copy, so this cached dict is never changed."""
     return {
         **{name: float(bool(rx.search(text))) for name, rx in CUES.items()},
         "structured": float(text.lstrip().startswith(("{", "[")) or bool(re.search(r"\b\w+\s*[=:]\s*\S", text))),

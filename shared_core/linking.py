@@ -127,6 +127,14 @@ def prepare(text: str) -> None:
     """Fill the per-text caches ``pair`` reads (see ``decision.prepare``)."""
     specific(text), keys(text), types(text), values(text), lower_words(text)
     entities(text), identifiers(text), numbers(text)
+    _view(text)
+
+
+@lru_cache(maxsize=65536)
+def _view(text: str) -> tuple[frozenset[str], ...]:
+    """Every per-text set ``pair`` reads, in one cache lookup (a claim meets ~16 candidates a write)."""
+    return (specific(text), identifiers(text), keys(text), types(text), entities(text), numbers(text),
+            values(text), lower_words(text))
 
 
 PAIR_NAMES: tuple[str, ...] = (
@@ -156,26 +164,31 @@ def person_words(subject: str) -> frozenset[str]:
 
 def pair(claim_text: str, mine: slots.Slot, entry_text: str, theirs: slots.Slot, cosine: float) -> list[float]:
     """Features of one (claim, entry) pair, in ``PAIR_NAMES`` order."""
-    a, b = specific(claim_text), specific(entry_text)
+    return _pair(_view(claim_text), mine, _subject_words(mine), _view(entry_text), theirs, cosine)
+
+
+def _pair(claim: tuple[frozenset[str], ...], mine: slots.Slot, mine_people: frozenset[str],
+          entry: tuple[frozenset[str], ...], theirs: slots.Slot, cosine: float) -> list[float]:
+    """``pair`` from the two texts' ``_view``s: the claim's side is looked up once per candidate list."""
+    a, ia, ka, ta, ea, na, _, claim_words = claim
+    b, ib, kb, tb, eb, nb, entry_values, _ = entry
     shared = a & b
-    beyond = shared - _subject_words(mine) - _subject_words(theirs)
-    ia, ib = identifiers(claim_text), identifiers(entry_text)
-    ka, kb = keys(claim_text), keys(entry_text)
-    ta, tb = types(claim_text), types(entry_text)
+    beyond = shared - mine_people - _subject_words(theirs)
+    ids, kinds, known = ia & ib, ta & tb, mine.known and theirs.known
     return [
         min(len(shared), 3) / 3, len(shared) / max(1, len(a)), len(shared) / max(1, len(b)),
-        float(bool(ia & ib)), float(bool(ia and ib and not ia & ib)),
-        float(bool(entities(claim_text) & entities(entry_text))),
-        float(bool(numbers(claim_text) & numbers(entry_text))),
+        float(bool(ids)), float(bool(ia and ib and not ids)),
+        float(bool(ea & eb)),
+        float(bool(na & nb)),
         len(ka & kb) / max(1, len(ka | kb)),
-        float(mine.known and theirs.known and mine.attribute == theirs.attribute),
-        float(mine.known and theirs.known and mine.attribute != theirs.attribute),
+        float(known and mine.attribute == theirs.attribute),
+        float(known and mine.attribute != theirs.attribute),
         float(mine.subject is not None and mine.subject == theirs.subject),
         float(not slots.same_subject(mine, theirs)),
         float(slots.identity(mine, theirs)),
         float(cosine), min(len(a), 12) / 12, min(len(b), 12) / 12,
-        len(values(entry_text) & lower_words(claim_text)) / max(1, len(values(entry_text))),
-        float(bool(ta & tb)), float(bool(ta and tb and not ta & tb)), min(len(beyond), 3) / 3,
+        len(entry_values & claim_words) / max(1, len(entry_values)),
+        float(bool(kinds)), float(bool(ta and tb and not kinds)), min(len(beyond), 3) / 3,
     ]
 
 
@@ -203,7 +216,8 @@ def matrix(claim_text: str, mine: slots.Slot, entries: Sequence[tuple[str, slots
     """``NAMES`` features for a claim against each of its candidates ``(text, slot, cosine)``."""
     if not entries:
         return np.zeros((0, len(NAMES)))
-    return pool(np.asarray([pair(claim_text, mine, t, s, c) for t, s, c in entries], dtype=np.float64))
+    claim, people = _view(claim_text), _subject_words(mine)
+    return pool(np.asarray([_pair(claim, mine, people, _view(t), s, c) for t, s, c in entries], dtype=np.float64))
 
 
 EVIDENCE = ("shared_beyond_subject", "ids_shared", "keys_shared", "family_same", "lexicon_identity", "types_shared")
@@ -212,9 +226,12 @@ attribute are never taken for one thing, however the rest of the pair scores (wr
 true fact costs more than keeping a near-duplicate)."""
 
 
+_EVIDENCE_AT = [NAMES.index(n) for n in EVIDENCE]
+
+
 def evidence(x: np.ndarray) -> np.ndarray:
     """1.0 for the rows of ``matrix`` with some evidence of identity, else 0.0."""
-    return (x[:, [NAMES.index(n) for n in EVIDENCE]] > 0).any(axis=1).astype(float) if len(x) else np.zeros(0)
+    return (x[:, _EVIDENCE_AT] > 0).any(axis=1).astype(float) if len(x) else np.zeros(0)
 
 
 def gated(model: PairModel, x: np.ndarray) -> np.ndarray:

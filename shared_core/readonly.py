@@ -116,7 +116,7 @@ class ReadOnlyLedgerStore(SQLiteLedgerStore):
         with self._upkeep:
             yield
 
-    def writer(self) -> Any:
+    def writer(self, namespace: str | None = None) -> Any:
         raise ReadOnlyStore("store", str(Path(self.path).parent), "opened read-only; restart with writes enabled")
 
     def get_meta(self, key: str) -> str | None:

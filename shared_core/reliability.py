@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .config import PolicyConfig, default_config
 from .schema import Claim, Entry
@@ -23,6 +24,7 @@ _HEDGE = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)
 def hedged(text: str) -> bool:
     return bool(_HEDGE.search(text))
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
+from .cuescan import CueScanner
 from .grounding import STOP, negated, numbers, proposition
 
 # (family, cue pattern, several values?) — the first family whose cue occurs wins, so specific before generic
@@ -95,10 +96,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("name", r"name is|called|named|goes by", False),
     ("preference", r"preferences?|prefers?|preferred", True),
 )
-_FAMILY_RES = tuple((name, re.compile(rf"(?<![\w-])(?:{cue})(?![\w-])", re.I), many) for name, cue, many in FAMILIES)
-_ANY_FAMILY = re.compile(rf"(?<![\w-])(?:{'|'.join(f'(?:{cue})' for _, cue, _ in FAMILIES)})(?![\w-])", re.I)
-"""Every family's cue in one pattern: it matches exactly when some family's does, so one search rules
-out texts no family knows (a third of claims) before the ordered search."""
+_FAMILY_SCAN = CueScanner([cue for _, cue, _ in FAMILIES], re.I, before=r"(?<![\w-])", after=r"(?![\w-])")
+"""Each family's cue as ``re.search`` would find it, without ~50 searches a text (see ``cuescan``)."""
 MANY = frozenset(name for name, _, many in FAMILIES if many)
 
 RELATIONS = frozenset(
@@ -168,20 +167,20 @@ class Slot:
     def key(self) -> str:
         return f"{self.subject or '?'}.{self.attribute}"
 
-    @property
-    def known(self) -> bool:
+    @cached_property
+    def known(self) -> bool:        # cached: read ~200 times a decision, on ~50 candidates' slots
         return not self.attribute.startswith("frame:")
 
 
+@lru_cache(maxsize=65536)
 def family(text: str) -> tuple[str, bool, re.Match[str]] | None:
-    """The first attribute family whose cue occurs in ``text`` (lexicon order: specific first)."""
-    if not _ANY_FAMILY.search(text):
+    """The first attribute family whose cue occurs in ``text`` (lexicon order: specific first). Cached:
+    a claim's text is asked again by the chit-chat features, and value words recur across decisions."""
+    hit = _FAMILY_SCAN.first(text)
+    if hit is None:
         return None
-    for name, rx, many in _FAMILY_RES:
-        m = rx.search(text)
-        if m:
-            return name, many, m
-    return None
+    name, _, many = FAMILIES[hit[0]]
+    return name, many, hit[1]
 
 
 def _words(text: str) -> list[str]:

@@ -12,9 +12,10 @@ with simulated judges:
   feasible here (a targeted action gets a random candidate). Mean over ``JUDGE80_SEEDS`` seeds.
 
 The uncertainty rule measured is the shipped file (``doubt.WEIGHTS``), or ``--weights PATH``;
-``--refit`` first refits it on dev for the policy the checkout ships (``escalation_fit``: logistic
-regression of "the CPU is wrong" on ``doubt.doubt_terms``, chosen over top probability alone by
-episode-grouped cross-validation on dev) and writes it. Share s is a budget (``EscalatingPolicy(share=s)``
+``--refit`` first refits it on dev for the policy the checkout ships (``escalation_fit``: top probability
+alone, a logistic model of "the CPU is wrong" over ``doubt.doubt_terms``, or one with crosses, chosen by
+episode-grouped cross-validation on the dev decisions the policy was not trained on) and writes it; every
+run prints that comparison and each signal's AUROC on dev. Share s is a budget (``EscalatingPolicy(share=s)``
 as a user writes it: a ``doubt.ShareGate`` seeded with the rule's dev percentiles): the decisions whose
 doubt ranks in the top s of the recent stream escalate. Metrics per system (``escalate_S``): ``escalated_share``, ``accuracy_kept`` /
 ``macro_f1_kept`` (the CPU decisions not escalated), ``macro_f1_oracle`` / ``macro_f1_judge80`` (the
@@ -42,7 +43,7 @@ from ..policy import LearnedPolicy, Policy
 from ..schema import Decision
 from . import tarl_mem_metrics as m
 from .escalation_fit import (ACTIONS, P_ONLY, REFIT_COMMAND, SHARES, Scored, calibrated, choose, decision_rows,
-                             dev_test, kept_accuracy, refit, shipped)
+                             MODELS, auroc, dev_test, kept_accuracy, refit, shipped, signals)
 from .report import Report, bench_args
 
 __all__ = ["dev_test", "main"]
@@ -222,10 +223,10 @@ def main(argv: list[str]) -> int:
         origin = f"refitted now on dev ({REFIT_COMMAND}) and written to {path}"
     else:
         rule = Uncertainty.load(path)
-        chosen, cv = "as shipped", {}
-        fresh = calibrated(choose(dev)[1], dev)
+        fresh_name, fresh, cv = choose(dev)
+        chosen, fresh = "as shipped", calibrated(fresh, dev)
         origin = (f"{path} as it is; on dev, accuracy kept at 20%: this file {dev_kept(rule, dev):.3f}, a fit made now "
-                  f"{dev_kept(fresh, dev):.3f} (in-sample; refit with `{REFIT_COMMAND}` after a policy change)")
+                  f"({fresh_name}) {dev_kept(fresh, dev):.3f} (in-sample; refit with `{REFIT_COMMAND}` after a policy change)")
     report = Report("escalation", f"{data}; rows: test split, free text, teacher-forced")
     slot_rows: dict[str, dict[str, float]] = {}
 
@@ -243,21 +244,35 @@ def main(argv: list[str]) -> int:
     curves = {f"{label} ({v})": risk_coverage(r, rows[(v, "test")])
               for v in ("free", "slot") for label, r in (("chosen rule", rule), ("1 - p only", P_ONLY))}
     curves.update({f"perfect doubt ({v})": perfect_curve(rows[(v, "test")]) for v in ("free", "slot")})
+    fitted = {name: make(dev) for name, make in MODELS.items()}
+    on_test = {name: [(f.p(r.terms), r.correct) for r in rows[("free", "test")]] for name, f in fitted.items()}
+    curves.update({f"{name} fitted on dev (free)": risk_coverage(f, rows[("free", "test")])
+                   for name, f in fitted.items() if name != "top_probability"})
     decide_extra = overhead_ms(policy, rows[("free", "test")], setting("free", 0.2))
     report.add("cpu_only", judge_overhead_ms=decide_extra, judge_overhead_write_ms=decide_extra + bookkeeping_ms())
     report.extra = {"handwritten_slot": slot_rows, "oracle_refusals_at_20": why_refused, "candidate_recall": recall_all,
-                    "uncertainty": {"origin": origin, "chosen": chosen, "cv_mean_kept_accuracy": cv, "terms": TERMS,
-                                    "weights": rule.weights, "bias": rule.bias, "threshold_20_dev": rule.threshold},
+                    "uncertainty": {"origin": origin, "chosen": chosen, "cv": cv, "terms": TERMS, "weights": rule.weights,
+                                    "crosses": rule.crosses, "bias": rule.bias, "threshold_20_dev": rule.threshold},
                     "risk_coverage": {k: {"coverage": c, "risk": r} for k, (c, r) in curves.items()}}
-    side = Report("slot", "")
-    for name, row in slot_rows.items():
-        side.add(name, **row)
-    report.notes.append("the same claims with their slots (handwritten_slot):\n" + side.table())
-    chose = (f"; chosen on dev by episode-grouped 5-fold CV (mean accuracy kept over the shares: "
-             f"{', '.join(f'{k} {v:.3f}' for k, v in cv.items())}): {chosen}") if cv else ""
-    report.notes.append(f"doubt model: {origin}{chose}; bias {rule.bias}, weights {dict(zip(TERMS, rule.weights))}; "
-                        f"P(wrong) threshold escalating 20% of dev {rule.threshold:.3f}; shares are budgets (ShareGate "
-                        f"seeded with the rule's dev percentiles, as share= does)")
+    report.extra["doubt_signals_dev"] = signals(dev)
+    report.extra["model_classes_on_free_test"] = {name: {"auroc": auroc(v), **{f"kept_{s}": kept_accuracy(v, s / 100)
+                                                                               for s in SHARES if s}}
+                                                  for name, v in on_test.items()}
+    report.notes.append("the same claims with their slots (handwritten_slot):\n" + table(slot_rows))
+    report.notes.append("model classes on dev (episode-grouped 5-fold CV, 3 fold draws; mean accuracy kept over the "
+                        "shares 5-50% and AUROC, on all of dev and on the dev decisions the policy was not trained on, "
+                        "which the choice reads):\n" + table(cv))
+    report.notes.append("each model class fitted on all of dev, ranking free-text test (for the record; the choice "
+                        "reads dev only): " + "; ".join(f"{k} AUROC {auroc(v):.3f}, accuracy kept at 20% {kept_accuracy(v, 0.2):.3f}"
+                                                         for k, v in on_test.items()))
+    report.notes.append("each signal alone on dev (no fit; higher escalates first):\n" + table(
+        {t: {k: v for k, v in row.items() if not k.startswith(("kept_5", "kept_10"))} for t, row in sorted(
+            report.extra["doubt_signals_dev"].items(), key=lambda kv: -abs(kv[1]["auroc_unseen"] - 0.5))}))
+    weights = {t: w for t, w in zip(TERMS, rule.weights) if w}
+    report.notes.append(f"doubt model: {origin}; chosen: {chosen}; bias {rule.bias}, weights {weights} (others 0), "
+                        f"crosses {[f'{a}*{b}={w}' for a, b, w in rule.crosses or ()]}; P(wrong) threshold escalating 20% "
+                        f"of dev {rule.threshold:.3f}; shares are budgets (ShareGate seeded with the rule's dev "
+                        f"percentiles, as share= does)")
     report.notes.append(f"oracle answers refused by validation at escalate_20, by reason: {why_refused}")
     report.notes.append("candidate recall (gold target among the <= 3 candidates shown), all decisions with a gold "
                         "target: " + ", ".join(f"{k} {v:.3f}" for k, v in recall_all.items()))
@@ -284,7 +299,8 @@ def main(argv: list[str]) -> int:
 
     def draw(ax: Any) -> None:
         for label, (cov, risk) in curves.items():
-            ax.plot(cov, risk, label=label, ls="-" if "chosen" in label else ":" if "perfect" in label else "--")
+            ax.plot(cov, risk, label=label, ls="-" if "chosen" in label else ":" if "perfect" in label else
+                    "-." if "fitted" in label else "--")
         ax.set_xlabel("coverage (share decided by the CPU)")
         ax.set_ylabel("risk (error rate of the kept decisions)")
         ax.set_title("escalation: risk-coverage on hand-written test")
@@ -293,6 +309,14 @@ def main(argv: list[str]) -> int:
     report.plot("escalation_risk_coverage.png", draw)
     report.emit(args)
     return 0
+
+
+def table(rows: dict[str, dict[str, float]]) -> str:
+    """Rows of metrics as the report prints its own."""
+    side = Report("side", "")
+    for name, row in rows.items():
+        side.add(name, **row)
+    return side.table()
 
 
 def dev_kept(rule: Uncertainty, dev: Sequence[Scored], share: float = 0.2) -> float:

@@ -8,7 +8,8 @@ when they are not given). Per system:
 - ``write_ms_p50`` / ``_p95``: ``engine.write(claim)`` at 10k entries, back to back, nothing flushed
   between timed writes: embedding, grounding, decision, commit and the write-behind index all included.
 - ``writes_per_s_sustained``: those writes per second, including the final ``flush`` (index caught up).
-- ``writes_per_s_4proc``: four writer processes on one store, each with its own engine, until all are
+- ``writes_per_s_4proc``: four writer processes on one store and one namespace (``_4ns``: each process its
+  own namespace, as four agents' users would), each with its own engine, until all are
   done and flushed (not applicable to embedded Chroma, which serves one process: nan).
 - ``search_ms_p50_10k`` / ``_100k``: ``engine.search`` with the namespace at that many Accepted entries.
 - ``open_s_100k``: ``MemoryEngine.open`` of the 100k store (the log's tail after the index watermark is
@@ -45,8 +46,8 @@ WORKER = """
 import sys, time
 from shared_core.engine import MemoryEngine
 from shared_core.bench.core import synthetic_claims
-target, chroma, me, n = sys.argv[1], sys.argv[2] or None, int(sys.argv[3]), int(sys.argv[4])
-claims = synthetic_claims(n, "bench", 1000 + me)
+target, chroma, me, n, ns = sys.argv[1], sys.argv[2] or None, int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+claims = synthetic_claims(n, ns, 1000 + me)
 errors, ids = 0, []
 with MemoryEngine.open(target, chroma_url=chroma) as engine:
     print("ready", flush=True)
@@ -108,12 +109,14 @@ def _continuous_writes(engine: MemoryEngine, claims: list[Any], errors: list[str
 
 
 def _four_processes(target: str, chroma_url: str | None, per_proc: int,
-                    errors: list[str]) -> tuple[dict[str, float], list[str]]:
+                    errors: list[str], *, spread: bool = False) -> tuple[dict[str, float], list[str]]:
     """Writes per second of four writer processes, with where they serialise: the share of the run the
     store's write lock was held (near 1: the lock is the bottleneck) and the share of each writer's time
-    spent waiting for it (PostgreSQL; nan where the store does not count)."""
+    spent waiting for it (PostgreSQL; nan where the store does not count). ``spread``: each process
+    writes its own namespace (four agents' users) instead of all four writing ``NS`` (keys ``_4ns``)."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    procs = [subprocess.Popen([sys.executable, "-c", WORKER, target, chroma_url or "", str(k), str(per_proc)],
+    procs = [subprocess.Popen([sys.executable, "-c", WORKER, target, chroma_url or "", str(k), str(per_proc),
+                               f"{NS}{k}" if spread else NS],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
              for k in range(4)]
     for p in procs:
@@ -135,8 +138,9 @@ def _four_processes(target: str, chroma_url: str | None, per_proc: int,
         wait, held = wait + float(fields[2]), held + float(fields[3])
         ids += fields[4:]
     elapsed = time.perf_counter() - start
-    return {"writes_per_s_4proc": 4 * per_proc / elapsed, "lock_held_share_4proc": held / elapsed,
-            "lock_wait_share_4proc": wait / (4 * elapsed)}, ids
+    tail = "_4ns" if spread else ""
+    return {f"writes_per_s_4proc{tail}": 4 * per_proc / elapsed, f"lock_held_share_4proc{tail}": held / elapsed,
+            f"lock_wait_share_4proc{tail}": wait / (4 * elapsed)}, ids
 
 
 def run_system(name: str, target: str, chroma_url: str | None, sizes: tuple[int, int], probes: int,
@@ -157,9 +161,10 @@ def run_system(name: str, target: str, chroma_url: str | None, sizes: tuple[int,
                search_ms_p50_10k=_search_p50(engine, _queries(rng, probes), errors))
     engine.close()
     if chroma_url:
-        four, ids4 = _four_processes(target, chroma_url, per_proc, errors)
-        row.update(four)
-        written += ids4
+        for spread in (False, True):         # one namespace (this benchmark's headline), then one per process
+            four, ids4 = _four_processes(target, chroma_url, per_proc, errors, spread=spread)
+            row.update(four)
+            written += ids4
     else:
         row["writes_per_s_4proc"] = float("nan")
     engine = MemoryEngine.open(target, chroma_url=chroma_url)
@@ -215,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
                 with psycopg.connect(args.pg_url, autocommit=True) as admin:
                     admin.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
     report.notes.append("writes: engine.write(claim) back to back, embedding + index included, no flush between timed "
-                        "writes; 4proc: four processes x %d writes on one store; embedded Chroma serves one process (nan)"
+                        "writes; 4proc: four processes x %d writes on one store (one namespace; _4ns: one each); embedded Chroma serves one process (nan)"
                         % per_proc)
     report.notes.append("write_cpu_ms_p50: CPU time of the calling thread per write; process_cpu_ms_per_write: CPU of "
                         "the whole process (index writer included) per sustained write; load average during the run: "

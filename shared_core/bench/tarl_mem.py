@@ -23,7 +23,7 @@ gold state before it), the only meaningful next-state view on one long episode (
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +32,7 @@ from ..decision import decide, prepare
 from ..index import default_embedder
 from ..policy import LearnedPolicy, Policy, RulePolicy
 from ..policy.model import WEIGHTS_DIR
-from ..schema import Entry, Ledger
+from ..schema import Claim, Entry, Ledger
 from .corpus import HERE as CORPUS, to_episode
 from .corpus import split as corpus_split
 from .episodes import Episode, generate
@@ -72,10 +72,23 @@ def latency_at(n_entries: int, policy: Policy, decisions: int, seed: int) -> tup
     """p50 ms of ``decision.decide`` with ``n_entries`` open entries in one namespace: slot inference,
     grounding over the fetched candidates (``NEIGHBOURS`` nearest), reliability, policy, contract. The
     neighbour query and embedding are excluded (they are the index's, measured by ``tarl bench core``).
-    Stored entries' per-text features are computed first (``decision.prepare``), as their own write did.
     Returns (wall, CPU) p50 in ms: on a shared machine the CPU time is the one that measures the code.
-    Probes are claims whose text is not stored (cold for the per-text caches); the first 50 decisions
-    warm the interpreter and are not timed."""
+    The first 50 decisions warm the interpreter and are not timed."""
+    times, cpu = [], []
+    for k, (p, near, slot) in enumerate(probes_at(n_entries, decisions + 50, seed)):
+        t0, c0 = time.perf_counter(), time.process_time()
+        decide(p, near, slot, policy)
+        if k >= 50:
+            times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
+    return float(np.median(times) * 1000), float(np.median(cpu) * 1000)
+
+
+def probes_at(n_entries: int, decisions: int, seed: int) -> Iterator[tuple[Claim, list[tuple[Entry, float]], list[Entry]]]:
+    """``decisions`` claims with the candidates the engine would hand ``decision.decide`` (the nearest
+    open entries and the claim's slot entries) among ``n_entries`` generated open entries in one
+    namespace. Stored entries' per-text features are computed first (``decision.prepare``), as their own
+    write did; probes are claims whose text is not stored (cold for the per-text caches)."""
     from ..index.cache import VectorCache
 
     eps = generate(max(50, n_entries // 8), seed + 1)
@@ -91,17 +104,10 @@ def latency_at(n_entries: int, policy: Policy, decisions: int, seed: int) -> tup
         prepare(e)
     stored = {e.text for e in entries}
     fresh = [c for c in claims[n_entries:] if c.text not in stored] or claims
-    probes = [fresh[int(i)] for i in rng.integers(0, len(fresh), decisions + 50)]
-    times, cpu = [], []
-    for k, (p, v) in enumerate(zip(probes, vectors([p.text for p in probes]))):
+    probes = [fresh[int(i)] for i in rng.integers(0, len(fresh), decisions)]
+    for p, v in zip(probes, vectors([p.text for p in probes])):
         near = [(by_id[i], s) for i, s in cache.query(v, "load", NEIGHBOURS, (Ledger.ACCEPTED, Ledger.PENDING))]
-        slot = [e for e, _ in near if p.slot and e.slot == p.slot]
-        t0, c0 = time.perf_counter(), time.process_time()
-        decide(p, near, slot, policy)
-        if k >= 50:
-            times.append(time.perf_counter() - t0)
-            cpu.append(time.process_time() - c0)
-    return float(np.median(times) * 1000), float(np.median(cpu) * 1000)
+        yield p, near, [e for e, _ in near if p.slot and e.slot == p.slot]
 
 
 def main(argv: list[str]) -> int:

@@ -190,7 +190,9 @@ class VectorCache:
         if weigh:
             query = space.idf.weigh(query[None])[0].astype(np.float32)
         scores = space.vectors.dot(query)
-        allowed = np.isin(space.ledgers[: space.size], [_CODE[lg] for lg in ledgers])
+        codes = {_CODE[lg] for lg in ledgers}
+        live = space.ledgers[: space.size]      # 0 closed, 1 Accepted, 2 Pending: "open" is > 0, 10x an isin
+        allowed = live > 0 if codes == {1, 2} else np.isin(live, list(codes))
         scores = np.where(allowed, scores, -np.inf)
         n = int(allowed.sum())
         if n == 0:

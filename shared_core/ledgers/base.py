@@ -22,14 +22,23 @@ class LedgerWriter(Protocol):
         """Open (Accepted or Pending) entries holding ``slot``."""
         ...
 
-    def next_tx(self) -> int: ...
+    def next_tx(self) -> int:
+        """The number the next recorded transaction takes (the first call may wait for other writers:
+        transaction numbers commit in order)."""
+        ...
+
+    def head(self) -> int:
+        """The newest transaction this writer can see, its own included; never waits for a number."""
+        ...
 
     def record(self, transaction: Transaction) -> None: ...
 
 
 class LedgerStore(Protocol):
-    def writer(self) -> AbstractContextManager[LedgerWriter]:
-        """One memory transaction (or an atomic batch of them): all or nothing."""
+    def writer(self, namespace: str | None = None) -> AbstractContextManager[LedgerWriter]:
+        """One memory transaction (or an atomic batch of them): all or nothing. ``namespace``: every step
+        writes only there, so writers of other namespaces may decide meanwhile (PostgreSQL); None: the
+        whole store is held."""
         ...
 
     def entry(self, entry_id: str) -> Entry | None: ...

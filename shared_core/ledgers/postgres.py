@@ -1,14 +1,19 @@
 """PostgreSQL ledger store (psycopg 3): the same plain tables as SQLite, for stores shared by several
 processes or hosts (with a Chroma server for the index).
 
-Concurrency, chosen and measured (``tarl bench scale``): every memory transaction takes one
-transaction-scoped advisory lock per store (``pg_advisory_xact_lock``) under READ COMMITTED. That is
-SQLite's ``BEGIN IMMEDIATE`` in PostgreSQL terms: writers serialise, each sees everything committed
-before it (so "one Accepted entry per single-valued slot" holds across processes), transaction numbers
-commit in order (so a watermark "everything up to tx N is indexed" is true), and nothing is ever
-retried. Per-namespace locks would let namespaces write in parallel but would need a separate
-transaction counter per namespace; SERIALIZABLE would need retry loops around every decision. Reads
-run on their own autocommit connection and see committed state; a writer reads through its own.
+Concurrency, chosen and measured (``tarl bench scale``), with transaction-scoped advisory locks under
+READ COMMITTED and nothing ever retried:
+- a memory transaction of one namespace takes that namespace's lock (two-key ``pg_advisory_xact_lock``)
+  from BEGIN: writers of one namespace serialise, each reads (candidates, decision) everything
+  committed there before it, so "one Accepted entry per single-valued slot" holds across processes
+  (every entry a transaction touches is in its namespace: premises and cascades never cross one);
+- its first transaction number takes the store's order lock (``WRITE_LOCK``) until COMMIT, so
+  transaction numbers commit in order and a watermark "everything up to tx N is indexed" stays true;
+  only executing, recording and committing wait there, while other namespaces read and decide;
+- a store-wide transaction (``writer()`` with no namespace: an import) takes ``STORE_LOCK`` exclusively,
+  which every namespace writer holds shared, so it waits for all of them and all wait for it.
+SERIALIZABLE would need retry loops around every decision. Reads run on their own autocommit
+connection and see committed state; a writer reads through its own.
 
 Triggers refuse what the design forbids, as in SQLite: DELETE and TRUNCATE of log, entry and premise
 rows, any UPDATE of the log or of entry content, and a ledger change that is not the entry's latest
@@ -28,7 +33,11 @@ from ..schema import Transaction
 from .sql import SQLLedgerStore, _Writer
 
 WRITE_LOCK = 0x7461726C00000001
-"""Advisory lock key held by each memory transaction (``tarl`` + 1)."""
+"""Advisory lock key held from a transaction's first number to COMMIT: numbers commit in order (``tarl`` + 1)."""
+STORE_LOCK = 0x7461726C00000003
+"""Held shared by namespace writers, exclusively by a store-wide one."""
+NAMESPACE_LOCK = 0x7461726C
+"""First key of a namespace's lock (two-key form, ``hashtext(namespace)`` second: a separate key space)."""
 UPKEEP_LOCK = 0x7461726C00000002
 """Advisory lock key held while the index catches up with the ledger."""
 
@@ -111,7 +120,18 @@ SCHEMA_VERSION = hashlib.sha256(_DDL.encode()).hexdigest()[:16]
 
 class _PipelinedWriter(_Writer):
     """Records a transaction's rows in one round trip (psycopg's pipeline mode): the writer holds the
-    store's write lock meanwhile, so every round trip saved is time no other process can write."""
+    store's order lock meanwhile, so every round trip saved is time no other process can commit. The
+    order lock is taken with the first transaction number, after the namespace's reads and decision."""
+
+    def __init__(self, store: PostgresLedgerStore, con: Any, ordered: bool) -> None:
+        super().__init__(store, con)
+        self._ordered = ordered
+
+    def next_tx(self) -> int:
+        if not self._ordered:
+            self._store._take_order(self._con)     # type: ignore[attr-defined]
+            self._ordered = True
+        return super().next_tx()
 
     def record(self, transaction: Transaction) -> None:
         self.next_tx()                               # a read: before the pipeline, which only writes
@@ -132,8 +152,9 @@ class PostgresLedgerStore(SQLLedgerStore):
         self._upkeep = psycopg.connect(url, autocommit=True)
         self._rlock, self._wlock, self._ulock = threading.RLock(), threading.RLock(), threading.Lock()
         self.lock_wait_s = self.lock_held_s = 0.0
-        """Seconds this process waited for the store's write lock, and held it (``tarl bench scale``: where
-        concurrent writers serialise)."""
+        """Seconds this process waited for its writers' locks (namespace and order), and held the order
+        lock (``tarl bench scale``: where concurrent writers serialise)."""
+        self._ordered_at: float | None = None
         if self._schema() != SCHEMA_VERSION:
             with self._write.transaction():
                 self._write.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))   # one schema creator at a time
@@ -160,18 +181,31 @@ class PostgresLedgerStore(SQLLedgerStore):
             return cursor.fetchall() if fetch else []
 
     @contextmanager
-    def writer(self) -> Iterator[_Writer]:
+    def writer(self, namespace: str | None = None) -> Iterator[_Writer]:
         with self._wlock:
-            start = time.perf_counter()
+            self._ordered_at = None
             try:
                 with self._write.transaction():
-                    self._write.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
-                    got = time.perf_counter()
-                    self.lock_wait_s += got - start
-                    start = got
-                    yield _PipelinedWriter(self, self._write)
+                    start = time.perf_counter()
+                    if namespace is None:
+                        self._write.execute("SELECT pg_advisory_xact_lock(%s)", (STORE_LOCK,))
+                        self.lock_wait_s += time.perf_counter() - start
+                        self._take_order(self._write)
+                    else:
+                        self._write.execute("SELECT pg_advisory_xact_lock_shared(%s), pg_advisory_xact_lock(%s::int, hashtext(%s))",
+                                            (STORE_LOCK, NAMESPACE_LOCK, namespace))
+                        self.lock_wait_s += time.perf_counter() - start
+                    yield _PipelinedWriter(self, self._write, ordered=namespace is None)
             finally:
-                self.lock_held_s += time.perf_counter() - start
+                if self._ordered_at is not None:
+                    self.lock_held_s += time.perf_counter() - self._ordered_at
+
+    def _take_order(self, con: Any) -> None:
+        """The order lock, held to COMMIT: transaction numbers are read and committed one writer at a time."""
+        start = time.perf_counter()
+        con.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+        self._ordered_at = time.perf_counter()
+        self.lock_wait_s += self._ordered_at - start
 
     @contextmanager
     def upkeep_lock(self) -> Iterator[None]:

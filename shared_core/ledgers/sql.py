@@ -74,8 +74,14 @@ class _Writer:
 
     def next_tx(self) -> int:
         if self._next is None:
-            self._next = int(self._store._rows("SELECT COALESCE(MAX(tx), 0) FROM transactions", (), self._con)[0][0]) + 1
+            self._next = self._last() + 1
         return self._next
+
+    def head(self) -> int:
+        return self._next - 1 if self._next is not None else self._last()
+
+    def _last(self) -> int:
+        return int(self._store._rows("SELECT COALESCE(MAX(tx), 0) FROM transactions", (), self._con)[0][0])
 
     def record(self, t: Transaction) -> None:
         if t.tx != self.next_tx():
@@ -115,7 +121,7 @@ class SQLLedgerStore:
     def _rows(self, sql: str, params: tuple[Any, ...] = (), con: Any = None, *, fetch: bool = True) -> list[Any]:
         raise NotImplementedError
 
-    def writer(self) -> AbstractContextManager[_Writer]:
+    def writer(self, namespace: str | None = None) -> AbstractContextManager[_Writer]:
         raise NotImplementedError
 
     # -- reads (committed state; a writer reads through its own connection) --------------------------------------------------------------------------------

@@ -146,7 +146,8 @@ class SQLiteLedgerStore(SQLLedgerStore):
             return cursor.fetchall() if fetch else []
 
     @contextmanager
-    def writer(self) -> Iterator[_Writer]:
+    def writer(self, namespace: str | None = None) -> Iterator[_Writer]:
+        """SQLite has one writer at a time (``BEGIN IMMEDIATE``), whatever the ``namespace``."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:

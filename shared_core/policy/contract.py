@@ -85,7 +85,7 @@ def allowed(grounding: Grounding) -> np.ndarray:
     if f.get("cue_speculative") or (f.get("hedged") and (f.get("cue_hearsay") or f.get("source_prior", 1.0) < OWNER_PRIOR)) \
             or (f.get("cue_hearsay") and f.get("cue_future")):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
-    if not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
+    if ok[Action.APPEND] and not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
             and not any(f.get(k) for k in (*WAITS, "cue_stale") if k != "cue_future"):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
     if ok[Action.REJECT_CONFLICT] and f.get("weaker_source") and f.get("value_differs") and not any(f.get(k) for k in WAITS) \

@@ -24,8 +24,6 @@ def decisions(episodes: int, seed: int, corpus: Path | None = None, hand_weight:
     two thirds join training, one third joins the early-stopping and calibration set. (Calibrating on that
     third alone was measured and not kept: its teacher-forced temperature, 2.24, left the rollout ECE on
     hand-written dev at 0.156, against 0.121 at 1.5; the contract's forced decisions dominate the error.)"""
-    import hashlib
-
     from tqdm import tqdm
 
     from ..bench.episodes import generate
@@ -40,6 +38,7 @@ def decisions(episodes: int, seed: int, corpus: Path | None = None, hand_weight:
     if corpus is not None:
         from ..bench.corpus import split as corpus_split
         from ..bench.corpus import raw_episodes, to_episode
+        from ..bench.escalation_fit import trained_on
 
         try:
             dev = corpus_split.load(corpus)["dev"]
@@ -47,7 +46,7 @@ def decisions(episodes: int, seed: int, corpus: Path | None = None, hand_weight:
             print(f"hand-written corpus not used: {exc}")
             return out
         for raw in dev:
-            part = "dev" if int(hashlib.sha1(raw.id.encode()).hexdigest(), 16) % 3 == 0 else "train"
+            part = "train" if trained_on(raw.id) else "dev"
             hand = [e for slots in (False, True) for e in examples([to_episode(raw, slots=slots)], vectors) if e.scored]
             out[part] += hand * hand_weight
         print(f"hand-written dev: {len(dev)} episodes (x{hand_weight}, both variants)")

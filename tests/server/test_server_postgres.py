@@ -43,3 +43,32 @@ def test_opening_a_store_waits_for_no_writer(pg_url):
         assert store.head() == 0
         store.close()
         writer.rollback()
+
+
+def test_namespaces_decide_side_by_side_and_numbers_commit_in_order(pg_url):
+    """A namespace writer holds its namespace from BEGIN and the store's order lock from its first
+    transaction number to COMMIT; a store-wide writer waits for every namespace writer."""
+    import psycopg
+
+    from shared_core.ledgers import PostgresLedgerStore
+
+    first = PostgresLedgerStore(pg_url)
+    other = PostgresLedgerStore(pg_url + "?options=-c%20lock_timeout%3D300")
+    try:
+        with first.writer("u1") as w:
+            assert w.head() == 0
+            with other.writer("u2") as v:                       # another namespace reads and decides meanwhile
+                assert v.head() == 0
+            for namespace in ("u1", None):                      # the same namespace, the whole store: they wait
+                with pytest.raises(psycopg.errors.LockNotAvailable):
+                    with other.writer(namespace):
+                        pass
+            assert w.next_tx() == 1                             # first now holds the order lock ...
+            with pytest.raises(psycopg.errors.LockNotAvailable):
+                with other.writer("u2") as v:
+                    v.next_tx()                                 # ... so another number waits for its COMMIT
+        with other.writer("u2") as v:
+            assert v.next_tx() == 1                             # nothing was recorded: the number is free again
+    finally:
+        first.close()
+        other.close()

@@ -96,5 +96,77 @@ def test_refit_writes_a_rule_that_sends_a_fifth_of_dev(tmp_path):
     path = tmp_path / "doubt.json"
     rule, chosen, cv = refit(dev, "12 dev episodes", path)
     assert Uncertainty.load(path) == rule and chosen in cv
+    assert chosen == max(cv, key=lambda k: cv[k]["kept_unseen"])          # read on what the policy never fitted
     sent = sum(rule.p(r.terms) >= rule.threshold for r in dev) / len(dev)
     assert 0.15 <= sent <= 0.3 and list(rule.seed) == sorted(rule.seed)
+
+
+def test_a_cross_counts_only_when_both_of_its_terms_do(tmp_path):
+    i, j = TERMS.index("low_probability"), TERMS.index("contract_override")
+    rule = Uncertainty(weights=(0.0,) * len(TERMS), bias=0.0, seed=(),
+                       crosses=(("low_probability", "contract_override", 2.0),))
+    terms = [0.0] * len(TERMS)
+    terms[i] = 1.0
+    assert rule.p(terms) == 0.5                                            # one of the two: nothing
+    terms[j] = 1.0
+    assert rule.p(terms) > 0.85 and "low_probability*contract_override" in rule.contributions(terms)
+    path = tmp_path / "doubt.json"
+    rule.save(path, command="test")
+    assert Uncertainty.load(path) == rule and Uncertainty.load(path).p(terms) == rule.p(terms)
+    with pytest.raises(TarlError, match="crosses"):
+        Uncertainty(weights=(0.0,) * len(TERMS), crosses=(("low_probability", "gone", 1.0),))
+    import json
+
+    raw = json.loads(path.read_text())
+    raw["crosses"] = {"low_probability*gone": 1.0}
+    path.write_text(json.dumps(raw))
+    with pytest.raises(TarlError, match="terms"):
+        Uncertainty.load(path)
+
+
+@settings(max_examples=60, deadline=None)
+@given(right=st.lists(st.booleans(), min_size=2, max_size=60), share=st.sampled_from([0.05, 0.1, 0.2, 0.3, 0.5]),
+       levels=st.integers(1, 4), data=st.data())
+def test_accuracy_kept_counts_ties_in_proportion(right, share, levels, data):
+    from shared_core.bench.escalation_fit import kept_accuracy
+
+    k = int(round(share * len(right)))
+    if k >= len(right):
+        return
+    same = [(0.5, c) for c in right]                   # one tie: what a random order keeps, on average
+    assert kept_accuracy(same, share) == pytest.approx(sum(right) / len(right))
+    wrong_first = [(float(not c), c) for c in right]   # a perfect ranking keeps the rights the wrongs leave
+    wrong = len(right) - sum(right)
+    assert kept_accuracy(wrong_first, share) == pytest.approx(min(sum(right), len(right) - k) / (len(right) - k)
+                                                              if k >= wrong else sum(right) / (len(right) - k))
+    scores = data.draw(st.lists(st.integers(0, levels), min_size=len(right), max_size=len(right)))
+    assert 0.0 <= kept_accuracy(list(zip(map(float, scores), right)), share) <= 1.0
+
+
+FLAGS = ("identity", "untrusted", "content_free", "value_differs", "same_slot", "many", "change_signal", "hedged",
+         "cue_speculative", "cue_stale")
+
+
+@settings(max_examples=80, deadline=None)
+@given(probs=st.lists(st.floats(0.01, 1), min_size=5, max_size=5), flags=st.sets(st.sampled_from(FLAGS)),
+       prior=st.sampled_from([0.3, 0.6, 0.95]), target=st.booleans())
+def test_forced_mass_is_what_the_contract_refused(probs, flags, prior, target):
+    from datetime import datetime, timezone
+
+    from shared_core.doubt import doubt_terms
+    from shared_core.grounding import Grounding
+    from shared_core.policy.contract import ACTIONS, allowed, enforce
+    from shared_core.schema import Action, Decision, Entry, Ledger
+
+    total = sum(probs)
+    p = {a: v / total for a, v in zip(ACTIONS, probs)}
+    entry = Entry(id="e1", text="I live in Lisbon", namespace="u", source="user", confidence=1.0, created_tx=1,
+                  observed_at=datetime.now(timezone.utc), ledger=Ledger.ACCEPTED) if target else None
+    g = Grounding(entry, 0.8 if target else 0.0, {**{f: 1.0 for f in flags}, "source_prior": prior},
+                  ((entry, 0.8),) if entry else ())
+    proposed = Decision(action=Action(max(p, key=p.__getitem__)), probabilities=p)
+    done = enforce(proposed, g)
+    terms = dict(zip(TERMS, doubt_terms(Claim(text="I moved to Porto", namespace="u"), done, g, proposed)))
+    refused = sum(p[a] for a, ok in zip(ACTIONS, allowed(g)) if not ok)     # read off the renormalised decision
+    assert terms["forced_mass"] == pytest.approx(refused, abs=1e-9)
+    assert terms["contract_override"] == float(done.action is not proposed.action)

@@ -30,6 +30,10 @@ def test_quick_run_writes_the_record(tmp_path: Path, capsys) -> None:
     ceiling = rows["perfect_doubt_20"]
     assert ceiling["accuracy_kept"] >= rows["cpu_only"]["accuracy_kept"]          # only errors were escalated
     assert "escalate_20" in capsys.readouterr().out
+    from shared_core.doubt import TERMS
+
+    signals = record["doubt_signals_dev"]                           # each signal's ranking of the CPU's errors
+    assert set(signals) == set(TERMS) and all(0 <= s["auroc_all"] <= 1 for s in signals.values())
 
 
 def test_dev_and_test_are_disjoint_and_cover_the_corpus() -> None:

@@ -51,6 +51,8 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "owners_plan_is_kept": ([("I live in Leeds", "user")],
                             ("ordered new running shoes, order 40-1172, they're going to my work address", "user"),
                             Action.APPEND),
+    "rumour_of_a_future_change_waits_without_a_target": ([], ("Bob says the user is moving to Berlin next year", "user"),
+                                                         Action.DEFER_VERIFY),
     "another_number_appends": ([("+1 415 555 0107 is my cell", "user")],
                                ("we also have a landline at home, 415 555 0120", "user"), Action.APPEND),
     "restatement_in_other_words": ([("I support Leeds United", "user")], ("yep, still a Leeds fan", "user"), Action.NOOP),

@@ -1,0 +1,102 @@
+"""Finding which of many regex cues matches a text first, in lexicon order, without searching the text
+once per cue.
+
+Why: the slot lexicon (``slots.FAMILIES``) is ~50 ordered cue patterns, and ``slots.family`` wants the
+first family (in lexicon order, not in text order) whose cue occurs anywhere. Searching each pattern
+along the text costs ~50 scans; one combined alternation is no better, because Python's ``re`` tries
+its ~200 branches one by one at every word start. Here each cue's possible first characters are read
+from its parsed pattern, so at each position only the cues that can start with that character are
+tried (one smaller combined pattern per character, whose first matching branch is the first cue
+matching there), and the winning cue is matched once more on its own. The result is exactly
+``re.search`` of each cue in order: the same cue and an identical ``Match`` (span, groups).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Sequence
+from re import _constants as sre  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
+
+_ASCII = frozenset(string.printable)
+
+
+def _first(seq: sre_parse.SubPattern | list) -> tuple[frozenset[str] | None, bool]:
+    """(the lower-cased ASCII characters a parsed pattern can start with, or None for any character;
+    whether it can match the empty string). Anything this does not recognise answers None: safe."""
+    out: set[str] = set()
+    for op, av in seq:
+        if op is sre.LITERAL:
+            return frozenset(out | {chr(av).lower()}), False
+        if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+            continue            # zero width: the next item starts the match
+        if op is sre.IN:
+            chars: set[str] = set()
+            for o, a in av:
+                if o is sre.LITERAL:
+                    chars.add(chr(a).lower())
+                elif o is sre.RANGE and a[1] < 128:
+                    chars |= {chr(c).lower() for c in range(a[0], a[1] + 1)}
+                elif o is sre.CATEGORY and a is sre.CATEGORY_DIGIT:
+                    chars |= set(string.digits)
+                else:
+                    return None, False
+            return frozenset(out | chars), False
+        if op is sre.SUBPATTERN:
+            first, empty = _first(av[3])
+        elif op is sre.BRANCH:
+            parts = [_first(b) for b in av[1]]
+            if any(f is None for f, _ in parts):
+                return None, False
+            first, empty = frozenset().union(*(f for f, _ in parts)), any(e for _, e in parts)
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
+            first, empty = _first(av[2])
+            empty = empty or av[0] == 0
+        else:
+            return None, False
+        if first is None:
+            return None, False
+        out |= first
+        if not empty:
+            return frozenset(out), False
+    return frozenset(out), True
+
+
+class CueScanner:
+    """``first(text)``: ``(i, match)`` for the first of ``cues`` (in order) that ``re.search`` finds in
+    ``text``, each cue wrapped as ``before(?:cue)after``; None when none does."""
+
+    def __init__(self, cues: Sequence[str], flags: int = 0, before: str = "", after: str = "") -> None:
+        self.patterns = [re.compile(rf"{before}(?:{cue}){after}", flags) for cue in cues]
+        starts = []
+        for cue in cues:
+            first, empty = _first(sre_parse.parse(cue, flags))
+            starts.append(None if empty else first)
+        by_char: dict[str, list[str]] = {c: [] for c in _ASCII}
+        for i, (cue, first) in enumerate(zip(cues, starts)):
+            for c in by_char:
+                if first is None or c in first or c.lower() in first:
+                    by_char[c].append(f"(?P<cue{i}>{cue})")
+        self._at = {c: re.compile(rf"{before}(?:{'|'.join(alts)}){after}", flags) if alts else None
+                    for c, alts in by_char.items()}
+        """Per character, the cues that can start with it, in order, each a named group: an alternation
+        answers with its first branch that matches, so the group named is the first cue matching here."""
+        self._slow = re.compile(      # any cue: where the table does not reach (outside ASCII, case folding surprises)
+            rf"{before}(?:{'|'.join(f'(?P<cue{i}>{cue})' for i, cue in enumerate(cues))}){after}", flags)
+        self._where = re.compile(before, flags)
+        """Where a match may start at all (``before`` is zero width, e.g. a lookbehind)."""
+
+    def first(self, text: str) -> tuple[int, re.Match[str]] | None:
+        """The first cue (in order) found anywhere: the least of the first cues matching at each position,
+        matched again on its own at the leftmost position where it is the first, as ``re.search`` would."""
+        at, slow, n = self._at, self._slow, len(text)
+        best, where = len(self.patterns), -1
+        for m in self._where.finditer(text):
+            i = m.start()
+            rx = at.get(text[i], slow) if i < n else slow
+            if rx is not None and (hit := rx.match(text, i)) is not None:
+                k = int(hit.lastgroup[3:])      # type: ignore[index]
+                if k < best:
+                    best, where = k, i
+        return None if where < 0 else (best, self.patterns[best].match(text, where))  # type: ignore[return-value]

@@ -1,0 +1,52 @@
+"""``cuescan.CueScanner`` must answer exactly what searching each cue in order answers: the slot
+lexicon's family (and the very match object's span) decides slots, so a faster scan may change nothing."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shared_core import slots
+from shared_core.cuescan import CueScanner
+
+FRAGMENTS = ["my ", "I ", "the ", "new ", "password ", "pin", "-", "_", " ", ", ", "20mg ", "10 mg", "sertraline ",
+             "lives in ", "moved to ", "Porto", "£40 ", "$", "€", "K", "\u212a", "\u017f", "ß", "İ", "٣", "dark mode ",
+             "likes ", "kids ", "order #1000 ", "api_key=", "to-do ", "remind me ", "team ", "a Spurs fan ", "\n"]
+
+
+def _reference(text: str) -> tuple[str, bool, tuple[int, int]] | None:
+    for (name, cue, many) in slots.FAMILIES:
+        m = re.search(rf"(?<![\w-])(?:{cue})(?![\w-])", text, re.I)
+        if m:
+            return name, many, m.span()
+    return None
+
+
+def _fast(text: str) -> tuple[str, bool, tuple[int, int]] | None:
+    hit = slots.family.__wrapped__(text)
+    return None if hit is None else (hit[0], hit[1], hit[2].span())
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=6), max_size=12).map("".join))
+def test_family_is_the_ordered_search(text: str) -> None:
+    assert _fast(text) == _reference(text)
+
+
+def test_family_on_written_text() -> None:
+    for text in ["Remind me to call mom", "I'm allergic to penicillin", "Switched to light mode", "my pin is 4471",
+                 "Nothing to see here", "doc upped the citalopram to 30", "re-pin", "pin-code", "-pin"]:
+        assert _fast(text) == _reference(text), text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["ab", "a", "b+", "[xy]z", r"\d+", "c?d", "(?:e|f)g", "h*"]), min_size=1, max_size=5),
+       st.text(alphabet="abcdefghxyz0123 -_ABK\u212a", max_size=20))
+def test_scanner_on_any_cues(cues: list[str], text: str) -> None:
+    """Empty-matching cues, classes, repeats and case folding: still the first cue ``re.search`` finds."""
+    scan = CueScanner(cues, re.I, before=r"(?<![\w-])", after=r"(?![\w-])")
+    want = next(((i, m.span()) for i, rx in enumerate(scan.patterns) if (m := rx.search(text))), None)
+    got = scan.first(text)
+    assert (None if got is None else (got[0], got[1].span())) == want
