@@ -29,6 +29,8 @@ from typing import Any
 
 from .errors import TarlError
 from .grounding import Grounding, content_tokens, entities, identifiers, proposition
+from .policy.contract import ACTIONS as CONTRACT_ACTIONS
+from .policy.contract import allowed
 from .reliability import prior
 from .schema import Action, Claim, Decision, Ledger
 
@@ -98,8 +100,8 @@ def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding,
     - ``change_undecided``: 1 at the change model's threshold, 0 where it is sure whether the claim says
       something different about its target (``change_p`` is rescaled so its threshold is 0.5);
     - ``forced_mass``: the probability the policy gave to actions the contract refused (the soft form of
-      ``contract_override``; read off the executed decision, whose probabilities the contract
-      renormalised over what it allows, so the contract is not applied twice);
+      ``contract_override``; from the contract's mask: a decision the contract forces reports the
+      policy's own probability, not a renormalised one, so the refused mass cannot be read off it);
     - ``crowded``: how many open entries grounding weighed (over :data:`CROWD`): more to confuse;
     - ``untrusted``, ``content_free``, ``hedged``, ``structured`` (JSON or key: value), ``long_claim``
       (over :data:`LONG`): what the decision function already knows of the claim itself.
@@ -117,9 +119,7 @@ def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding,
     target = grounding.target is not None
     nearest = max((s for _, s in grounding.candidates), default=0.0)
     best, second = (sorted(probs.values(), reverse=True) + [0.0, 0.0])[:2]
-    kept = decision.probabilities.get(decision.action.value, 0.0)
-    forced = (1.0 - min(1.0, probs.get(decision.action.value, 0.0) / kept) if kept > 0
-              else float(proposed.action is not decision.action))
+    forced = sum(probs.get(a, 0.0) for a, ok in zip(CONTRACT_ACTIONS, allowed(grounding)) if not ok)
     f = grounding.features
     return (
         1.0 - p,
@@ -137,7 +137,7 @@ def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding,
         *(float(decision.action.value == a) for a in ACTIONS),
         float(target and grounding.target.ledger is Ledger.ACCEPTED),  # type: ignore[union-attr]
         1.0 - abs(2.0 * grounding.features.get("change_p", 0.0) - 1.0) if target else 0.0,
-        max(0.0, forced),
+        min(1.0, max(0.0, forced)),
         min(1.0, len(grounding.candidates) / CROWD),
         float(bool(f.get("untrusted"))), float(bool(f.get("content_free"))), float(bool(f.get("hedged"))),
         float(bool(f.get("structured"))), min(1.0, f.get("claim_length", 0.0) / LONG),
