@@ -45,7 +45,11 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("text_size", r"text size|font(?: size)?|text (?:bigger|smaller)|(?:bigger|smaller|larger) text|zoom", False),
     ("members", r"members?|on (?:the|my|our) team|joined the team|teammates?", True),
     ("medication", r"medications?|meds|prescri\w+|dose|dosage|\d+ ?mg|mg\b|pills?|tablets?|inhaler|"
-                   r"antihistamine|antibiotics?|insulin|\w+(?:ine|pril|statin|olol|azole|mycin|cillin|prazole)\b", True),
+                   r"antihistamine|antibiotics?|insulin|(?!(?:fine|line|wine|mine|nine|shine|online|offline|machine|engine|routine|"
+                   r"magazine|deadline|landline|pipeline|headline|timeline|baseline|guideline|airline|hotline|"
+                   r"discipline|imagine|examine|determine|combine|decline|define|cuisine|sunshine|genuine|marine|"
+                   r"valentine|caroline|quarantine|trampoline)\b)\w+(?:ine|statin|olol|azole|mycin|cillin|prazole)\b|"
+                   r"\w{3,}pril\b", True),
     ("therapy", r"therapy|therapist|counsell?ing|counsell?or|sessions?|physio\w*", False),
     ("language", r"speaks?|fluent|language|learning (?:mandarin|arabic|spanish|french|german|japanese|"
                  r"italian|portuguese|korean|russian|hindi|dutch)", True),
@@ -71,6 +75,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                 r"drive|cycles|cycling", False),
     ("shift", r"shifts?|works? (?:nights|days|weekends)|rota", False),
     ("on_call", r"on-?call|pager", False),
+    ("visits", r"visited|visiting|been to|travell?ed to|trip to|holiday in|vacation in", True),
     ("residence", r"lives?|living|moved|move|moving|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
                   r"apartment|flat|lease|i'?m in|im in|house|new place", False),
     ("birthplace", r"born in|birthplace|grew up in", False),

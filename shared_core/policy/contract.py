@@ -75,6 +75,8 @@ def allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.NOOP] = False
     if identity and not f.get("same_slot") and not f.get("value_differs") and not f.get("change_signal"):
         ok[Action.REVISE] = False       # an inferred link with no sign of change: not worth a true fact
+    if identity and not f.get("same_slot") and f.get("additive_cue") and not f.get("change_signal"):
+        ok[Action.REVISE] = False       # "we also have a landline": a further one, whatever the attribute holds
     if identity and not f.get("same_slot") and not f.get("attribute_known") and not (f.get("change_signal") or f.get("replaced")):
         ok[Action.REVISE] = False       # linked by topic words alone, no attribute named on either side: another fact
     if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap") or (f.get("replaced") and not f.get("additive_cue"))):

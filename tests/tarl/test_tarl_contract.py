@@ -53,6 +53,7 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
                             Action.APPEND),
     "rumour_of_a_future_change_waits_without_a_target": ([], ("Bob says the user is moving to Berlin next year", "user"),
                                                          Action.DEFER_VERIFY),
+    "visited_places_are_several": ([("Ana visited city number 0", "user")], ("Ana visited city number 1", "user"), Action.APPEND),
     "another_number_appends": ([("+1 415 555 0107 is my cell", "user")],
                                ("we also have a landline at home, 415 555 0120", "user"), Action.APPEND),
     "restatement_in_other_words": ([("I support Leeds United", "user")], ("yep, still a Leeds fan", "user"), Action.NOOP),
