@@ -44,12 +44,11 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("notifications", r"notifications?|notifs?|alerts?|dms?|pings?|do not disturb|dnd", False),
     ("text_size", r"text size|font(?: size)?|text (?:bigger|smaller)|(?:bigger|smaller|larger) text|zoom", False),
     ("members", r"members?|on (?:the|my|our) team|joined the team|teammates?", True),
-    ("medication", r"medications?|meds|prescri\w+|dose|dosage|\d+ ?mg|mg\b|pills?|tablets?|inhaler|"
-                   r"antihistamine|antibiotics?|insulin|(?!(?:fine|line|wine|mine|nine|shine|online|offline|machine|engine|routine|"
-                   r"magazine|deadline|landline|pipeline|headline|timeline|baseline|guideline|airline|hotline|"
-                   r"discipline|imagine|examine|determine|combine|decline|define|cuisine|sunshine|genuine|marine|"
-                   r"valentine|caroline|quarantine|trampoline)\b)\w+(?:ine|statin|olol|azole|mycin|cillin|prazole)\b|"
-                   r"\w{3,}pril\b", True),
+    ("medication", r"medications?|meds|prescri\w+|dose|dosage|\d+ ?mg|mg\b|pills?|tablets?|inhaler|antihistamine|"
+                   r"antibiotics?|insulin|(?!(?:fine|line|wine|mine|nine|shine|online|offline|machine|engine|routine|magazine|"
+                   r"(?:dead|land|pipe|head|time|base|guide|air|hot)line|discipline|imagine|examine|determine|combine|decline|"
+                   r"define|cuisine|sunshine|genuine|marine|valentine|caroline|quarantine|trampoline)\b)"
+                   r"\w+(?:ine|statin|olol|azole|mycin|cillin|prazole)\b|\w{3,}pril\b", True),
     ("therapy", r"therapy|therapist|counsell?ing|counsell?or|sessions?|physio\w*", False),
     ("language", r"speaks?|fluent|language|learning (?:mandarin|arabic|spanish|french|german|japanese|"
                  r"italian|portuguese|korean|russian|hindi|dutch)", True),
@@ -108,21 +107,18 @@ MANY = frozenset(name for name, _, many in FAMILIES if many)
 RELATIONS = frozenset(
     "daughter son kid child wife husband partner mom mum mother dad father brother sister manager boss colleague "
     "friend neighbour neighbor roommate landlord landlady dog cat doctor dentist grandma grandpa aunt uncle cousin "
-    "team assistant teacher coach".split()
-)
+    "team assistant teacher coach".split())
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|my|mine|myself)\b", re.I)
 _USER = re.compile(r"\b(?:the\s+)?user(?:'s)?\b", re.I)
 _PRONOUN = re.compile(r"^(?:he|she|they|his|her|their|him|them|it|its)\b", re.I)
-_ID_NOUN = re.compile(
-    r"\b([a-z]+)\s*(?:number|no\.?|num|id|#)?\s*#?\s*([a-z]*[-_]?\d[\w-]*)\b", re.I)
+_ID_NOUN = re.compile(r"\b([a-z]+)\s*(?:number|no\.?|num|id|#)?\s*#?\s*([a-z]*[-_]?\d[\w-]*)\b", re.I)
 _ID_ATTRIBUTE = re.compile(r"\b([a-z]+)\s+(?:number|id|code|reference|ref|no\.?)\s+(?:is|was|=|:|is now|now is)\b", re.I)
 _BARE_ID = re.compile(r"(?<![\w-])#?((?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9][a-z0-9_-]{2,})\b", re.I)
 _SNAKE_KEY = re.compile(r"\b([a-z][a-z0-9]*_[a-z0-9_]+)\b")
 _POSSESSIVE = re.compile(r"\b((?:[A-Z][a-z]+\s+){0,2}[A-Z][a-z]+|[a-z]+)['’]s\s+(\w+)")
 NOT_OWNERS = frozenset(
     "it that what there here he she who let where how today tonight tomorrow yesterday everyone everything "
-    "nobody somebody someone anyone one this that's name".split()
-)
+    "nobody somebody someone anyone one this that's name".split())
 _DETERMINER_NP = re.compile(r"\b(?:the|my|our|your|this|that)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.I)
 _VERBISH = frozenset(
     "is are was were be been has have had will would can does do did ships shipped runs run lives moved got "
