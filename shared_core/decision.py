@@ -25,7 +25,7 @@ from .executor import Step
 from .grounding import Grounding, claim_features, content_tokens, features, match_score, proposition
 from .policy.base import Policy
 from .policy.contract import enforce
-from .reliability import Comparison, compare, hedged, reliability
+from .reliability import Comparison, compare, hedged, prior, reliability
 from .schema import Claim, Decision, Entry, Ledger
 
 CHANGE_CUE = ("update_cue", "negation_differs")
@@ -183,7 +183,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  same_attribute=float(slots.same_attribute(mine, theirs)),
                  value_differs=float(change_p >= _CHANGE_AT), link_p=link_p, change_p=change_p,
                  change_sure=float(replaced or change_p >= cfg.change_sure),
-                 weaker_source=float(cfg.source_priors[source] < cfg.source_priors.get(best.source, 0.5) - WEAKER),
+                 weaker_source=float(base["source_prior"] < prior(best, cfg) - WEAKER),
                  value_overlap=float(bool(mine.values & theirs.values) or _names_value(claim.text, best.text)),
                  same_slot=float(mine.explicit is not None and mine.explicit == theirs.explicit),
                  slot_held=float(any(e.ledger is Ledger.ACCEPTED for *_, e, _, _ in scored if e.id in keyed)),

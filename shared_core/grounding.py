@@ -109,18 +109,25 @@ _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d
 _PHONE = re.compile(r"(?<![\w/-])\+?\(?\d[\d ().-]{6,}\d\b")
 
 
+def _clock(m: re.Match[str]) -> str:
+    if m.group(4) is not None:
+        return f"{int(m.group(4)) % 24:02d}:{m.group(5)}"
+    hour = int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0)
+    return f"{hour:02d}:{m.group(2) or '00'}"
+
+
+def _phone(m: re.Match[str]) -> str:
+    digits = re.sub(r"\D", "", m.group())
+    return f" {digits[-10:]} " if len(digits) >= 9 else m.group()
+
+
+@lru_cache(maxsize=65536)
 def _written_alike(text: str) -> str:
     """One spelling for the values people write in many ways: a time of day as ``HH:MM`` ("4pm", "4:00
     PM", "16:00") and a phone number as its last ten digits ("+14155550188", "415-555-0188"), so a tool
-    that restates what the user said in its own format is not taken for a new value."""
-    def clock(m: re.Match[str]) -> str:
-        if m.group(4) is not None:
-            return f"{int(m.group(4)) % 24:02d}:{m.group(5)}"
-        hour = int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0)
-        return f"{hour:02d}:{m.group(2) or '00'}"
-    text = _PHONE.sub(lambda m: f" {re.sub(r'[^0-9]', '', m.group())[-10:]} " if len(re.sub(r"[^0-9]", "", m.group())) >= 9
-                      else m.group(), text)
-    return _CLOCK.sub(clock, text)
+    that restates what the user said in its own format is not taken for a new value. Cached: an entry's
+    text meets every later claim that grounds on it."""
+    return _CLOCK.sub(_clock, _PHONE.sub(_phone, text))
 
 
 def value_replaced(claim: str, entry: str) -> bool:

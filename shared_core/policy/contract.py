@@ -60,6 +60,11 @@ hedge, a future or conditional change, or a sender claiming to speak for the fac
 with new bank details). Without any of them, unhedged hearsay against a current fact is rejected."""
 
 
+OWNER_WAITS = (*(k for k in WAITS if k != "cue_future"), "cue_stale")
+"""What makes an owner's new fact wait instead of being kept: ``WAITS`` but a firm future fact (the owner's
+own plan is kept), and a stale snapshot (a cache may hold what memory has since replaced)."""
+
+
 def allowed(grounding: Grounding) -> np.ndarray:
     """Mask over ``DECISION_ACTIONS`` of what the contract allows, from the grounding's features."""
     f = grounding.features
@@ -73,12 +78,11 @@ def allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False
     if not identity or f.get("change_sure"):
         ok[Action.NOOP] = False
-    if identity and not f.get("same_slot") and not f.get("value_differs") and not f.get("change_signal"):
-        ok[Action.REVISE] = False       # an inferred link with no sign of change: not worth a true fact
-    if identity and not f.get("same_slot") and f.get("additive_cue") and not f.get("change_signal"):
-        ok[Action.REVISE] = False       # "we also have a landline": a further one, whatever the attribute holds
-    if identity and not f.get("same_slot") and not f.get("attribute_known") and not (f.get("change_signal") or f.get("replaced")):
-        ok[Action.REVISE] = False       # linked by topic words alone, no attribute named on either side: another fact
+    if identity and not f.get("same_slot") and not f.get("change_signal") and (
+            not f.get("value_differs")                                      # no sign of change: not worth a true fact
+            or f.get("additive_cue")                                        # "we also have a landline": a further one
+            or not (f.get("attribute_known") or f.get("replaced"))):        # topic words alone: another fact
+        ok[Action.REVISE] = False       # an inferred link that does not show a replacement
     if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap") or (f.get("replaced") and not f.get("additive_cue"))):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
     if identity and not f.get("many") and f.get("same_slot") and (accepted or f.get("slot_held", 1.0)):
@@ -88,17 +92,16 @@ def allowed(grounding: Grounding) -> np.ndarray:
             or (f.get("cue_hearsay") and f.get("cue_future")):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
     if ok[Action.APPEND] and not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
-            and not any(f.get(k) for k in (*WAITS, "cue_stale") if k != "cue_future"):
+            and not any(f.get(k) for k in OWNER_WAITS):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
-    if ok[Action.REJECT_CONFLICT] and f.get("weaker_source") and f.get("value_differs") and not any(f.get(k) for k in WAITS) \
-            and not (f.get("many") and f.get("additive_cue")):
-        ok[Action.DEFER_VERIFY] = False     # a clearly weaker source, unhedged, against a current fact: rejected
     if f.get("untrusted"):
         ok[Action.APPEND] = ok[Action.REVISE] = False
-        if ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (f.get("many") and f.get("additive_cue")):
-            ok[Action.DEFER_VERIFY] = False     # unhedged hearsay about a current fact: rejected, or a restatement
-            if f.get("value_differs"):
-                ok[Action.NOOP] = False         # unhedged hearsay against a current fact
+    hearsay = f.get("untrusted") or (f.get("weaker_source") and f.get("value_differs"))
+    if hearsay and ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) \
+            and not (f.get("many") and f.get("additive_cue")):
+        ok[Action.DEFER_VERIFY] = False     # unhedged hearsay, or a clearly weaker source, about a current fact:
+        if f.get("untrusted") and f.get("value_differs"):   # rejected (or, for a restatement, noop)
+            ok[Action.NOOP] = False
     if not any(ok.values()):            # rules that each remove an action never leave none: the claim waits
         ok[Action.DEFER_VERIFY] = True
     return np.asarray([ok[a] for a in DECISION_ACTIONS])
