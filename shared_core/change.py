@@ -103,7 +103,8 @@ def _moved_on(claim: str, entry: str) -> bool:
 
 
 _DAYS = {d: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}
-_DAYS.update({d[:3]: d for d in _DAYS} | {d + "s": d for d in _DAYS} | {"weds": "wednesday", "tues": "tuesday", "thurs": "thursday"})
+_DAYS.update({d[:3]: d for d in _DAYS} | {d + "s": d for d in _DAYS}
+             | {"weds": "wednesday", "tues": "tuesday", "thurs": "thursday"})
 
 
 def _other_day(a: list[str], b: list[str]) -> bool:

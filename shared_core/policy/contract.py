@@ -83,7 +83,8 @@ def allowed(grounding: Grounding) -> np.ndarray:
             or f.get("additive_cue")                                        # "we also have a landline": a further one
             or not (f.get("attribute_known") or f.get("replaced"))):        # topic words alone: another fact
         ok[Action.REVISE] = False       # an inferred link that does not show a replacement
-    if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap") or (f.get("replaced") and not f.get("additive_cue"))):
+    swapped = f.get("replaced") and not f.get("additive_cue")
+    if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap") or swapped):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
     if identity and not f.get("many") and f.get("same_slot") and (accepted or f.get("slot_held", 1.0)):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
