@@ -114,6 +114,17 @@ def test_a_relative_s_fact_and_the_user_s_own_stay_two() -> None:
         assert sorted(e.text for e in engine.accepted("c")) == ["I live in York", "my brother lives in Leeds"]
 
 
+def test_a_person_who_moved_on_changes_their_entry_and_only_that_one() -> None:
+    """A lowercase name and a leaving verb link to that person's entry ("tariq left ..."); a move named as
+    another attribute ("moved to Berlin") does not replace what the person does."""
+    with MemoryEngine.open() as engine:
+        first, second = said(engine, [("Tariq is our designer", "user"), ("tariq left for an agency, Lena does design now", "user")])
+        assert second.action is Action.REVISE and second.target_id == first.entry_id
+    with MemoryEngine.open() as engine:
+        said(engine, [("Rafael does QA for us", "user"), ("Rafael moved to Berlin last year", "user")])
+        assert "Rafael does QA for us" in {e.text for e in engine.accepted("c")}
+
+
 def test_the_dentist_and_the_optician_are_two_facts() -> None:
     with MemoryEngine.open() as engine:
         said(engine, [("my dentist is Dr Patel", "user"), ("my optician is Dr Kim", "user")])
