@@ -30,13 +30,13 @@ for it without the adapter taking any decision:
 from __future__ import annotations
 
 from .reliability import hedged
-from .schema import Action, Claim, Decision, Entry, Ledger
+from .schema import Action, Claim, Decision, Entry, Ledger, stored_metadata
 
 
 def changed(claim: Claim, entry: Entry) -> bool:
     """The claim says something other than ``entry`` on the same key: its text or metadata differ."""
     return claim.slot is not None and claim.slot == entry.slot and (
-        claim.text != entry.text or claim.metadata != entry.metadata)
+        claim.text != entry.text or stored_metadata(claim) != entry.metadata)
 
 
 def keep_change(claim: Claim, target: Entry | None, decision: Decision) -> Decision:
