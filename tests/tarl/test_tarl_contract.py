@@ -71,6 +71,13 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "two_to_three_kids": ("I have 2 kids", "We have 3 kids now"),
     "moved_to_porto": ("I live in Lisbon", "Big news: I moved to Porto"),
     "activity_to_another_weekday": ("Noah does karate wednesdays after school", "karate's moving to thursdays from next week"),
+    "bank_ditched_for_another": ("I bank with Barclays", "ditched barclays for monzo"),
+    "book_finished_next_one": ("I'm reading Dune", "finished dune, on to the hobbit"),
+    "employer_last_day": ("I work at Google as a data engineer", "last day at google friday, joining Meta on monday"),
+    "age_turned": ("Emma is 7", "Emma turned 8 today!"),
+    "own_age_swapped": ("I'm 34", "just turned 35 yesterday"),
+    "bedtime_without_a_cue": ("I sleep around 11pm", "bedtime is more like 1am these days"),
+    "timezone_after_a_move": ("im on london time", "relocated to New York, so eastern time"),
 }
 
 
@@ -97,6 +104,24 @@ def test_a_changed_value_revises(case: str) -> None:
         first, second = said(engine, [(old, "user"), (new, "user")])
         assert second.action is Action.REVISE and second.target_id == first.entry_id
         assert [e.text for e in engine.accepted("c")] == [new]
+
+
+def test_a_relative_s_fact_and_the_user_s_own_stay_two() -> None:
+    """The swapped-value rule needs the same subject: the user's city is not their brother's."""
+    with MemoryEngine.open() as engine:
+        said(engine, [("my brother lives in Leeds", "user"), ("I live in York", "user")])
+        assert sorted(e.text for e in engine.accepted("c")) == ["I live in York", "my brother lives in Leeds"]
+
+
+@pytest.mark.parametrize(("old", "again"), [("I quit smoking", "yep quit smoking for good"),
+                                            ("I work at Google", "still at google, love it")])
+def test_saying_again_that_a_value_ended_or_holds_changes_nothing(old: str, again: str) -> None:
+    """The value-ending rule (``change._ended``) fires on ending the entry's own current value, not on
+    repeating an end the entry already states, nor on naming the value again."""
+    with MemoryEngine.open() as engine:
+        first, second = said(engine, [(old, "user"), (again, "user")])
+        assert second.action is Action.NOOP and second.target_id == first.entry_id
+        assert [e.text for e in engine.accepted("c")] == [old]
 
 
 def test_firm_future_dated_change_revises_and_keeps_the_old_entry_in_history() -> None:

@@ -1,0 +1,89 @@
+"""The attribute-family lexicon that slot inference (``slots``) reads: general attribute families of
+personal, work and agent memory, each with the cues that name it and its cardinality.
+
+Why a hand-written lexicon: it is what generalises to text nobody here has seen (it is written from
+general English, not from any data set); the learned linker (``linking``) covers what it misses.
+"""
+
+from __future__ import annotations
+
+# (family, cue pattern, several values?) — the first family whose cue occurs wins, so specific before generic
+FAMILIES: tuple[tuple[str, str, bool], ...] = (
+    ("reminder", r"remind(?:er)?s?|to-?do|need to remember", True),
+    ("credential", r"password|passcode|passphrase|api[ _-]?key|token|secret|pin code|pin|ssh key|credentials?|2fa|"
+                   r"login|recovery codes?|authenticator", False),
+    ("card", r"(?:debit|credit|bank|visa|amex|mastercard) card|card (?:ending|ends)|new card|card number|iban|"
+             r"sort code|bank account|account number|bank details", False),
+    ("allergy", r"allergic|allerg(?:y|ies)|intoleran(?:t|ce)", True),
+    ("diet", r"vegetarian|vegan|pescatarian|keto|diet|eats? meat|gluten[- ]free|halal|kosher", False),
+    ("sleep", r"bedtime|bed by|go to bed|goes to bed|asleep|sleeps?|wake up|wakes up|woke up|up at \d|"
+              r"morning person|night owl", False),
+    ("timezone", r"time ?zone|(?:utc|gmt|cet|cest|est|edt|pst|pdt|eastern|pacific|central|mountain|london|"
+                 r"\w+ standard) time|utc[+-]\d+", False),
+    ("seat", r"seats?|aisle|window seat", False),
+    ("theme", r"dark mode|light mode|theme|dark theme|light theme", False),
+    ("age", r"turn(?:ed|s|ing) \d{1,3}|\d{1,3} ?(?:yo|y/o|yrs old)|"
+            r"(?:i'?m|i am|she's|he's|she is|he is|(?-i:[A-Z][a-z]+) is) \d{1,3}(?= *(?:now|today|already)? *[.!]*$)", False),
+    ("kids", r"kids?|children|child|sons|daughters|bab(?:y|ies)|little ones|newborn|twins|pregnan\w*|expecting", False),
+    ("friend", r"best (?:mate|friend)|mates?|friends?|bff|buddy", True),
+    ("pronouns", r"pronouns?|she/her|he/him|they/them|she/they|he/they", False),
+    ("notifications", r"notifications?|notifs?|alerts?|dms?|pings?|do not disturb|dnd", False),
+    ("text_size", r"text size|font(?: size)?|text (?:bigger|smaller)|(?:bigger|smaller|larger) text|zoom", False),
+    ("members", r"members?|on (?:the|my|our) team|joined the team|teammates?", True),
+    ("medication", r"medications?|meds|prescri\w+|dose|dosage|\d+ ?mg|mg\b|pills?|tablets?|inhaler|antihistamine|"
+                   r"antibiotics?|insulin|(?!(?:fine|line|wine|mine|nine|shine|online|offline|machine|engine|routine|magazine|"
+                   r"(?:dead|land|pipe|head|time|base|guide|air|hot)line|discipline|imagine|examine|determine|combine|decline|"
+                   r"define|cuisine|sunshine|genuine|marine|valentine|caroline|quarantine|trampoline)\b)"
+                   r"\w+(?:ine|statin|olol|azole|mycin|cillin|prazole)\b|\w{3,}pril\b", True),
+    ("therapy", r"therapy|therapist|counsell?ing|counsell?or|sessions?|physio\w*", False),
+    ("language", r"speaks?|fluent|language|learning (?:mandarin|arabic|spanish|french|german|japanese|"
+                 r"italian|portuguese|korean|russian|hindi|dutch)", True),
+    ("instrument", r"plays? (?:the )?(?:cello|piano|guitar|violin|viola|drums|flute|ukulele|bass|sax\w*|trumpet)|"
+                   r"cello|piano|guitar|violin|viola|drums|flute|ukulele|saxophone|trumpet|instrument", True),
+    ("activity", r"activit(?:y|ies)|hobb(?:y|ies)|classes|lessons|practice|judo|karate|swimming|ballet|"
+                 r"football|soccer|tennis|chess club|scouts|gymnastics", True),
+    ("team", r"supports?|support(?:er|ing)|fan of|a \w+ fan|die-?hard", False),
+    ("music", r"music|playlist|songs?|bands?|genre|techno|jazz|hip[- ]hop|rap|rock|metal|podcasts?", True),
+    ("food", r"food|cuisine|eat(?:s|ing)?|dish(?:es)?|restaurants?|takeaway|thai|korean|indian|italian|mexican|"
+             r"sushi|ramen|pizza|curry", True),
+    ("drink", r"coffee|lattes?|tea|espresso|cappuccino|flat white|drinks?|beer|wine", False),
+    ("likes", r"likes?|loves?|enjoys?|into|fond of|big fan|obsessed|favou?rites? (?:foods?|things?)", True),
+    ("dislikes", r"hates?|dislikes?|can't stand|cannot stand", True),
+    ("favourite", r"favou?rite", False),
+    ("manager", r"manager|boss|reports? to|supervisor|line manager", False),
+    ("role", r"works? as|job title|role|position|promoted|profession|occupation", False),
+    ("employer", r"works? (?:at|for)|working (?:at|for)|employer|company|job at|joined|hired|employed|new job|"
+                 r"took the \w+ job|job offer|quit|laid off|redundan\w+", False),
+    ("school", r"schools?|attends|university|uni|college|campus|studies at|teach(?:es)? at|enrolled|primary|"
+               r"secondary|high school|nursery|kindergarten|daycare|year \d+|grade \d+", False),
+    ("commute", r"commute|drives? to work|cycles? to work|bikes? to work|takes the (?:bus|train|tube) to work|"
+                r"drive|cycles|cycling", False),
+    ("shift", r"shifts?|works? (?:nights|days|weekends)|rota", False),
+    ("on_call", r"on-?call|pager", False),
+    ("visits", r"visited|visiting|been to|travell?ed to|trip to|holiday in|vacation in", True),
+    ("residence", r"lives?|living|moved|move|moving|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
+                  r"apartment|flat|lease|i'?m in|im in|house|new place", False),
+    ("birthplace", r"born in|birthplace|grew up in", False),
+    ("birthday", r"birthday|born on|date of birth|dob", False),
+    ("age", r"years? old|aged?", False),
+    ("partner", r"married|wife|husband|partner|girlfriend|boyfriend|spouse|engaged|fianc\w*|single|dating|divorced|"
+                r"separated|widowed|relationship", False),
+    ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),
+    ("phone", r"phone|mobile|cell|cell number|landline|home line|phone number|carrier|new number", False),
+    ("email", r"e-?mail", False),
+    ("address", r"address|street|postcode|zip code|ships? to|deliver(?:ed|y)? to", False),
+    ("doctor", r"doctor|dentist|gp|cardiologist|physician|therapist|dr\.?", False),
+    ("health", r"(?:mental|physical) health|health status|condition|diagnos\w+|symptoms?", False),
+    ("appointment", r"appointment|meeting|standup|stand-up|call at|scheduled|rescheduled|check-?in|check-?out|"
+                    r"flight|departs|boarding|reservation|booking", False),
+    ("deadline", r"deadline|due (?:on|by|date|in)|expires?|ends? (?:on|in)|lease|renewal", False),
+    ("price", r"price|costs?|salary|income|rent|budget|balance|fee|\$|€|£|usd|eur|gbp", False),
+    ("status", r"status|shipped|delivered|paid|unpaid|pending|failed|passed|open|closed|resolved|cancell?ed|"
+               r"refunded|in transit|approved|merged|green|red|blocked|done", False),
+    ("location", r"stored|located|location|kept|bin|warehouse|shelf|drawer|room|desk|parked|are with|is with|"
+                 r"keys?|spare|safe|tin|lockbox", False),
+    ("config", r"port|host|url|endpoint|version|config|region|timeout|limit|[a-z]{2}-[a-z]+-\d", False),
+    ("car", r"car|vehicle", False),
+    ("name", r"name is|called|named|goes by", False),
+    ("preference", r"preferences?|prefers?|preferred", True),
+)
