@@ -130,17 +130,11 @@ def prepare(text: str) -> None:
     _view(text)
 
 
-def id_numbers(text: str) -> frozenset[str]:
-    """The number inside each id ("4471" of "OPS-4471"): people name a ticket or order by it alone
-    ("4471's sorted", "did 40117 ship?"). Three digits or more, so a size or a count is not one."""
-    return frozenset(d for i in identifiers(text) for d in re.findall(r"\d{3,}", i))
-
-
 @lru_cache(maxsize=65536)
 def _view(text: str) -> tuple[frozenset[str], ...]:
     """Every per-text set ``pair`` reads, in one cache lookup (a claim meets ~16 candidates a write)."""
-    return (specific(text), identifiers(text), keys(text), types(text),
-            entities(text), numbers(text), values(text), lower_words(text), id_numbers(text))
+    return (specific(text), identifiers(text), keys(text), types(text), entities(text), numbers(text),
+            values(text), lower_words(text))
 
 
 PAIR_NAMES: tuple[str, ...] = (
@@ -159,11 +153,9 @@ def _subject_words(slot: slots.Slot) -> frozenset[str]:
 
 @lru_cache(maxsize=65536)
 def person_words(subject: str) -> frozenset[str]:
-    """The name of the person a text is about ("alice" in "Alice keeps bees"): when both texts are about
-    that person it says the same person, not the same attribute, so it is no evidence of one slot. When
-    only one side is about them the name is the other side's value ("Huang dropped out" after "my
-    co-applicant is Prof Huang"; "dana's 1:1s" after "I report to Dana now"), and naming it again is
-    evidence. A thing ("the keys") or an id is left in: there the subject is what the attribute belongs to."""
+    """The name of the person a text is about ("alice" in "Alice keeps bees"): shared, it says the same
+    person, not the same attribute, so it is no evidence of one slot. A thing ("the keys") or an id is
+    left in: there the subject is what the attribute belongs to and naming it again is evidence."""
     subject = subject.lower()
     if not subject or subject == "user" or subject.startswith("the ") or not re.fullmatch(r"[a-z' -]+", subject):
         return frozenset()
@@ -178,11 +170,11 @@ def pair(claim_text: str, mine: slots.Slot, entry_text: str, theirs: slots.Slot,
 def _pair(claim: tuple[frozenset[str], ...], mine: slots.Slot, mine_people: frozenset[str],
           entry: tuple[frozenset[str], ...], theirs: slots.Slot, cosine: float) -> list[float]:
     """``pair`` from the two texts' ``_view``s: the claim's side is looked up once per candidate list."""
-    a, ia, ka, ta, ea, na, _, claim_words, da = claim
-    b, ib, kb, tb, eb, nb, entry_values, _, db = entry
+    a, ia, ka, ta, ea, na, _, claim_words = claim
+    b, ib, kb, tb, eb, nb, entry_values, _ = entry
     shared = a & b
-    beyond = shared - (mine_people & _subject_words(theirs))    # a name both texts are about
-    ids, kinds, known = (ia & ib) | (da & nb) | (db & na), ta & tb, mine.known and theirs.known
+    beyond = shared - mine_people - _subject_words(theirs)
+    ids, kinds, known = ia & ib, ta & tb, mine.known and theirs.known
     return [
         min(len(shared), 3) / 3, len(shared) / max(1, len(a)), len(shared) / max(1, len(b)),
         float(bool(ids)), float(bool(ia and ib and not ids)),
