@@ -72,7 +72,10 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("phone", r"phone|mobile|cell|cell number|landline|home line|phone number|carrier|new number", False),
     ("email", r"e-?mail", False),
     ("address", r"address|street|postcode|zip code|ships? to|deliver(?:ed|y)? to", False),
-    ("doctor", r"doctor|dentist|gp|cardiologist|physician|therapist|dr\.?", False),
+    ("dentist", r"dentists?|orthodontists?|dental", False),
+    ("optician", r"opticians?|optometrists?|eye doctor|ophthalmologist", False),
+    ("vet", r"vets?|veterinar\w+", False),
+    ("doctor", r"doctor|gp|cardiologist|physician|dermatologist|surgeon|therapist|dr\.?", False),
     ("health", r"(?:mental|physical) health|health status|condition|diagnos\w+|symptoms?", False),
     ("appointment", r"appointment|meeting|standup|stand-up|call at|scheduled|rescheduled|check-?in|check-?out|"
                     r"flight|departs|boarding|reservation|booking", False),

@@ -75,6 +75,7 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "book_finished_next_one": ("I'm reading Dune", "finished dune, on to the hobbit"),
     "employer_last_day": ("I work at Google as a data engineer", "last day at google friday, joining Meta on monday"),
     "age_turned": ("Emma is 7", "Emma turned 8 today!"),
+    "single_to_engaged": ("I'm single", "got engaged to Alex last night!!"),
     "own_age_swapped": ("I'm 34", "just turned 35 yesterday"),
     "bedtime_without_a_cue": ("I sleep around 11pm", "bedtime is more like 1am these days"),
     "timezone_after_a_move": ("im on london time", "relocated to New York, so eastern time"),
@@ -111,6 +112,12 @@ def test_a_relative_s_fact_and_the_user_s_own_stay_two() -> None:
     with MemoryEngine.open() as engine:
         said(engine, [("my brother lives in Leeds", "user"), ("I live in York", "user")])
         assert sorted(e.text for e in engine.accepted("c")) == ["I live in York", "my brother lives in Leeds"]
+
+
+def test_the_dentist_and_the_optician_are_two_facts() -> None:
+    with MemoryEngine.open() as engine:
+        said(engine, [("my dentist is Dr Patel", "user"), ("my optician is Dr Kim", "user")])
+        assert sorted(e.text for e in engine.accepted("c")) == ["my dentist is Dr Patel", "my optician is Dr Kim"]
 
 
 @pytest.mark.parametrize(("old", "again"), [("I quit smoking", "yep quit smoking for good"),
