@@ -16,6 +16,8 @@ comparison -> the policy's scores -> the labelling contract (``policy.contract``
 from __future__ import annotations
 
 import re
+
+import numpy as np
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -82,8 +84,17 @@ def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slo
     rows = [(e.text, theirs, sims.get(e.id, 0.0)) for e, theirs in kept]
     x = linking.matrix(claim.text, mine, rows)
     p = linking.gated(model, x)
+    if _MOVED_ON.search(claim.text):     # "bo left for a startup" about "Bo is the other ML eng": the person
+        words = linking.lower_words(claim.text)     # named moved on, so their entry is the one it changes
+        named = np.asarray([bool(people := linking.person_words(theirs.subject or "")) and people <= words
+                            and mine.subject in (None, theirs.subject)
+                            and not (mine.known and not slots.same_attribute(mine, theirs)) for _, theirs in kept])
+        p = np.where(named, model.probabilities(x), p)
     return [None if mine.explicit is not None and theirs.explicit is not None else float(v)
             for (e, theirs), v in zip(kept, p)]
+
+
+_MOVED_ON = re.compile(r"\b(?:left|quit|retired|resigned|switched|moved|transferred|promoted|stepped down|replaced)\b", re.I)
 
 
 def _link_at(cfg: PolicyConfig) -> float:

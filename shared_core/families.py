@@ -69,7 +69,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("partner", r"married|wife|husband|partner|girlfriend|boyfriend|spouse|engaged|fianc\w*|single|dating|divorced|"
                 r"separated|widowed|relationship", False),
     ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),
-    ("phone", r"phone|mobile|cell|cell number|landline|home line|phone number|carrier|new number", False),
+    ("phone", r"phone|mobile(?! (?:team|app|apps|dev\w*|games?|site|version|data))|cell|cell number|landline|home line|phone number|carrier|new number", False),
     ("email", r"e-?mail", False),
     ("address", r"address|street|postcode|zip code|ships? to|deliver(?:ed|y)? to", False),
     ("dentist", r"dentists?|orthodontists?|dental", False),

@@ -116,7 +116,7 @@ def _words(text: str) -> list[str]:
     return [w.strip(".,!?;:'\"()[]{}").lower().removesuffix("'s") for w in text.split()]
 
 
-_JSON_ID = re.compile(r'"(\w*?)_?(?:id|order|ticket|number|ref|sku|key)"\s*:\s*"?([\w-]*\d[\w-]*)"?', re.I)
+_JSON_ID = re.compile(r'"(\w*?)_?(?:id|order|ticket|number|ref|sku|key)"\s*:\s*"?#?([\w-]*\d[\w-]*)"?', re.I)
 _TOOL_CALL = re.compile(r"^\s*[\w.]+\s*(?:\((?P<args>[^)]*)\))?\s*->\s*(?P<result>.*)$", re.S)
 _ARG_ID = re.compile(r"(?<![\w-])[\"']?((?=[\w-]*\d)[\w-]{2,})[\"']?(?![\w/-])")
 

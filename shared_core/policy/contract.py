@@ -93,7 +93,7 @@ def allowed(grounding: Grounding) -> np.ndarray:
         # (a slot only a Pending entry holds is free: the owner's own answer is kept, tarl_labels.md)
     if identity and accepted and not f.get("many") and f.get("same_attribute") and f.get("same_subject") \
             and f.get("value_differs") and not f.get("additive_cue") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
-            and not f.get("hedged"):
+            and not f.get("hedged") and not f.get("ids_differ"):        # another order, invoice, key: another subject
         ok[Action.APPEND] = False       # "just turned 35" about "I'm 34": the owner changes one attribute's one value
     if f.get("cue_speculative") or (f.get("hedged") and (f.get("cue_hearsay") or f.get("source_prior", 1.0) < OWNER_PRIOR)) \
             or (f.get("cue_hearsay") and f.get("cue_future")):

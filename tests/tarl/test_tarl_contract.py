@@ -114,6 +114,28 @@ def test_a_relative_s_fact_and_the_user_s_own_stay_two() -> None:
         assert sorted(e.text for e in engine.accepted("c")) == ["I live in York", "my brother lives in Leeds"]
 
 
+def test_a_person_who_moved_on_changes_their_entry_and_only_that_one() -> None:
+    """A lowercase name and a leaving verb link to that person's entry ("tariq left ..."); a move named as
+    another attribute ("moved to Berlin") does not replace what the person does."""
+    with MemoryEngine.open() as engine:
+        first, second = said(engine, [("Tariq is our designer", "user"), ("tariq left for an agency, Lena does design now", "user")])
+        assert second.action is Action.REVISE and second.target_id == first.entry_id
+    with MemoryEngine.open() as engine:
+        said(engine, [("Rafael does QA for us", "user"), ("Rafael moved to Berlin last year", "user")])
+        assert "Rafael does QA for us" in {e.text for e in engine.accepted("c")}
+
+
+def test_tool_records_of_two_orders_stay_two() -> None:
+    """A tool's JSON names its record by an id written with a '#': two orders, not one changing (the
+    owner's-changed-value rule never takes append away across different ids)."""
+    with MemoryEngine.open() as engine:
+        said(engine, [('{"order": "#501", "depot": "D-1", "status": "packed"}', "tool"),
+                      ('{"order": "#502", "depot": "D-2", "status": "packed"}', "tool"),
+                      ('{"from": "billing@acme.test", "subject": "Invoice INV-0932", "amount": "£480.00"}', "tool"),
+                      ('{"from": "billing@acme.test", "subject": "Invoice INV-0941", "amount": "£95.00"}', "tool")])
+        assert len(engine.accepted("c")) == 4
+
+
 def test_the_dentist_and_the_optician_are_two_facts() -> None:
     with MemoryEngine.open() as engine:
         said(engine, [("my dentist is Dr Patel", "user"), ("my optician is Dr Kim", "user")])
