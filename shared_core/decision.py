@@ -225,6 +225,6 @@ def decide(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries
         d = enforce(d, g)
     if g.features.get("content_free") and not g.features.get("identity"):
         return Outcome(d, [Step(d.action, claim, d.target_id, decision=d)], g, c)
-    decision, steps = pending.resolve(claim, g, d, trusted=cfg.trusted)
+    decision, steps = pending.resolve(claim, g, d, trusted=cfg.trusted, slot_entries=slot_entries)
     return Outcome(decision, steps, g, c)
 
