@@ -7,7 +7,8 @@ The rule, in one place so that the store, the tools and the docs agree:
   ``value["content"]`` if that is one (langmem's shape), else the value's JSON (sorted keys), so
   structured memories (and ``{}``) still ground and search on their content.
 - ``source``, ``confidence``, ``valid_from``, ``valid_to``, ``observed_at`` (ISO strings or datetimes),
-  ``many`` (the key holds several values at once, e.g. liked foods) and ``metadata`` (a dict) ride in the value and become the claim's fields; the store key, exactly
+  ``many`` (the key holds several values at once, e.g. liked foods; a key holds one value unless it
+  says so, whatever its words: a second ``put`` on a key never leaves two current values beside each other) and ``metadata`` (a dict) ride in the value and become the claim's fields; the store key, exactly
   as given, becomes the claim's ``slot``, so a second ``put`` on the same key is weighed against the
   first. The whole value is in the claim's metadata, so any change of any field is a change.
 - The whole value is kept in the entry's metadata under :data:`VALUE_KEY` and handed back unchanged
@@ -46,6 +47,8 @@ def claim_from_value(namespace: str, key: str | None, value: Any, *, default_sou
         raise TarlError("value.metadata", metadata, "must be a dict")
     fields: dict[str, Any] = {f: value[f] for f in CLAIM_FIELDS if value.get(f) is not None}
     fields.setdefault("source", default_source)
+    if key is not None:     # a store key holds one value, as in every BaseStore, unless the value says "many"
+        fields.setdefault("many", False)
     try:
         return Claim(
             text=text_of(value, encoded),

@@ -103,11 +103,12 @@ def _link_at(cfg: PolicyConfig) -> float:
     return cfg.link_threshold if cfg.link_threshold is not None else model.threshold if model else 0.5
 
 
-def _names_value(claim: str, entry: str) -> bool:
+def _names_value(claim: str, entry: str, people: frozenset[str] = frozenset()) -> bool:
     """The claim names the entry's value (a specific word both share that no attribute family claims:
     "citalopram" in "doc upped the citalopram to 30"), so on a multi-valued attribute it is about that
-    value's entry, not a further value."""
-    return any(slots.family(w) is None for w in linking.specific(claim) & linking.specific(entry))
+    value's entry, not a further value. The name of the person both are about (``people``) is no value:
+    "Alice also likes techno" names Alice, not jazz."""
+    return any(slots.family(w) is None for w in (linking.specific(claim) & linking.specific(entry)) - people)
 
 
 WEAKER = 0.2
@@ -188,6 +189,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         runner = scored[1][1] if len(scored) > 1 else 0.0
         sim = sims.get(best.id, 0.0)
         f = features(claim, best, sim, runner)
+        people = linking.person_words(mine.subject or "") | linking.person_words(theirs.subject or "")
         replaced = bool(f["value_replaced"]) or change.replaced(claim.text, best.text)
         change_p = _change(claim, best, sim, mine, theirs, f, replaced)
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
@@ -195,12 +197,15 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  value_differs=float(change_p >= _CHANGE_AT), link_p=link_p, change_p=change_p,
                  change_sure=float(replaced or change_p >= cfg.change_sure),
                  weaker_source=float(base["source_prior"] < prior(best, cfg) - WEAKER),
-                 value_overlap=float(bool(mine.values & theirs.values) or _names_value(claim.text, best.text)),
+                 value_overlap=float(bool(mine.values & theirs.values) or _names_value(claim.text, best.text, people)),
                  same_slot=float(mine.explicit is not None and mine.explicit == theirs.explicit),
                  slot_held=float(any(e.ledger is Ledger.ACCEPTED for *_, e, _, _ in scored if e.id in keyed)),
                  many=float(mine.many or theirs.many),
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
-                 attribute_known=float(mine.known or theirs.known
+                 # both texts name one attribute (a family on one side only was often a stray cue: "balance"
+                 # read as a price linked two of HaluMem's facts about films), a tool's record, or shared keys
+                 attribute_known=float(mine.known and theirs.known and mine.attribute == theirs.attribute
+                                       or "record" in (mine.attribute, theirs.attribute)
                                        or bool(linking.keys(claim.text) & linking.keys(best.text))))
         g = Grounding(best, sim, f, tuple(neighbours))
         comparison = compare(claim, best, cfg)
@@ -220,6 +225,6 @@ def decide(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries
         d = enforce(d, g)
     if g.features.get("content_free") and not g.features.get("identity"):
         return Outcome(d, [Step(d.action, claim, d.target_id, decision=d)], g, c)
-    decision, steps = pending.resolve(claim, g, d, trusted=cfg.trusted)
+    decision, steps = pending.resolve(claim, g, d, trusted=cfg.trusted, slot_entries=slot_entries)
     return Outcome(decision, steps, g, c)
 

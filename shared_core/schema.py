@@ -171,6 +171,11 @@ class Claim(BaseModel):
         return self
 
 
+def stored_metadata(claim: Claim) -> dict[str, Any]:
+    """The metadata an entry made from ``claim`` keeps: the claim's own, plus ``many`` when it was given."""
+    return claim.metadata if claim.many is None else {**claim.metadata, "many": claim.many}
+
+
 class Entry(BaseModel):
     """A claim that memory holds, in exactly one ledger. Content never changes; only the ledger does."""
 
@@ -199,9 +204,8 @@ class Entry(BaseModel):
     @classmethod
     def from_claim(cls, claim: Claim, *, id: str, ledger: Ledger, tx: int, **extra: Any) -> Entry:
         fields = claim.model_dump()
-        many = fields.pop("many")
-        if many is not None:
-            fields["metadata"] = {**fields["metadata"], "many": many}
+        fields.pop("many")
+        fields["metadata"] = stored_metadata(claim)
         return cls(id=id, ledger=ledger, created_tx=tx, **fields, **extra)
 
     def moved(self, ledger: Ledger, tx: int, reason: Reason | None, note: str | None) -> Entry:

@@ -86,7 +86,8 @@ def allowed(grounding: Grounding) -> np.ndarray:
             or not (f.get("attribute_known") or f.get("replaced"))):        # topic words alone: another fact
         ok[Action.REVISE] = False       # an inferred link that does not show a replacement
     swapped = f.get("replaced") and not f.get("additive_cue")
-    if identity and f.get("many") and f.get("value_differs") and not (f.get("change_signal") or f.get("value_overlap") or swapped):
+    if identity and f.get("many") and (f.get("value_differs") or f.get("additive_cue")) \
+            and not (f.get("change_signal") or f.get("value_overlap") or swapped):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
     if identity and not f.get("many") and f.get("same_slot") and (accepted or f.get("slot_held", 1.0)):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits

@@ -3,7 +3,7 @@
 Pairs: every slotted step of an episode against each open entry its free-text twin would be handed
 (the engine's candidates on the gold state before the step); label 1 when the entry's gold slot is the
 step's slot. Features read only the texts (the claim and entries as free text), never the gold slots.
-Fitted on the hand-written training episodes (``bench/corpus/train``) and the generator's train split;
+Fitted on the hand-written training episodes (``bench/corpus/train``);
 the threshold is chosen on the hand-written dev split (pair F1); the test split is never read here.
 
 ``python -m shared_core.training.linking`` fits, prints dev numbers and writes the shipped weights.
@@ -108,7 +108,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m shared_core.training.linking", description=__doc__)
     ap.add_argument("--no-save", action="store_true")
     ap.add_argument("--with-dev", action="store_true", help="fit on dev too (threshold still chosen on dev)")
+    ap.add_argument("--models", default="link,change",
+                    help="which weights to write: link, change or both (a refit that does not help dev is not shipped)")
     args = ap.parse_args(argv)
+    write = set(args.models.split(","))
+    if not write <= {"link", "change"}:
+        ap.error(f"--models={args.models}: expected link, change or link,change")
     vectors = Vectors(default_embedder())
     parts = corpus_split.load()
     train_eps = [to_episode(r) for r in raw_episodes(TRAIN)] if TRAIN.exists() else []
@@ -130,10 +135,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"change: train pairs {len(yc)} (changes {int(yc.sum())}); dev pairs {len(ycd)}; dev balanced accuracy {cacc:.3f} at {ct}")
     for name, wi in sorted(zip(change.NAMES, cw), key=lambda t: -abs(t[1])):
         print(f"  {name:<18} {wi:+.3f}")
-    if not args.no_save:
+    if not args.no_save and "change" in write:
         linking.PairModel(change.NAMES, cw, cb, cmean, cstd, ct, {"train_pairs": int(len(yc)), "dev_balanced_accuracy": round(cacc, 4),
                                                                  "l2": L2}).save(change.WEIGHTS)
         change.default.cache_clear()
+        print(f"wrote {change.WEIGHTS}")
+    if not args.no_save and "link" in write:
         meta = {"train_pairs": int(len(yt)), "train_episodes": len(train_eps) + (len(dev_eps) if args.with_dev else 0),
                 "dev_pair_f1": round(f1, 4), "l2": L2, "fitted_on": "hand-written train" + (" + dev" if args.with_dev else "")}
         linking.PairModel(linking.NAMES, w, b, mean, std, t, meta).save(linking.WEIGHTS)

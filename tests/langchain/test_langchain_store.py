@@ -308,3 +308,20 @@ def test_a_changed_field_is_a_change_under_every_policy(store):
     d = store.put(NS, "todo", {"text": "Buy milk", "done": True})
     assert d.action is Action.REVISE and store.get(NS, "todo").value["done"] is True
     assert store.put(NS, "todo", {"text": "Buy milk", "done": True}).action is Action.NOOP
+
+
+def test_a_key_holds_one_value_whatever_its_words(any_store):
+    """As in every BaseStore, a second put on a key replaces its value: words that name a multi-valued
+    attribute ("likes") do not make the key hold two current values. Search lists the key once."""
+    any_store.put(NS, "music", {"text": "Alice likes jazz"})
+    any_store.put(NS, "music", {"text": "Alice likes jazz and techno"})
+    assert any_store.get(NS, "music").value == {"text": "Alice likes jazz and techno"}
+    assert [i.key for i in any_store.search(NS)] == ["music"]
+
+
+def test_a_key_declared_many_keeps_each_value_and_a_repeat_changes_nothing(store):
+    store.put(NS, "likes", {"text": "Alice likes jazz", "many": True})
+    d = store.put(NS, "likes", {"text": "Alice also likes techno", "many": True})
+    assert d.action is Action.APPEND
+    assert sorted(i.value["text"] for i in store.search(NS)) == ["Alice also likes techno", "Alice likes jazz"]
+    assert store.put(NS, "likes", {"text": "Alice also likes techno", "many": True}).action is Action.NOOP

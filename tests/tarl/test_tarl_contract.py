@@ -136,6 +136,15 @@ def test_tool_records_of_two_orders_stay_two() -> None:
         assert len(engine.accepted("c")) == 4
 
 
+def test_two_facts_on_one_topic_stay_two_when_only_one_side_names_an_attribute() -> None:
+    """"balance" reads as a price on one side only: that is no shared attribute, so the second fact about
+    thrillers does not supersede the first (HaluMem's memory points lost true facts this way)."""
+    with MemoryEngine.open() as engine:
+        said(engine, [("Jonas seeks tips for thriller novels that balance suspense and warmth.", "user"),
+                      ("Jonas is reading thriller novels to unwind after work, which reflects his need for rest.", "user")])
+        assert len(engine.accepted("c")) == 2
+
+
 def test_the_dentist_and_the_optician_are_two_facts() -> None:
     with MemoryEngine.open() as engine:
         said(engine, [("my dentist is Dr Patel", "user"), ("my optician is Dr Kim", "user")])
