@@ -33,8 +33,9 @@ of an upsert's CPU, and the call holds the interpreter lock throughout, stalling
 Measured on embedded Chroma 1.5.9, 10k rows of width 2048, batches of 128-512 rows: 0.65-0.72 ms of CPU a
 row against 1.34-1.43 at 100; recall@10 of the graph 0.956 against 0.994 (200 held-out queries, exact
 cosine as truth). ``hnsw:sync_threshold`` stays at its default: raised to 100,000 an upsert of one row
-cost 145 ms instead of 7.6 (the log is not purged until the graph is persisted); ``hnsw:batch_size`` is
-read by nothing in Chroma 1.x's local HNSW writer (measured: no change)."""
+cost 145 ms instead of 7.6 (the graph is saved every that many records; why skipping saves costs more is
+not clear from Chroma's source); ``hnsw:batch_size`` is read by nothing in the local HNSW writer of
+Chroma's source (measured: no change)."""
 
 REQUEST_BYTES = 8_000_000
 """Rows per request to a Chroma server are capped so that one request stays under this many bytes of JSON
