@@ -202,6 +202,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  slot_held=float(any(e.ledger is Ledger.ACCEPTED for *_, e, _, _ in scored if e.id in keyed)),
                  many=float(mine.many or theirs.many),
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
+                 ended=float(change.ended(claim.text, best.text)),
                  # both texts name one attribute (a family on one side only was often a stray cue: "balance"
                  # read as a price linked two of HaluMem's facts about films), a tool's record, or shared keys
                  attribute_known=float(mine.known and theirs.known and mine.attribute == theirs.attribute

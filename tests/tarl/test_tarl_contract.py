@@ -75,6 +75,7 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "book_finished_next_one": ("I'm reading Dune", "finished dune, on to the hobbit"),
     "employer_last_day": ("I work at Google as a data engineer", "last day at google friday, joining Meta on monday"),
     "age_turned": ("Emma is 7", "Emma turned 8 today!"),
+    "medication_swapped": ("on lisinopril for blood pressure", "doc swapped the lisinopril for losartan, fewer side effects"),
     "single_to_engaged": ("I'm single", "got engaged to Alex last night!!"),
     "own_age_swapped": ("I'm 34", "just turned 35 yesterday"),
     "bedtime_without_a_cue": ("I sleep around 11pm", "bedtime is more like 1am these days"),
@@ -154,7 +155,7 @@ def test_the_dentist_and_the_optician_are_two_facts() -> None:
 @pytest.mark.parametrize(("old", "again"), [("I quit smoking", "yep quit smoking for good"),
                                             ("I work at Google", "still at google, love it")])
 def test_saying_again_that_a_value_ended_or_holds_changes_nothing(old: str, again: str) -> None:
-    """The value-ending rule (``change._ended``) fires on ending the entry's own current value, not on
+    """The value-ending rule (``change.ended``) fires on ending the entry's own current value, not on
     repeating an end the entry already states, nor on naming the value again."""
     with MemoryEngine.open() as engine:
         first, second = said(engine, [(old, "user"), (again, "user")])
