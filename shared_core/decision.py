@@ -202,7 +202,11 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  slot_held=float(any(e.ledger is Ledger.ACCEPTED for *_, e, _, _ in scored if e.id in keyed)),
                  many=float(mine.many or theirs.many),
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
-                 attribute_known=float(mine.known or theirs.known
+                 ended=float(change.ended(claim.text, best.text)),
+                 # both texts name one attribute (a family on one side only was often a stray cue: "balance"
+                 # read as a price linked two of HaluMem's facts about films), a tool's record, or shared keys
+                 attribute_known=float(mine.known and theirs.known and mine.attribute == theirs.attribute
+                                       or "record" in (mine.attribute, theirs.attribute)
                                        or bool(linking.keys(claim.text) & linking.keys(best.text))))
         g = Grounding(best, sim, f, tuple(neighbours))
         comparison = compare(claim, best, cfg)
@@ -222,6 +226,6 @@ def decide(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries
         d = enforce(d, g)
     if g.features.get("content_free") and not g.features.get("identity"):
         return Outcome(d, [Step(d.action, claim, d.target_id, decision=d)], g, c)
-    decision, steps = pending.resolve(claim, g, d, trusted=cfg.trusted)
+    decision, steps = pending.resolve(claim, g, d, trusted=cfg.trusted, slot_entries=slot_entries)
     return Outcome(decision, steps, g, c)
 

@@ -150,7 +150,8 @@ class MemoryEngine(BeliefsAPI):
                 deciding.decide(claim, *found, self.policy, self.config)   # THE decision function
             decision, steps = outcome.decision, outcome.steps
             if keyed and len(steps) == 1:            # a key's change is never dropped (corroboration aside)
-                decision = keys.keep_change(claim, outcome.grounding.target, decision)
+                held = next((e for e in found[1] if e.ledger is Ledger.ACCEPTED), None)     # the key's current value
+                decision = keys.keep_change(claim, outcome.grounding.target, decision, held)
                 steps = [Step(decision.action, claim, decision.target_id, decision=decision)]
             return decision, [run(step) for step in steps]   # one step, or noop + promote
 

@@ -39,14 +39,17 @@ def changed(claim: Claim, entry: Entry) -> bool:
         claim.text != entry.text or stored_metadata(claim) != entry.metadata)
 
 
-def keep_change(claim: Claim, target: Entry | None, decision: Decision) -> Decision:
+def keep_change(claim: Claim, target: Entry | None, decision: Decision, held: Entry | None = None) -> Decision:
     """``decision``, unless it is a ``noop`` that would drop a changed value on the target's own key:
     then ``defer_verify`` if the claim is hedged, else ``revise`` when the reliability margin is not
     negative and ``reject_conflict`` when it is, with the rationale saying so (a Pending target cannot
-    be revised or defended: ``append`` or ``defer_verify``). A ``noop`` of a keyed
-    claim with no target (its key holds nothing) is ``append``."""
+    be revised or defended: ``append`` or ``defer_verify``, unless the key also holds an Accepted value,
+    ``held``: then that value is the one changed, so a key never ends with two current values). A ``noop``
+    of a keyed claim with no target (its key holds nothing) is ``append``."""
     if claim.slot is None:
         return decision
+    if target is not None and target.ledger is Ledger.PENDING and held is not None and held.slot == claim.slot:
+        target = held
     if decision.action is Action.DEFER_VERIFY and target is not None and target.ledger is Ledger.ACCEPTED \
             and claim.source == target.source and changed(claim, target) and not hedged(claim.text):
         return decision.model_copy(update={

@@ -159,7 +159,8 @@ def person_words(subject: str) -> frozenset[str]:
     subject = subject.lower()
     if not subject or subject == "user" or subject.startswith("the ") or not re.fullmatch(r"[a-z' -]+", subject):
         return frozenset()
-    return frozenset(re.findall(r"[a-z]+", subject))
+    words = frozenset(re.findall(r"[a-z]+", subject))
+    return frozenset() if any(slots.family(w) for w in words) else words    # "pager's mine": a thing
 
 
 def pair(claim_text: str, mine: slots.Slot, entry_text: str, theirs: slots.Slot, cosine: float) -> list[float]:

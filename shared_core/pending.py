@@ -37,25 +37,33 @@ def _anyone(source: str) -> bool:
     return True
 
 
-def corroborated(claim: Claim, grounding: Grounding, trusted: Callable[[str], bool] = _anyone) -> Entry | None:
+def corroborated(claim: Claim, grounding: Grounding, trusted: Callable[[str], bool] = _anyone,
+                 slot_entries: Iterable[Entry] = ()) -> Entry | None:
     """The Pending candidate this claim independently confirms, if any. Hypotheses and experiments
     are settled by experiment results, never by a restatement in chat; and two untrusted sources
-    agreeing (a web page repeating a rumour) is not confirmation."""
+    agreeing (a web page repeating a rumour) is not confirmation. A Pending answer to a single-valued
+    slot whose Accepted answer it does not contest is not promoted beside it (``slot_entries``: the
+    claim's slot's open entries): the slot would hold two current values; the claim is decided instead."""
     if hedged(claim.text):
         return None
+    holders = {e.id: e for e in [*slot_entries, *(e for e, _ in grounding.candidates)]
+               if e.ledger is Ledger.ACCEPTED and e.slot is not None and e.metadata.get("many") is not True}
     for entry, similarity in sorted(grounding.candidates, key=lambda p: -p[1]):
+        held = {h.id for h in holders.values() if h.slot == entry.slot}
+        if held and entry.target_id not in held:
+            continue
         if (entry.ledger is Ledger.PENDING and kind(entry) is None and entry.source != claim.source
                 and (trusted(claim.source) or trusted(entry.source)) and agrees(claim, entry, similarity)):
             return entry
     return None
 
 
-def resolve(claim: Claim, grounding: Grounding, decision: Decision,
-            trusted: Callable[[str], bool] = _anyone) -> tuple[Decision, list[Step]]:
+def resolve(claim: Claim, grounding: Grounding, decision: Decision, trusted: Callable[[str], bool] = _anyone,
+            slot_entries: Iterable[Entry] = ()) -> tuple[Decision, list[Step]]:
     """The steps a write executes: the policy's decision, or — when the claim corroborates a Pending
     entry — a noop for the claim followed by the promotion of that entry. ``trusted``: whether a
     source may vouch for a Pending entry (``PolicyConfig.trusted``)."""
-    entry = corroborated(claim, grounding, trusted)
+    entry = corroborated(claim, grounding, trusted, slot_entries)
     if entry is None:
         return decision, [Step(decision.action, claim, decision.target_id, decision=decision)]
     note = f"corroborated by {claim.source}"

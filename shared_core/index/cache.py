@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..schema import Entry, Ledger
+from .blas import one_thread
 from .embedders import QueryIDF
 from .vectorfile import open_rows
 
@@ -93,7 +94,8 @@ class _Rows:
         raise IndexError(i)
 
     def dot(self, query: np.ndarray) -> np.ndarray:
-        tail = self.buf[: self.n_buf] @ query
+        with one_thread(self.n_buf * self.dim):       # see blas.py: threads spinning between writes
+            tail = self.buf[: self.n_buf] @ query
         if not self.blocks:
             return tail
         used = np.flatnonzero(query)

@@ -20,7 +20,8 @@ these are the cases where a wrong guess destroys a true fact:
   does not take ``append`` away (measured on dev: a sure-looking wrong link then destroyed a true fact
   more often than it saved a duplicate), except where the owner changes the value of one single-valued
   attribute of one subject ("just turned 35" about "I'm 34"; measured on hand-written dev, 1 of 85 such
-  claims is labelled append);
+  claims is labelled append), or ends the entry's own value ("swapped the cetirizine for fexofenadine",
+  ``change.ended``), multi-valued or not;
 - untrusted sources (``PolicyConfig.untrusted``) never reach Accepted on their own: no append, no revise
   (their contentful claims that ground on nothing go to Pending); their unhedged claim against a current
   Accepted fact is rejected (``WAITS`` lists what makes it wait instead);
@@ -92,6 +93,8 @@ def allowed(grounding: Grounding) -> np.ndarray:
     if identity and not f.get("many") and f.get("same_slot") and (accepted or f.get("slot_held", 1.0)):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
         # (a slot only a Pending entry holds is free: the owner's own answer is kept, tarl_labels.md)
+    if identity and accepted and f.get("ended") and f.get("source_prior", 0.0) >= OWNER_PRIOR and not f.get("hedged"):
+        ok[Action.APPEND] = False       # "swapped the cetirizine for fexofenadine": the entry's value is over
     if identity and accepted and not f.get("many") and f.get("same_attribute") and f.get("same_subject") \
             and f.get("value_differs") and not f.get("additive_cue") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
             and not f.get("hedged") and not f.get("ids_differ"):        # another order, invoice, key: another subject

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from shared_core import Action, Ledger
 
@@ -40,3 +40,31 @@ def test_reads_see_accepted_only_and_nothing_is_ever_erased(ops):
             item = store.get(NS, key)
             assert item is None or (item.key == key and item.entry.ledger is Ledger.ACCEPTED)
         assert len(state.accepted) + len(state.pending) + len(state.history) == created   # never erased
+
+
+LIKES = st.sampled_from([
+    "The user likes jazz", "The user likes jazz and techno", "The user loves sushi", "The user also likes opera",
+    "The user is really into climbing", "The user enjoys long walks", "maybe the user likes rap",
+])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=st.lists(st.tuples(KEYS, LIKES, SOURCES), min_size=1, max_size=10))
+@example(ops=[("home", "maybe the user likes rap", "user"), ("home", "The user loves sushi", "user"),
+              ("home", "The user likes jazz and techno", "user")])
+@example(ops=[("home", "The user loves sushi", "third_party"), ("home", "The user likes jazz", "user"),
+              ("home", "The user loves sushi", "user")])
+def test_a_key_never_holds_two_current_values_unless_declared_many(ops):
+    """A key-value caller's expectation: whatever the words ("likes", "also"), a key holds at most one
+    Accepted value, and ``get`` returns it; search lists each key at most once. The examples were found
+    by this property: a change weighed against the key's Pending value was appended beside its Accepted
+    one, and a restatement of a Pending value promoted it beside the key's Accepted one."""
+    with TarlStore.open() as store:
+        for key, text, source in ops:
+            store.put(NS, key, {"text": text, "source": source})
+            keys = [i.key for i in store.search(NS, limit=100)]
+            assert len(keys) == len(set(keys))
+            current = [e for e in store.engine.state("memories.p").accepted if e.slot == key]
+            assert len(current) <= 1
+            item = store.get(NS, key)
+            assert (item is None) == (not current) and (item is None or item.entry.id == current[0].id)

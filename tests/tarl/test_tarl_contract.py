@@ -75,6 +75,7 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "book_finished_next_one": ("I'm reading Dune", "finished dune, on to the hobbit"),
     "employer_last_day": ("I work at Google as a data engineer", "last day at google friday, joining Meta on monday"),
     "age_turned": ("Emma is 7", "Emma turned 8 today!"),
+    "medication_swapped": ("on lisinopril for blood pressure", "doc swapped the lisinopril for losartan, fewer side effects"),
     "single_to_engaged": ("I'm single", "got engaged to Alex last night!!"),
     "own_age_swapped": ("I'm 34", "just turned 35 yesterday"),
     "bedtime_without_a_cue": ("I sleep around 11pm", "bedtime is more like 1am these days"),
@@ -136,6 +137,15 @@ def test_tool_records_of_two_orders_stay_two() -> None:
         assert len(engine.accepted("c")) == 4
 
 
+def test_two_facts_on_one_topic_stay_two_when_only_one_side_names_an_attribute() -> None:
+    """"balance" reads as a price on one side only: that is no shared attribute, so the second fact about
+    thrillers does not supersede the first (HaluMem's memory points lost true facts this way)."""
+    with MemoryEngine.open() as engine:
+        said(engine, [("Jonas seeks tips for thriller novels that balance suspense and warmth.", "user"),
+                      ("Jonas is reading thriller novels to unwind after work, which reflects his need for rest.", "user")])
+        assert len(engine.accepted("c")) == 2
+
+
 def test_the_dentist_and_the_optician_are_two_facts() -> None:
     with MemoryEngine.open() as engine:
         said(engine, [("my dentist is Dr Patel", "user"), ("my optician is Dr Kim", "user")])
@@ -145,7 +155,7 @@ def test_the_dentist_and_the_optician_are_two_facts() -> None:
 @pytest.mark.parametrize(("old", "again"), [("I quit smoking", "yep quit smoking for good"),
                                             ("I work at Google", "still at google, love it")])
 def test_saying_again_that_a_value_ended_or_holds_changes_nothing(old: str, again: str) -> None:
-    """The value-ending rule (``change._ended``) fires on ending the entry's own current value, not on
+    """The value-ending rule (``change.ended``) fires on ending the entry's own current value, not on
     repeating an end the entry already states, nor on naming the value again."""
     with MemoryEngine.open() as engine:
         first, second = said(engine, [(old, "user"), (again, "user")])

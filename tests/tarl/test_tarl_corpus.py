@@ -1,12 +1,30 @@
 """The shipped hand-written corpus is well formed and its gold labels execute through the executor."""
 
-from shared_core.bench.corpus import raw_episodes, validate
+from shared_core.bench.corpus import TRAIN, raw_episodes, validate
 
 
 def test_every_shipped_episode_validates() -> None:
     raws = raw_episodes()
     assert len(raws) >= 50
     assert [p for r in raws for p in validate(r)] == []
+
+
+def test_every_training_episode_validates() -> None:
+    """The training episodes teach the models too: a slot labelled one-valued in one step and
+    many-valued in another (12 such episodes once) teaches cardinality wrong."""
+    raws = raw_episodes(TRAIN)
+    assert len(raws) >= 150
+    assert [p for r in raws for p in validate(r)] == []
+
+
+def test_validator_refuses_a_slot_with_two_cardinalities(tmp_path) -> None:
+    line = ('{"id": "x-2", "domain": "x", "namespace": "u", "steps": ['
+            '{"text": "I like jazz", "slot": "user.likes", "many": true, "day": 0, "action": "append", "target": null},'
+            '{"text": "and techno", "slot": "user.likes", "many": true, "day": 1, "action": "append", "target": null},'
+            '{"text": "User likes jazz.", "source": "assistant", "slot": "user.likes", "many": false, "day": 2, "action": "noop", "target": 0},'
+            '{"text": "lol", "slot": null, "day": 3, "action": "noop", "target": null}]}')
+    (tmp_path / "x.jsonl").write_text(line + "\n")
+    assert any("both one-valued and many-valued" in p for p in validate(raw_episodes(tmp_path)[0]))
 
 
 def test_episode_ids_are_unique() -> None:

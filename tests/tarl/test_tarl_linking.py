@@ -144,3 +144,13 @@ def test_a_change_from_the_held_value_to_another_is_a_change() -> None:
     assert replaced("we moved from Leeds to York last month", "I live in Leeds")
     assert not replaced("we moved from Leeds to York last month", "I live in York now")
     assert not replaced("the train goes from Leeds to York", "I live in Leeds")
+
+
+def test_a_thing_the_lexicon_knows_is_no_person() -> None:
+    """"pager's mine this week": the guessed subject names an attribute's thing, so naming it again is
+    evidence of the same slot, not of the same person (a person's name is dropped from the evidence)."""
+    from shared_core.linking import person_words
+
+    assert person_words("pager") == frozenset()
+    assert person_words("alice") == frozenset({"alice"})
+    assert person_words("martin mark") == frozenset({"martin", "mark"})

@@ -100,6 +100,11 @@ def validate(raw: RawEpisode) -> list[str]:
             problems.append(f"{at}: target {t!r} must be the index of an earlier step")
         elif t is not None and raw.steps[t].get("slot") != s.get("slot"):
             problems.append(f"{at}: target step {t} has slot {raw.steps[t].get('slot')!r}, this step {s.get('slot')!r}")
+    cardinality: dict[str, set] = {}
+    for s in raw.steps:
+        if s.get("slot") is not None:
+            cardinality.setdefault(s["slot"], set()).add(s.get("many"))
+    problems += [f"{where}: slot {k!r} is labelled both one-valued and many-valued" for k, v in cardinality.items() if len(v) > 1]
     if problems:
         return problems
     try:
