@@ -61,7 +61,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("shift", r"shifts?|works? (?:nights|days|weekends)|rota", False),
     ("on_call", r"on-?call|pager", False),
     ("visits", r"visited|visiting|been to|travell?ed to|trip to|holiday in|vacation in", True),
-    ("residence", r"lives?|living|moved|move|moving|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
+    ("residence", r"lives?|living|(?:moved|move|moving)(?= (?:to|into|in|out|house|home|back|abroad|away|here|there|down|up|over|across|flats?|cities|countr\w+|in with)\b)|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
                   r"apartment|flat|lease|i'?m in|im in|house|new place", False),
     ("birthplace", r"born in|birthplace|grew up in", False),
     ("birthday", r"birthday|born on|date of birth|dob", False),

@@ -146,6 +146,16 @@ def test_two_facts_on_one_topic_stay_two_when_only_one_side_names_an_attribute()
         assert len(engine.accepted("c")) == 2
 
 
+def test_moving_an_event_is_not_moving_house() -> None:
+    """"moving it a week" moves an event: the residence family needs a move *to* somewhere (or house,
+    out, abroad, ...), so a postponed party is not linked to where the user lives."""
+    from shared_core import slots
+
+    assert slots.of("venue flooded, we're probably moving it a week to the 27th").attribute != "residence"
+    assert slots.of("we moved down to bristol last month").attribute == "residence"
+    assert slots.of("we're moving house in may").attribute == "residence"
+
+
 def test_the_dentist_and_the_optician_are_two_facts() -> None:
     with MemoryEngine.open() as engine:
         said(engine, [("my dentist is Dr Patel", "user"), ("my optician is Dr Kim", "user")])
