@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
+from .index.embedders import _stem
 from .linking import PairModel, lower_words, specific, values
 
 WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "change.json"
@@ -77,7 +78,7 @@ def replaced(claim: str, entry: str) -> bool:
     car"), or negated: a change whatever the model says. Only word-for-word frames count, so a
     restatement in other words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
-    if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or _other_day(a, b) or ended(claim, entry):
+    if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or _other_day(a, b):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
@@ -106,23 +107,21 @@ _ENDS = re.compile(
     r"\b(?:ditch(?:ed|ing)|dump(?:ed|ing)|left|leaving|quit(?:ting)?|finished|sold|selling|cancell?(?:ed|ing)|"
     r"dropp(?:ed|ing)|g[ai]ve up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
-    r"done with|last day (?:at|of|with)|swapp(?:ed|ing)|replac(?:ed|ing)|traded|trading)\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this)\s+){0,2}([\w'-]+)", re.I)
+    r"done with|last day (?:at|of|with)|swapp(?:ed|ing)|replac(?:ed|ing)|traded|trading)"
+    r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this)\s+){0,2}([\w'-]+)", re.I)
+"""A verb that ends something, and the word it ends (past up to two articles or prepositions)."""
 
 
 def ended(claim: str, entry: str) -> bool:
     """"ditched barclays for monzo", "finished dune, on to the hobbit", "last day at google friday" about the
     entry that holds Barclays, Dune, Google: the claim ends the entry's own value, so it changes the entry
     however many words the two share (a restatement repeats the value; it does not end it). An entry that
-    already says the value ended ("I quit smoking") is not changed by saying it again."""
+    already says the value ended ("I quit smoking") is not changed by saying it again. The decision counts
+    it as hard evidence of a change, beside ``replaced``'s word-for-word frames."""
     held = specific(entry)
     if not held or _ENDS.search(entry):
         return False
-    return any(_stem_word(m.group(1)) in held for m in _ENDS.finditer(claim))
-
-
-def _stem_word(w: str) -> str:
-    from .index.embedders import _stem
-    return _stem(w.lower().removesuffix("'s"))
+    return any(_stem(m.group(1).lower().removesuffix("'s")) in held for m in _ENDS.finditer(claim))
 
 
 _DAYS = {d: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}

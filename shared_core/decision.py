@@ -16,10 +16,10 @@ comparison -> the policy's scores -> the labelling contract (``policy.contract``
 from __future__ import annotations
 
 import re
-
-import numpy as np
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from . import change, chitchat, linking, pending, slots
 from .config import PolicyConfig, default_config
@@ -190,7 +190,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         sim = sims.get(best.id, 0.0)
         f = features(claim, best, sim, runner)
         people = linking.person_words(mine.subject or "") | linking.person_words(theirs.subject or "")
-        replaced = bool(f["value_replaced"]) or change.replaced(claim.text, best.text)
+        ended = change.ended(claim.text, best.text)
+        replaced = bool(f["value_replaced"]) or ended or change.replaced(claim.text, best.text)
         change_p = _change(claim, best, sim, mine, theirs, f, replaced)
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
                  same_attribute=float(slots.same_attribute(mine, theirs)),
@@ -202,7 +203,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  slot_held=float(any(e.ledger is Ledger.ACCEPTED for *_, e, _, _ in scored if e.id in keyed)),
                  many=float(mine.many or theirs.many),
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
-                 ended=float(change.ended(claim.text, best.text)),
+                 ended=float(ended),
                  # both texts name one attribute (a family on one side only was often a stray cue: "balance"
                  # read as a price linked two of HaluMem's facts about films), a tool's record, or shared keys
                  attribute_known=float(mine.known and theirs.known and mine.attribute == theirs.attribute

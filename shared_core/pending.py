@@ -46,13 +46,14 @@ def corroborated(claim: Claim, grounding: Grounding, trusted: Callable[[str], bo
     claim's slot's open entries): the slot would hold two current values; the claim is decided instead."""
     if hedged(claim.text):
         return None
-    holders = {e.id: e for e in [*slot_entries, *(e for e, _ in grounding.candidates)]
-               if e.ledger is Ledger.ACCEPTED and e.slot is not None and e.metadata.get("many") is not True}
+    held: dict[str, set[str]] = {}      # single-valued slot -> its Accepted entries
+    for e in [*slot_entries, *(e for e, _ in grounding.candidates)]:
+        if e.ledger is Ledger.ACCEPTED and e.slot is not None and e.metadata.get("many") is not True:
+            held.setdefault(e.slot, set()).add(e.id)
     for entry, similarity in sorted(grounding.candidates, key=lambda p: -p[1]):
-        held = {h.id for h in holders.values() if h.slot == entry.slot}
-        if held and entry.target_id not in held:
-            continue
+        holders = held.get(entry.slot, set()) if entry.slot is not None else set()
         if (entry.ledger is Ledger.PENDING and kind(entry) is None and entry.source != claim.source
+                and (not holders or entry.target_id in holders)
                 and (trusted(claim.source) or trusted(entry.source)) and agrees(claim, entry, similarity)):
             return entry
     return None

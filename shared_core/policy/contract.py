@@ -93,12 +93,12 @@ def allowed(grounding: Grounding) -> np.ndarray:
     if identity and not f.get("many") and f.get("same_slot") and (accepted or f.get("slot_held", 1.0)):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
         # (a slot only a Pending entry holds is free: the owner's own answer is kept, tarl_labels.md)
-    if identity and accepted and f.get("ended") and f.get("source_prior", 0.0) >= OWNER_PRIOR and not f.get("hedged"):
-        ok[Action.APPEND] = False       # "swapped the cetirizine for fexofenadine": the entry's value is over
-    if identity and accepted and not f.get("many") and f.get("same_attribute") and f.get("same_subject") \
-            and f.get("value_differs") and not f.get("additive_cue") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
-            and not f.get("hedged") and not f.get("ids_differ"):        # another order, invoice, key: another subject
-        ok[Action.APPEND] = False       # "just turned 35" about "I'm 34": the owner changes one attribute's one value
+    owner_changes = identity and accepted and f.get("source_prior", 0.0) >= OWNER_PRIOR and not f.get("hedged") and (
+        f.get("ended")                  # "swapped the cetirizine for fexofenadine": the entry's value is over
+        or (not f.get("many") and f.get("same_attribute") and f.get("same_subject") and f.get("value_differs")
+            and not f.get("additive_cue") and not f.get("ids_differ")))    # "just turned 35" about "I'm 34"
+    if owner_changes:                   # (different ids: another order, invoice, key, so another subject)
+        ok[Action.APPEND] = False       # the owner changes the value: not a second one beside it
     if f.get("cue_speculative") or (f.get("hedged") and (f.get("cue_hearsay") or f.get("source_prior", 1.0) < OWNER_PRIOR)) \
             or (f.get("cue_hearsay") and f.get("cue_future")):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
