@@ -107,9 +107,10 @@ _ENDS = re.compile(
     r"\b(?:ditch(?:ed|ing)|dump(?:ed|ing)|left|leaving|quit(?:ting)?|finished|sold|selling|cancell?(?:ed|ing)|"
     r"dropp(?:ed|ing)|g[ai]ve up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
-    r"done with|last day (?:at|of|with)|swapp(?:ed|ing)|replac(?:ed|ing)|traded|trading)"
+    r"done with|last day (?:at|of|with)|swapp(?:ed|ing)|replac(?:ed|ing)|traded|trading|not|rather than|instead of)"
     r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this)\s+){0,2}([\w'-]+)", re.I)
-"""A verb that ends something, and the word it ends (past up to two articles or prepositions)."""
+"""A verb that ends something, and the word it ends (past up to two articles or prepositions); a
+correction ("the dog's name is Max, not Rex", "oat milk instead of cow's") ends the word it sets aside."""
 
 
 def ended(claim: str, entry: str) -> bool:
