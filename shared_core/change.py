@@ -78,7 +78,7 @@ def replaced(claim: str, entry: str) -> bool:
     car"), or negated: a change whatever the model says. Only word-for-word frames count, so a
     restatement in other words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
-    if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or _other_day(a, b):
+    if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or _other_day(a, b) or _set_to(claim, b):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
@@ -101,6 +101,20 @@ def _moved_on(claim: str, entry: str) -> bool:
     old, new = m.group(1).strip().lower(), m.group(2).strip().lower()
     held = {v for v in (old, new) if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", entry.lower())}
     return old != new and held == {old}
+
+
+_SET_TO = re.compile(
+    r"\b(?:bump(?:ed)?|rais(?:e|ed)|lower(?:ed)?|cut|increas(?:e|ed)|decreas(?:e|ed)|reduc(?:e|ed)|set|chang(?:e|ed)|"
+    r"mov(?:e|ed)|push(?:ed)?|pull(?:ed)?|upp(?:ed)?|drop(?:ped)?|turn(?:ed)?|put)\b(?:\s+[\w'.-]+){0,4}?\s+(?:up |down |back )?to\s+"
+    r"([\w:.]*\d[\w:.]*|[a-z]+\b)", re.I)
+"""A verb that sets something, and the value it is set to ("bumped max retries to 5", "cut dining to 120",
+"push standup to 10:30")."""
+
+
+def _set_to(claim: str, entry_words: list[str]) -> bool:
+    """The claim sets its thing to a value the entry does not hold: the entry's value is replaced."""
+    m = _SET_TO.search(claim)
+    return m is not None and m.group(1).lower() not in entry_words and m.group(1).lower() not in STOP
 
 
 _ENDS = re.compile(

@@ -58,7 +58,10 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                r"secondary|high school|nursery|kindergarten|daycare|year \d+|grade \d+", False),
     ("commute", r"commute|drives? to work|cycles? to work|bikes? to work|takes the (?:bus|train|tube) to work|"
                 r"drive|cycles|cycling", False),
-    ("shift", r"shifts?|works? (?:nights|days|weekends)|rota", False),
+    ("shift", r"shifts?|works? (?:nights|days|weekends)|rota|(?:on|onto|to|doing|working) (?:nights|days|lates|earlies)", False),
+    ("hours", r"full[- ]time|part[- ]time|(?:\d|four|three)[- ]day week|compressed hours|zero[- ]hours", False),
+    ("temperature_unit", r"celsius|fahrenheit|centigrade", False),
+    ("distance_unit", r"kilomet(?:re|er)s?|km|miles", False),
     ("on_call", r"on-?call|pager", False),
     ("visits", r"visited|visiting|been to|travell?ed to|trip to|holiday in|vacation in", True),
     ("residence", r"lives?|living|(?:moved|move|moving)(?= (?:to|into|in|out|house|home|back|abroad|away|here|there|down|up|over|across|flats?|cities|countr\w+|in with)\b)|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"

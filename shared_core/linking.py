@@ -67,7 +67,13 @@ def specific(text: str) -> frozenset[str]:
         if (len(t) < 3 and not (t.isalpha() and re.search(rf"\b{t.capitalize()}\b", text))) or t in COMMON or t in PHATIC or t in STOP:
             continue
         out.add(_stem(t) if t.isalpha() else t)
+        if _COMPOUND.search(t):         # a key path or an id names its parts too: "max retries" is the
+            out |= {_stem(w) if w.isalpha() else w for w in _COMPOUND.split(t)   # checkout.max_retries
+                    if (len(w) >= 3 and w.isalpha() or len(w) >= 3 and w.isdigit()) and w not in COMMON and w not in STOP}
     return frozenset(out)
+
+
+_COMPOUND = re.compile(r"[._/-]")
 
 
 @lru_cache(maxsize=65536)

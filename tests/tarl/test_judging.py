@@ -67,11 +67,11 @@ def test_a_restatement_in_other_words_is_a_noop_when_the_judge_reads_it_so():
 
 
 def test_a_target_slot_inference_reads_as_another_subject_can_be_revised():
-    stored = entry("shift", "Omar is on nights this month")
-    claim, g = situated("omar's back on days, thank god", [(stored, 0.3)])
+    stored = entry("exercise", "running 3x a week atm")
+    claim, g = situated("knee's busted so it's the pool for me now", [(stored, 0.3)])
     assert g.target is None
-    action, target = answer(claim, g, "revise", "shift")
-    assert (action.value, target) == ("revise", "shift")
+    action, target = answer(claim, g, "revise", "exercise")
+    assert (action.value, target) == ("revise", "exercise")
 
 
 def test_no_target_means_about_none_of_them():
