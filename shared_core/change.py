@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+from . import slots
+from .families import VALUES
 from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
 from .index.embedders import _stem
 from .linking import PairModel, lower_words, specific, values
@@ -78,7 +80,8 @@ def replaced(claim: str, entry: str) -> bool:
     car"), or negated: a change whatever the model says. Only word-for-word frames count, so a
     restatement in other words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
-    if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or _other_day(a, b) or _set_to(claim, b):
+    if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or _other_day(a, b) or _set_to(claim, b) \
+            or _other_member(claim, entry):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
@@ -150,6 +153,25 @@ def _other_day(a: list[str], b: list[str]) -> bool:
     the rest is worded (a day only added, "and fridays too", is not a change)."""
     da, db = {_DAYS[w] for w in a if w in _DAYS}, {_DAYS[w] for w in b if w in _DAYS}
     return bool(da - db) and bool(db - da)
+
+
+_MEMBERS = {name: re.compile(rf"(?<![\w-])(?:{rx})(?![\w-])", re.I) for name, rx in VALUES.items()}
+
+
+def _other_member(claim: str, entry: str) -> bool:
+    """Both texts are about one closed-class attribute and each names a member the other lacks ("been
+    using neovim full time" about "my editor is VS Code"): like ``_other_day``, for ``families.VALUES``."""
+    fc, fe = slots.family(claim), slots.family(entry)
+    if fc is None or fe is None or fc[0] != fe[0] or fc[0] not in _MEMBERS:
+        return False
+    rx = _MEMBERS[fc[0]]
+    a, b = ({_member(m) for m in rx.findall(text)} for text in (claim, entry))
+    return bool(a - b) and bool(b - a)
+
+
+def _member(word: str) -> str:
+    """One spelling per member: "days", "day shift" and "Day" are one."""
+    return re.sub(r"[- ]", "", word.lower().replace(" shift", "")).removesuffix("s").replace("grey", "gray")
 
 
 def _negated_copy(a: list[str], b: list[str]) -> bool:

@@ -37,7 +37,9 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                    r"\w+(?:ine|statin|olol|azole|mycin|cillin|prazole)\b|\w{3,}pril\b", True),
     ("therapy", r"therapy|therapist|counsell?ing|counsell?or|sessions?|physio\w*", False),
     ("language", r"speaks?|fluent|language|learning (?:mandarin|arabic|spanish|french|german|japanese|"
-                 r"italian|portuguese|korean|russian|hindi|dutch)", True),
+                 r"italian|portuguese|korean|russian|hindi|dutch)|"
+                 r"(?:in|into|to) (?:english|spanish|french|german|italian|portuguese|dutch|polish|japanese|chinese|korean)|"
+                 r"(?:english|spanish|french|german|italian|portuguese|dutch|polish|japanese|chinese|korean) (?:please|pls|only)", True),
     ("instrument", r"plays? (?:the )?(?:cello|piano|guitar|violin|viola|drums|flute|ukulele|bass|sax\w*|trumpet)|"
                    r"cello|piano|guitar|violin|viola|drums|flute|ukulele|saxophone|trumpet|instrument", True),
     ("activity", r"activit(?:y|ies)|hobb(?:y|ies)|classes|lessons|practice|judo|karate|swimming|ballet|"
@@ -49,11 +51,16 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("drink", r"coffee|lattes?|tea|espresso|cappuccino|flat white|drinks?|beer|wine", False),
     ("likes", r"likes?|loves?|enjoys?|(?:i'?m|am|is|are|she's|he's|really|so|getting|got|been|very) into|fond of|big fan|obsessed|favou?rites? (?:foods?|things?)", True),
     ("dislikes", r"hates?|dislikes?|can't stand|cannot stand", True),
+    ("colour", r"colou?rs?|purple|pink|teal|turquoise|lilac|violet|maroon|beige|burgundy|magenta", False),
     ("favourite", r"favou?rite", False),
     ("manager", r"manager|boss|reports? to|supervisor|line manager", False),
     ("role", r"works? as|job title|role|position|promoted|profession|occupation", False),
     ("employer", r"works? (?:at|for)|working (?:at|for)|employer|company|job at|joined|hired|employed|new job|"
                  r"took the \w+ job|job offer|quit|laid off|redundan\w+", False),
+    ("bank", r"bank(?:s|ing)? with|main bank|current account|(?:salary|wages|pay) (?:goes |is |gets |lands |going )?(?:paid )?(?:in(?:to)?|to)\b|barclays|hsbc|lloyds|natwest|"
+             r"santander|starling|halifax|nationwide|first direct|wells fargo|bank of america|capital one|n26", False),
+    ("editor", r"editor|ide|vs ?code|neovim|n?vim|emacs|intellij|pycharm|sublime text|webstorm|xcode", False),
+    ("size", r"(?:shoe|dress|ring|clothes|jeans|shirt|trouser|waist|bra) size|size \d+|(?:i'?m|am) an? \d+(?:\.5)? in", False),
     ("school", r"schools?|attends|university|uni|college|campus|studies at|teach(?:es)? at|enrolled|primary|"
                r"secondary|high school|nursery|kindergarten|daycare|year \d+|grade \d+", False),
     ("commute", r"commute|drives? to work|cycles? to work|bikes? to work|takes the (?:bus|train|tube) to work|"
@@ -72,6 +79,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("partner", r"married|wife|husband|partner|girlfriend|boyfriend|spouse|engaged|fianc\w*|single|dating|divorced|"
                 r"separated|widowed|relationship", False),
     ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),
+    ("device", r"iphone(?: \d+)?|pixel \d\w*|galaxy s\d+|android phone|macbook|thinkpad|chromebook|ipad|laptop", False),
     ("phone", r"phone|mobile(?! (?:team|app|apps|dev\w*|games?|site|version|data))|cell|cell number|landline|home line|phone number|carrier|new number", False),
     ("email", r"e-?mail", False),
     ("address", r"address|street|postcode|zip code|ships? to|deliver(?:ed|y)? to", False),
@@ -93,3 +101,23 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("name", r"name is|called|named|goes by", False),
     ("preference", r"preferences?|prefers?|preferred", True),
 )
+
+# Closed classes of values: two texts about one of these attributes that each name a member the other
+# lacks say different things ("dark mode" and "light mode now", "on nights" and "on days"), however the
+# rest is worded. Single-valued attributes only: another language or pet is a further value, not a change.
+VALUES: dict[str, str] = {
+    "theme": r"dark|light",
+    "seat": r"window|aisle|middle",
+    "diet": r"vegetarian|vegan|pescatarian|keto|omnivore|flexitarian",
+    "shift": r"nights?|days|day shift|lates|earlies",
+    "hours": r"full[- ]time|part[- ]time",
+    "temperature_unit": r"celsius|fahrenheit|centigrade",
+    "distance_unit": r"kilomet(?:re|er)s?|km|miles",
+    "device": r"iphone|pixel|galaxy|android|macbook|thinkpad|chromebook|ipad",
+    "bank": r"barclays|hsbc|lloyds|natwest|santander|starling|halifax|nationwide|first direct|wells fargo|"
+            r"bank of america|capital one|n26|monzo|revolut|chase|wise",
+    "editor": r"vs ?code|neovim|vim|emacs|intellij|pycharm|sublime|webstorm|xcode|cursor",
+    "colour": r"red|green|blue|purple|pink|orange|yellow|black|white|grey|gray|teal|turquoise|lilac|violet|"
+              r"maroon|beige|burgundy|magenta|navy|brown",
+    "partner": r"single|married|engaged|divorced|separated|widowed|dating",
+}

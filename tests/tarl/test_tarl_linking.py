@@ -37,6 +37,13 @@ def run(said: list[tuple[str, str]], tmp_path) -> tuple[MemoryEngine, list, str]
     # a tool's JSON refreshing the same order's field
     ([('{"order_id": "K-5521", "status": "packed"}', "tool"), ('{"order_id": "K-5521", "status": "out_for_delivery"}', "tool")],
      Action.REVISE),
+    # a value set to another, the thing named by its key path's parts: the owner changes the config
+    ([('config.get("checkout.max_retries") -> 3', "tool"), ("bumped max retries to 5 in prod", "user")], Action.REVISE),
+    # an ordinary value change with no cue word, the attribute named only by its values
+    ([("my editor is VS Code", "user"), ("been using neovim full time for a month", "user")], Action.REVISE),
+    ([("my partner Sofie works nights at the hospital", "user"), ("sofie's on days now thank god", "user")], Action.REVISE),
+    # a correction names the value it sets aside
+    ([("my dog is called Rex", "user"), ("oh wait the dog's name is Max, not Rex", "user")], Action.REVISE),
     # hearsay contradicting the stored value of the linked entry
     ([("my piano teacher is Mrs Hale", "user"), ("Her sister said your piano teacher is Mr Obi now", "third_party")],
      Action.REJECT_CONFLICT),
@@ -154,3 +161,22 @@ def test_a_thing_the_lexicon_knows_is_no_person() -> None:
     assert person_words("pager") == frozenset()
     assert person_words("alice") == frozenset({"alice"})
     assert person_words("martin mark") == frozenset({"martin", "mark"})
+
+
+def test_closed_classes_and_set_values_are_changes_and_restatements_are_not() -> None:
+    """A member of a closed class swapped for another ("light mode now" after "dark mode"), and a value set
+    to one the entry lacks, are changes however the rest is worded; naming the same member again is not."""
+    from shared_core.change import replaced
+
+    assert replaced("light mode now", "I prefer dark mode in every app")
+    assert replaced("aisle seat from now on", "I sit in the window seat on flights")
+    assert replaced("Sofie works the day shift", "my partner Sofie works nights") and \
+        not replaced("Sofie works the day shift, correct.", "sofie's on days now")
+    assert not replaced("yep still dark mode everywhere", "I prefer dark mode in every app")
+    assert replaced("cut dining to 120, need to save", "dining out budget is 150")
+    assert not replaced("set the dining budget to 150 again", "dining out budget is 150")
+
+
+def test_a_key_path_names_its_parts() -> None:
+    assert {"checkout", "max", "retry"} <= linking.specific('config.get("checkout.max_retries") -> 3')
+    assert "4410" in linking.specific('GET /tickets/SUP-4410 -> {"priority": "P2"}')
