@@ -155,7 +155,7 @@ def _other_day(a: list[str], b: list[str]) -> bool:
     return bool(da - db) and bool(db - da)
 
 
-_MEMBERS = {name: re.compile(rf"(?<![\w-])(?:{rx})(?![\w-])", re.I) for name, rx in VALUES.items()}
+_MEMBERS = {name: re.compile(rf"(?<![\w-])(?:{rx})s?(?![\w-])", re.I) for name, rx in VALUES.items()}
 
 
 def _other_member(claim: str, entry: str) -> bool:
@@ -171,7 +171,11 @@ def _other_member(claim: str, entry: str) -> bool:
 
 def _member(word: str) -> str:
     """One spelling per member: "days", "day shift" and "Day" are one."""
-    return re.sub(r"[- ]", "", word.lower().replace(" shift", "")).removesuffix("s").replace("grey", "gray")
+    word = re.sub(r"[- ]", "", word.lower().replace(" shift", "")).removesuffix("s").replace("grey", "gray")
+    return _SAME.get(word, word)
+
+
+_SAME = {"plantbased": "vegan", "centigrade": "celsius", "kilometre": "km", "kilometer": "km"}
 
 
 def _negated_copy(a: list[str], b: list[str]) -> bool:

@@ -15,7 +15,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("card", r"(?:debit|credit|bank|visa|amex|mastercard) card|card (?:ending|ends)|new card|card number|iban|"
              r"sort code|bank account|account number|bank details", False),
     ("allergy", r"allergic|allerg(?:y|ies)|intoleran(?:t|ce)", True),
-    ("diet", r"vegetarian|vegan|pescatarian|keto|diet|eats? meat|gluten[- ]free|halal|kosher", False),
+    ("diet", r"vegetarian|vegan|pescatarian|keto|diet|eats? meat|gluten[- ]free|halal|kosher|plant[- ]based", False),
     ("sleep", r"bedtime|bed by|go to bed|goes to bed|asleep|sleeps?|wake up|wakes up|woke up|up at \d|"
               r"morning person|night owl", False),
     ("timezone", r"time ?zone|(?:utc|gmt|cet|cest|est|edt|pst|pdt|eastern|pacific|central|mountain|london|"
@@ -108,7 +108,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
 VALUES: dict[str, str] = {
     "theme": r"dark|light",
     "seat": r"window|aisle|middle",
-    "diet": r"vegetarian|vegan|pescatarian|keto|omnivore|flexitarian",
+    "diet": r"vegetarian|vegan|pescatarian|keto|omnivore|flexitarian|plant[- ]based",
     "shift": r"nights?|days|day shift|lates|earlies",
     "hours": r"full[- ]time|part[- ]time",
     "temperature_unit": r"celsius|fahrenheit|centigrade",

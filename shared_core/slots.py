@@ -148,7 +148,8 @@ def _subject(text: str) -> tuple[str | None, str]:
         pos, subj, seen = min(candidates)
         if pos <= max(12, len(text) // 3):            # an id near the front names the thing; later it is a value
             return subj, text.replace(seen, " ", 1)
-    m = next((m for m in _POSSESSIVE.finditer(text) if m.group(1).lower() not in NOT_OWNERS
+    first = re.split(r"[,;.!?]\s|\s[-–]\s", text, maxsplit=1)[0]   # an owner names the subject in the first clause:
+    m = next((m for m in _POSSESSIVE.finditer(first) if m.group(1).lower() not in NOT_OWNERS   # not "..., the camera's unreal"
               and m.group(1).lower() not in STOP and m.group(1).lower() not in FILLER), None)
     if m is not None:
         owner, what = m.group(1).lower(), m.group(2).lower()

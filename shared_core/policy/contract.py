@@ -104,6 +104,13 @@ def allowed(grounding: Grounding) -> np.ndarray:
             and not f.get("additive_cue") and not f.get("ids_differ")))    # "just turned 35" about "I'm 34"
     if owner_changes:                   # (different ids: another order, invoice, key, so another subject)
         ok[Action.APPEND] = False       # the owner changes the value: not a second one beside it
+    if identity and accepted and f.get("weaker_source") and f.get("change_sure") and not f.get("many") \
+            and f.get("same_attribute") and f.get("same_subject") and not f.get("additive_cue"):
+        ok[Action.APPEND] = False       # a recap that contradicts the owner's value ("User uses an iPhone 13"
+        # after "pixel 9 is growing on me") is not a second value beside it (hand-written dev, fresh sets: 0 of 57 append)
+    if f.get("weaker_source") and not f.get("change_signal"):
+        ok[Action.REVISE] = False       # a weaker source replaces a fact only when it reports a change ("User said
+        # they moved ...", "now points at ..."), not by stating another value ("Your streak is at 212 days")
     if f.get("cue_speculative") or (f.get("hedged") and (f.get("cue_hearsay") or f.get("source_prior", 1.0) < OWNER_PRIOR)) \
             or (f.get("cue_hearsay") and f.get("cue_future")):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)

@@ -61,6 +61,11 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
                                    Action.NOOP),
     "chit_chat": ([("I live in Lisbon", "user")], ("lol ok", "user"), Action.NOOP),
     "untrusted_new_claim_waits": ([], ("A blog says the user owns a boat", "web"), Action.DEFER_VERIFY),
+    "owners_unhedged_correction_is_not_deferred": ([("my dog is called Rex", "user")],
+                                                   ("oh wait the dog's name is Max, not Rex", "user"), Action.REVISE),
+    "stale_recap_of_a_replaced_value_is_no_second_value": (
+        [("User's phone is an iPhone 13.", "assistant"), ("pixel 9 is growing on me, the camera's unreal", "user")],
+        ("User uses an iPhone 13.", "reflection"), Action.REJECT_CONFLICT),
     "remark_on_a_held_fact_revises_nothing": ([("I moved to the platform team this week", "user")],
                                               ("platform team, yep. whole new vibe", "user"), Action.NOOP),
 }
@@ -80,6 +85,10 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "own_age_swapped": ("I'm 34", "just turned 35 yesterday"),
     "bedtime_without_a_cue": ("I sleep around 11pm", "bedtime is more like 1am these days"),
     "timezone_after_a_move": ("im on london time", "relocated to New York, so eastern time"),
+    "editor_named_only_by_its_value": ("my editor is VS Code", "been using neovim full time for a month"),
+    "shift_without_a_cue": ("my partner Sofie works nights at the hospital", "sofie's on days now thank god"),
+    "config_value_set_to_another": ('config.get("checkout.max_retries") -> 3', "bumped max retries to 5 in prod"),
+    "phone_named_only_by_its_model": ("I use a Pixel 6", "upgraded to an iPhone 15"),
 }
 
 
