@@ -165,8 +165,17 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     kept = [(e, theirs) for e, theirs in kept if not _distinct(mine, theirs, claim.text, e.text)]
     links, link_at = _links(claim, mine, kept, sims), _link_at(cfg)
     scored = []
+    asked = slots.call(claim.text)
+
+    def again(e: Entry, theirs: slots.Slot) -> bool:
+        """The same call read again (not a caller's slot, not another record's id): the same record."""
+        return asked is not None and slots.call(e.text) == asked and slots.same_subject(mine, theirs) \
+            and (mine.explicit is None or theirs.explicit is None)
+
     for (e, theirs), p in zip(kept, links):
-        if p is not None:                    # the linker decides
+        if again(e, theirs):
+            score, ident, p = 1.0, True, 1.0
+        elif p is not None:                  # the linker decides
             score = p
             ident = p >= link_at or restates(claim, e)
         else:
@@ -203,7 +212,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  slot_held=float(any(e.ledger is Ledger.ACCEPTED for *_, e, _, _ in scored if e.id in keyed)),
                  many=float(mine.many or theirs.many),
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
-                 ended=float(ended),
+                 ended=float(ended), same_call=float(again(best, theirs)),
                  # both texts name one attribute (a family on one side only was often a stray cue: "balance"
                  # read as a price linked two of HaluMem's facts about films), a tool's record, or shared keys
                  attribute_known=float(mine.known and theirs.known and mine.attribute == theirs.attribute

@@ -133,6 +133,20 @@ def _tool_subject(text: str) -> str | None:
     return a.group(1).lower() if a else None
 
 
+_CALL = re.compile(r"^\s*\$?\s*((?:[\w.]+\([^)]{0,80}\)|[\w./-]+(?:\s+[\w./=\"'-]+){0,6}))\s*->\s*\S")
+
+
+@lru_cache(maxsize=65536)
+def call(text: str) -> str | None:
+    """The call a tool's output answers (``vetapp.get_patient("Luna")``, ``vault kv get secret/stripe``): the
+    same call again reads the same record, so its answer is that record's new state."""
+    m = _CALL.match(text)
+    if m is None or not re.search(r"[(./_$]", text[:m.end(1)]):      # a command names a path, key or call
+        return None
+    record = _tool_subject(text)        # todo.add -> {"id": 18} and -> {"id": 19}: one call, two records
+    return re.sub(r"\s+", " ", m.group(1).lower().replace('"', "'")) + (f"#{record}" if record else "")
+
+
 def _subject(text: str) -> tuple[str | None, str]:
     """(subject, the text with the subject's words removed)."""
     if (m := _SNAKE_KEY.search(text)) and m.start() <= 2:      # a key leading the text: "bob_city: Paris"

@@ -100,6 +100,7 @@ def allowed(grounding: Grounding) -> np.ndarray:
         # (a slot only a Pending entry holds is free: the owner's own answer is kept, tarl_labels.md)
     owner_changes = identity and accepted and f.get("source_prior", 0.0) >= OWNER_PRIOR and not f.get("hedged") and (
         f.get("ended")                  # "swapped the cetirizine for fexofenadine": the entry's value is over
+        or (f.get("same_call") and f.get("value_differs"))      # the same call answers otherwise: its new state
         or (not f.get("many") and f.get("same_attribute") and f.get("same_subject") and f.get("value_differs")
             and not f.get("additive_cue") and not f.get("ids_differ")))    # "just turned 35" about "I'm 34"
     if owner_changes:                   # (different ids: another order, invoice, key, so another subject)

@@ -42,6 +42,14 @@ def run(said: list[tuple[str, str]], tmp_path) -> tuple[MemoryEngine, list, str]
     # an ordinary value change with no cue word, the attribute named only by its values
     ([("my editor is VS Code", "user"), ("been using neovim full time for a month", "user")], Action.REVISE),
     ([("my partner Sofie works nights at the hospital", "user"), ("sofie's on days now thank god", "user")], Action.REVISE),
+    # the same call read again answers with the record's new state, though it names no id
+    ([('vetcal.next_appt(pet="Bolt") -> {"date": "2026-04-02", "type": "booster"}', "tool"),
+      ('vetcal.next_appt(pet="Bolt") -> {"date": "2026-04-09", "type": "booster"}', "tool")], Action.REVISE),
+    ([('vault kv get secret/stripe -> {"api_key": "sk_live_9fQ2", "rotated": "2026-01-10"}', "tool"),
+      ('vault kv get secret/stripe -> {"api_key": "sk_live_7Lm0", "rotated": "2026-03-02"}', "tool")], Action.REVISE),
+    # one call, two records
+    ([('todo.add -> {"id": 18, "text": "call mom on sunday"}', "tool"),
+      ('todo.add -> {"id": 19, "text": "book the dentist"}', "tool")], Action.APPEND),
     # a correction names the value it sets aside
     ([("my dog is called Rex", "user"), ("oh wait the dog's name is Max, not Rex", "user")], Action.REVISE),
     # hearsay contradicting the stored value of the linked entry
