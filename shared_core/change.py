@@ -206,3 +206,23 @@ def default() -> PairModel | None:
 def probability(claim: str, entry: str, cosine: float) -> float | None:
     model = default()
     return None if model is None else float(model.probabilities(matrix([(claim, entry, cosine)]))[0])
+
+
+_STAMP = re.compile(
+    r"[\"']?(\w*(?:as_of|updated|modified|synced|fetched|cached|retrieved|timestamp|_at|last_\w+|rotated|"
+    r"snapshot)\w*)[\"']?\s*[:=]\s*[\"']?(\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?)", re.I)
+
+
+@lru_cache(maxsize=65536)
+def _stamp(text: str) -> str | None:
+    """The latest time a record says it was read or written (``"as_of": "2026-03-01"``), ISO, or None."""
+    return max((m.group(2).replace(" ", "T") for m in _STAMP.finditer(text)), default=None)
+
+
+def newer(claim: str, entry: str) -> int:
+    """+1 when the claim's record was read after the entry's, -1 before, 0 when either says no time: a
+    snapshot is stale only against a newer one, however its fields are named ("as_of" on both sides)."""
+    a, b = _stamp(claim), _stamp(entry)
+    if a is None or b is None or a[:10] == b[:10]:
+        return 0
+    return 1 if a > b else -1

@@ -198,6 +198,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         runner = scored[1][1] if len(scored) > 1 else 0.0
         sim = sims.get(best.id, 0.0)
         f = features(claim, best, sim, runner)
+        if order := change.newer(claim.text, best.text):    # two records that say when they were read
+            f["cue_stale"] = float(order < 0)
         people = linking.person_words(mine.subject or "") | linking.person_words(theirs.subject or "")
         ended = change.ended(claim.text, best.text)
         replaced = bool(f["value_replaced"]) or ended or change.replaced(claim.text, best.text)

@@ -188,3 +188,11 @@ def test_closed_classes_and_set_values_are_changes_and_restatements_are_not() ->
 def test_a_key_path_names_its_parts() -> None:
     assert {"checkout", "max", "retry"} <= linking.specific('config.get("checkout.max_retries") -> 3')
     assert "4410" in linking.specific('GET /tickets/SUP-4410 -> {"priority": "P2"}')
+
+
+def test_a_snapshot_is_stale_only_against_a_newer_one() -> None:
+    """Two records that say when they were read: the later one is not stale, whatever its fields are
+    called; without a time on both sides nothing is concluded."""
+    assert change.newer('{"balance": 13210.02, "as_of": "2026-03-01"}', '{"balance": 12840.55, "as_of": "2026-02-01"}') == 1
+    assert change.newer('{"status": "open", "cached_at": "2025-01-06T09:00Z"}', '{"status": "done", "updated": "2025-01-08"}') == -1
+    assert change.newer('{"balance": 1, "as_of": "2026-03-01"}', "my balance is 12k") == 0
