@@ -122,14 +122,20 @@ _ARG_ID = re.compile(r"(?<![\w-])[\"']?((?=[\w-]*\d)[\w-]{2,})[\"']?(?![\w/-])")
 
 
 def _tool_subject(text: str) -> str | None:
-    """The id a tool's record is about: in its result, else among its arguments (not the function's name)."""
+    """The id a tool's record is about: in its result, else among its arguments (not the function's name;
+    a command's or a request's words after its first, ``GET /orders/A771``)."""
     call = _TOOL_CALL.match(text)
-    if call is None and not text.lstrip().startswith(("{", "[")):
+    command = _CALL.match(text) if call is None else None
+    if command is not None and not re.search(r"[(./_$]", command.group(1)):
+        command = None
+    if call is None and command is None and not text.lstrip().startswith(("{", "[")):
         return None
-    result = call.group("result") if call else text
+    result = call.group("result") if call else text[command.end(1):].lstrip(" ->") if command else text
+    result = re.sub(r"^\s*\d{3}\s+(?=[{\[])", "", result)       # an HTTP status before the body
     if result.lstrip().startswith(("{", "[")) and (j := _JSON_ID.search(result)):
         return j.group(2).lower()
-    a = _ARG_ID.search(call.group("args") or "") if call else None
+    args = call.group("args") if call else command.group(1).split(None, 1)[1] if command and " " in command.group(1) else ""
+    a = _ARG_ID.search(args or "")
     return a.group(1).lower() if a else None
 
 
