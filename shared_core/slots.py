@@ -116,7 +116,9 @@ def _words(text: str) -> list[str]:
     return [w.strip(".,!?;:'\"()[]{}").lower().removesuffix("'s") for w in text.split()]
 
 
-_JSON_ID = re.compile(r'"(\w*?)_?(?:id|order|ticket|number|ref|sku|key)"\s*:\s*"?#?([\w-]*\d[\w-]*)"?', re.I)
+_JSON_ID = re.compile(r'"(?!(?:api|secret|access|private|public|ssh|license|licence|publishable|signing|encryption)_?key")'
+                      r'(\w*?)_?(?:id|order|ticket|number|ref|sku|key)"\s*:\s*"?#?([\w-]*\d[\w-]*)"?', re.I)
+"""A record's id field; a credential's key is its value, not its name ("api_key": "sk_live_...")."""
 _TOOL_CALL = re.compile(r"^\s*[\w.]+\s*(?:\((?P<args>[^)]*)\))?\s*->\s*(?P<result>.*)$", re.S)
 _ARG_ID = re.compile(r"(?<![\w-])[\"']?((?=[\w-]*\d)[\w-]{2,})[\"']?(?![\w/-])")
 
