@@ -81,7 +81,7 @@ def replaced(claim: str, entry: str) -> bool:
     restatement in other words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or _other_day(a, b) or _set_to(claim, b) \
-            or _other_member(claim, entry):
+            or _other_member(claim, entry) or _written(claim, entry):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
@@ -118,6 +118,28 @@ def _set_to(claim: str, entry_words: list[str]) -> bool:
     """The claim sets its thing to a value the entry does not hold: the entry's value is replaced."""
     m = _SET_TO.search(claim)
     return m is not None and m.group(1).lower() not in entry_words and m.group(1).lower() not in STOP
+
+
+_WRITE_CALL = re.compile(
+    r"(?:^|[\s.])(?:\w+[._])?(?P<verb>set|update|patch|put|assign|transfer|rename|move|complete|close|resolve|cancel|"
+    r"enable|disable|archive|delete|remove|mark)\w*\s*\((?P<args>[^)]*)\)", re.I)
+_DONE = frozenset("complete close resolve cancel enable disable archive delete remove mark".split())
+
+
+def _written(claim: str, entry: str) -> bool:
+    """A tool's write call ("config.set("model", "claude-haiku") -> ok", "todo.complete(18)") changes its
+    record: to a value the entry does not hold, or to the state its verb names (done, closed, ...)
+    unless the entry already says it."""
+    m = _WRITE_CALL.search(claim)
+    if m is None:
+        return False
+    held = entry.lower()
+    verb = m.group("verb").lower()
+    if verb in _DONE:
+        return verb not in held
+    values = [v.strip(" '\"").lower() for v in re.split(r",", m.group("args"))]
+    values = [v.split("=", 1)[-1].strip(" '\"") for v in values]
+    return any(v and v not in held for v in values)
 
 
 _ENDS = re.compile(

@@ -196,3 +196,13 @@ def test_a_snapshot_is_stale_only_against_a_newer_one() -> None:
     assert change.newer('{"balance": 13210.02, "as_of": "2026-03-01"}', '{"balance": 12840.55, "as_of": "2026-02-01"}') == 1
     assert change.newer('{"status": "open", "cached_at": "2025-01-06T09:00Z"}', '{"status": "done", "updated": "2025-01-08"}') == -1
     assert change.newer('{"balance": 1, "as_of": "2026-03-01"}', "my balance is 12k") == 0
+
+
+def test_a_tool_write_call_changes_its_record() -> None:
+    """A write call is a change to what it writes, never a restatement of the old value; writing the value
+    already held is one."""
+    from shared_core.change import replaced
+
+    assert replaced('config.set("model", "claude-haiku") -> {"ok": true}', 'config.get() -> {"model": "gpt-4o-mini"}')
+    assert replaced('todo.complete(18) -> {"id": 18, "done": true}', 'todo.add -> {"id": 18, "text": "call mom"}')
+    assert not replaced('config.set("model", "claude-haiku") -> {"ok": true}', 'config.get() -> {"model": "claude-haiku"}')
