@@ -23,7 +23,7 @@ from . import slots
 from .families import VALUES
 from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
 from .index.embedders import _stem
-from .linking import PairModel, lower_words, specific, values
+from .linking import COMMON, PairModel, lower_words, specific, values
 
 WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "change.json"
 
@@ -81,7 +81,7 @@ def replaced(claim: str, entry: str) -> bool:
     restatement in other words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or _other_day(a, b) or _set_to(claim, b) \
-            or _other_member(claim, entry) or _written(claim, entry):
+            or _other_member(claim, entry) or _written(claim, entry) or _other_person(claim, entry):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
@@ -198,6 +198,23 @@ def _member(word: str) -> str:
 
 
 _SAME = {"plantbased": "vegan", "centigrade": "celsius", "kilometre": "km", "kilometer": "km"}
+
+
+PERSON_VALUED = frozenset("manager on_call doctor dentist optician vet partner".split())
+"""Single-valued attributes whose value is a person: another person named is another value."""
+
+
+def _other_person(claim: str, entry: str) -> bool:
+    """"current on-call: Tobias Brandt" about "on-call this week is me (lena)": both name one person-valued
+    attribute, and the claim names someone the entry does not."""
+    fc, fe = slots.family(claim), slots.family(entry)
+    if fc is None or fe is None or fc[0] != fe[0] or fc[0] not in PERSON_VALUED:
+        return False
+    held = lower_words(entry)
+    first = claim.split()[0].strip(".,!?;:'\"()") if claim.split() else ""
+    lead = {first.lower().removesuffix("'s")} if first[:1].isupper() and first.lower() not in COMMON | STOP else set()
+    names = ({n.removesuffix("'s") for n in entities(claim)} | lead) - {fc[2].group(0).lower()}
+    return bool(names) and not any(n in held or _stem(n) in held for n in names)
 
 
 def _negated_copy(a: list[str], b: list[str]) -> bool:

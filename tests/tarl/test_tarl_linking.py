@@ -206,3 +206,11 @@ def test_a_tool_write_call_changes_its_record() -> None:
     assert replaced('config.set("model", "claude-haiku") -> {"ok": true}', 'config.get() -> {"model": "gpt-4o-mini"}')
     assert replaced('todo.complete(18) -> {"id": 18, "done": true}', 'todo.add -> {"id": 18, "text": "call mom"}')
     assert not replaced('config.set("model", "claude-haiku") -> {"ok": true}', 'config.get() -> {"model": "claude-haiku"}')
+
+
+def test_another_person_in_a_person_valued_attribute_is_a_change() -> None:
+    from shared_core.change import replaced
+
+    assert replaced("PagerDuty · policy 'payments' · current on-call: Tobias Brandt", "on-call for payments this week is me (lena)")
+    assert replaced("Daniel is my manager since the reorg", "my manager is Priya")
+    assert not replaced("Priya is still my boss", "my manager is Priya")
