@@ -146,7 +146,8 @@ _ENDS = re.compile(
     r"\b(?:ditch(?:ed|ing)|dump(?:ed|ing)|left|leaving|quit(?:ting)?|finished|sold|selling|cancell?(?:ed|ing)|"
     r"dropp(?:ed|ing)|g[ai]ve up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
-    r"done with|last day (?:at|of|with)|swapp(?:ed|ing)|replac(?:ed|ing)|traded|trading|not|rather than|instead of)"
+    r"done with|last day (?:at|of|with)|swapp(?:ed|ing)|replac(?:ed|ing)|traded|trading|not|rather than|instead of|"
+    r"rip|r\.i\.p\.?|lost|buried|mourning|grieving)"
     r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this)\s+){0,2}([\w'-]+)", re.I)
 """A verb that ends something, and the word it ends (past up to two articles or prepositions); a
 correction ("the dog's name is Max, not Rex", "oat milk instead of cow's") ends the word it sets aside."""
@@ -159,9 +160,15 @@ def ended(claim: str, entry: str) -> bool:
     already says the value ended ("I quit smoking") is not changed by saying it again. The decision counts
     it as hard evidence of a change, beside ``replaced``'s word-for-word frames."""
     held = specific(entry)
-    if not held or _ENDS.search(entry):
+    if not held or _ENDS.search(entry) or _GONE.search(entry):
         return False
-    return any(_stem(m.group(1).lower().removesuffix("'s")) in held for m in _ENDS.finditer(claim))
+    words = [m.group(1) for m in (*_ENDS.finditer(claim), *_GONE.finditer(claim))]
+    return any(_stem(w.lower().removesuffix("'s")) in held for w in words)
+
+
+_GONE = re.compile(r"\b([\w'-]+)\s+(?:has |had |just )?(?:died|passed away|passed on|was put down|was put to sleep|"
+                   r"is gone|is no more|closed down|shut down|went bust|went under)\b", re.I)
+"""The word before a verb that ends it: "nugget died", "the old gym closed down"."""
 
 
 _DAYS = {d: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}

@@ -214,3 +214,11 @@ def test_another_person_in_a_person_valued_attribute_is_a_change() -> None:
     assert replaced("PagerDuty · policy 'payments' · current on-call: Tobias Brandt", "on-call for payments this week is me (lena)")
     assert replaced("Daniel is my manager since the reorg", "my manager is Priya")
     assert not replaced("Priya is still my boss", "my manager is Priya")
+
+
+def test_a_death_or_a_closure_ends_what_it_names() -> None:
+    from shared_core.change import ended
+
+    assert ended("RIP nugget 😢 we buried him in the garden", "got a hamster!! his name is nugget")
+    assert ended("nugget died last night", "got a hamster!! his name is nugget")
+    assert not ended("nugget loves his wheel", "got a hamster!! his name is nugget")
