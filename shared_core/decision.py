@@ -215,6 +215,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  many=float(mine.many or theirs.many),
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
                  ended=float(ended), same_call=float(again(best, theirs)),
+                 tool_reads=float(source == "tool" and cfg.source(best.source) not in ("tool", "system")),
                  # both texts name one attribute (a family on one side only was often a stray cue: "balance"
                  # read as a price linked two of HaluMem's facts about films), a tool's record, or shared keys
                  attribute_known=float(mine.known and theirs.known and mine.attribute == theirs.attribute

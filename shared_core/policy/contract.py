@@ -109,6 +109,9 @@ def allowed(grounding: Grounding) -> np.ndarray:
             and f.get("same_attribute") and f.get("same_subject") and not f.get("additive_cue"):
         ok[Action.APPEND] = False       # a recap that contradicts the owner's value ("User uses an iPhone 13"
         # after "pixel 9 is growing on me") is not a second value beside it (hand-written dev, fresh sets: 0 of 57 append)
+    if f.get("tool_reads") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "cue_sender", "hedged")):
+        ok[Action.REJECT_CONFLICT] = False  # a tool's own reading is not rejected for what someone remembered
+        # (tarl_labels.md: a config value read by a tool overrides what the user remembered it to be)
     if f.get("weaker_source") and not f.get("change_signal"):
         ok[Action.REVISE] = False       # a weaker source replaces a fact only when it reports a change ("User said
         # they moved ...", "now points at ..."), not by stating another value ("Your streak is at 212 days")

@@ -61,6 +61,8 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
                                    Action.NOOP),
     "chit_chat": ([("I live in Lisbon", "user")], ("lol ok", "user"), Action.NOOP),
     "untrusted_new_claim_waits": ([], ("A blog says the user owns a boat", "web"), Action.DEFER_VERIFY),
+    "tool_reading_overrides_remembered_value": ([("prod region is eu-west-1 btw", "user")],
+                                                ("$ aws configure get region -> eu-central-1", "tool"), Action.REVISE),
     "owners_unhedged_correction_is_not_deferred": ([("my dog is called Rex", "user")],
                                                    ("oh wait the dog's name is Max, not Rex", "user"), Action.REVISE),
     "stale_recap_of_a_replaced_value_is_no_second_value": (
