@@ -33,7 +33,8 @@ from ..index import default_embedder
 from ..policy import LearnedPolicy, Policy, RulePolicy
 from ..policy.model import WEIGHTS_DIR
 from ..schema import Claim, Entry, Ledger
-from .corpus import HERE as CORPUS, to_episode
+from .corpus import CHECKS, raw_episodes, to_episode
+from .corpus import HERE as CORPUS
 from .corpus import split as corpus_split
 from .episodes import Episode, generate
 from .report import DATA_DIR, Report, bench_args
@@ -45,7 +46,7 @@ from .tarl_mem_sources import halumem
 
 SYSTEMS = ("learned", "learned_label_only", "rules", "content_free_probe", "full_history", "mem0_add_only",
            "overwrite_similar", "write_hold")
-DATASETS = ("handwritten_free", "handwritten_slot", "generated", "halumem")
+DATASETS = ("handwritten_free", "handwritten_slot", "check_free", "check_slot", "generated", "halumem")
 SHOWN = ("macro_f1", "next_state_acc", "next_state_acc_AH", "pollution", "conflict_preservation", "ece",
          "next_state_acc_tf", "next_state_acc_AH_tf", "decisions")
 
@@ -116,6 +117,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--corpus", type=Path, default=CORPUS, help="hand-written corpus folder with its frozen split")
     p.add_argument("--part", choices=("test", "dev"), default="test",
                    help="hand-written split part to score (dev: for choosing; report test)")
+    p.add_argument("--check", type=Path, default=CHECKS,
+                   help="folder of hand-written check episodes, scored whole (never fitted or chosen on); '' to skip")
     p.add_argument("--weights", type=Path, default=WEIGHTS_DIR, help="folder with tarl.json, label_only.json, write_hold.json")
     p.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated subset of systems to run")
     args = p.parse_args(argv)
@@ -128,6 +131,10 @@ def main(argv: list[str]) -> int:
         sets.update(corpus_sets(args.corpus, args.part))
     except (FileNotFoundError, ValueError) as exc:
         notes.append(f"hand-written corpus skipped: {exc}")
+    if str(args.check) not in ("", ".") and args.check.is_dir():
+        raws = raw_episodes(args.check)
+        sets.update({"check_free": [to_episode(r, slots=False) for r in raws],
+                     "check_slot": [to_episode(r, slots=True) for r in raws]})
     halu_path = Path(args.data) if args.data else None
     if halu_path is not None and halu_path.exists():
         sets["halumem"] = halumem(halu_path)

@@ -33,6 +33,9 @@ from ...schema import DECISION_ACTIONS, Action, Claim, Ledger
 from ..episodes import EPOCH, Episode, GoldStep, entry_id, gold_states
 
 HERE = Path(__file__).parent
+CHECKS = HERE / "checks"
+"""Hand-written check episodes outside the frozen split, each set written by someone who had not read the
+rest of the corpus; scored whole by ``tarl bench tarl-mem`` (``check_*``), never fitted or chosen on."""
 TRAIN = HERE / "train"
 """Hand-written episodes for fitting only: outside the frozen dev/test split (its hash reads this folder's own files)."""
 LABELS = {a.value for a in DECISION_ACTIONS}
