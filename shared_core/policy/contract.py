@@ -62,13 +62,14 @@ SPEAKER_PRIOR = 0.9
 unhedged claim of theirs with nothing that makes it wait (``OWNER_WAITS``, relayed hearsay) has nobody
 to wait for. Measured on hand-written dev: none of its 439 gold decisions is such a ``defer_verify``."""
 
-WAITS = ("hedged", "cue_future", "cue_conditional", "cue_sender", "cue_speculative")
+WAITS = ("hedged", "cue_future", "cue_conditional", "cue_sender", "cue_speculative", "is_question")
 """What makes an untrusted claim against a current fact wait (Pending) instead of being rejected: a
-hedge, a future or conditional change, or a sender claiming to speak for the fact's owner (an email
-with new bank details). Without any of them, unhedged hearsay against a current fact is rejected."""
+hedge, a future or conditional change, a sender claiming to speak for the fact's owner (an email
+with new bank details), or a question ("so it's probably working?"). Without any of them, unhedged
+hearsay against a current fact is rejected."""
 
 
-OWNER_WAITS = (*(k for k in WAITS if k != "cue_future"), "cue_stale")
+OWNER_WAITS = (*(k for k in WAITS if k not in ("cue_future", "is_question")), "cue_stale")
 """What makes an owner's new fact wait instead of being kept: ``WAITS`` but a firm future fact (the owner's
 own plan is kept), and a stale snapshot (a cache may hold what memory has since replaced)."""
 
