@@ -127,7 +127,11 @@ def _written_alike(text: str) -> str:
     PM", "16:00") and a phone number as its last ten digits ("+14155550188", "415-555-0188"), so a tool
     that restates what the user said in its own format is not taken for a new value. Cached: an entry's
     text meets every later claim that grounds on it."""
-    return _CLOCK.sub(_clock, _PHONE.sub(_phone, text))
+    return _CLOCK.sub(_clock, _PHONE.sub(_phone, _HTTP_STATUS.sub(r"\1", text)))
+
+
+_HTTP_STATUS = re.compile(r"(->|→)\s*[1-5]\d\d(?=\s*[{\[])")
+"""``GET /orders/B204 -> 200 {...}``: the request's status code is no value of the record."""
 
 
 def value_replaced(claim: str, entry: str) -> bool:
