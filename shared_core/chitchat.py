@@ -26,7 +26,8 @@ WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "chitchat.jso
 
 MARKERS = frozenset(
     "lol lmao rofl haha hahaha hehe heh ugh argh omg phew ffs anyway anyways whatever meh oof welp hmm yay woo "
-    "wow nice fine cool ok okay k thx ty cheers grim sigh damn dang gosh jeez yikes lmk idk tbh ngl smh fr".split())
+    "wow nice fine cool ok okay k thx ty cheers grim sigh damn dang gosh jeez yikes lmk idk tbh ngl smh fr "
+    "thanks thank appreciate cute lovely funny hilarious".split())
 """Interjections and discourse markers of chat: general English, not any episode's words."""
 
 _TOKEN = re.compile(r"[a-z0-9']+")

@@ -9,7 +9,7 @@ from shared_core.chitchat import remark
 from shared_core.schema import Action
 
 
-@pytest.mark.parametrize("text", ["ugh what a day lol", "anyway, long story", "lol ok", "nah", "haha omg"])
+@pytest.mark.parametrize("text", ["ugh what a day lol", "anyway, long story", "lol ok", "nah", "haha omg", "she's so cute today lol"])
 def test_remarks_are_dropped(tmp_path, text: str) -> None:
     with MemoryEngine.open(tmp_path / "m") as engine:
         d = engine.write(Claim(text=text, namespace="u"))
@@ -17,7 +17,7 @@ def test_remarks_are_dropped(tmp_path, text: str) -> None:
         assert engine.accepted("u") == []
 
 
-@pytest.mark.parametrize("text", ["I like sushi", "we got a puppy lol", "my flight lands at 23:40 on the 2nd ffs",
+@pytest.mark.parametrize("text", ["I like sushi", "thank you! I moved to Porto last week", "we got a puppy lol", "my flight lands at 23:40 on the 2nd ffs",
                                   "Remind me to book the dentist", "I am vegan now", "kids are asleep finally"])
 def test_short_facts_are_not_remarks(text: str) -> None:
     assert not remark(text, "user")
