@@ -146,7 +146,7 @@ _ENDS = re.compile(
     r"\b(?:ditch(?:ed|ing)|dump(?:ed|ing)|left|leaving|quit(?:ting)?|finished|sold|selling|cancell?(?:ed|ing)|"
     r"dropp(?:ed|ing)|g[ai]ve up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
-    r"done with|last day (?:at|of|with)|swapp(?:ed|ing)|replac(?:ed|ing)|traded|trading|not|rather than|instead of|"
+    r"done with|last day (?:at|of|with)|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded|trading|not|rather than|instead of|"
     r"rip|r\.i\.p\.?|lost|buried|mourning|grieving)"
     r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this)\s+){0,2}([\w'-]+)", re.I)
 """A verb that ends something, and the word it ends (past up to two articles or prepositions); a
@@ -164,6 +164,12 @@ def ended(claim: str, entry: str) -> bool:
         return False
     words = [m.group(1) for m in (*_ENDS.finditer(claim), *_GONE.finditer(claim))]
     return any(_stem(w.lower().removesuffix("'s")) in held for w in words)
+
+
+def revived(claim: str, entry: str) -> bool:
+    """The claim states as current a value its entry says is over ("we've got you down for cetirizine" about
+    "swapped the cetirizine for fexofenadine"), without itself ending or negating it."""
+    return ended(entry, claim) and not negated(claim) and not _ENDS.search(claim) and not _GONE.search(claim)
 
 
 _GONE = re.compile(r"\b([\w'-]+)\s+(?:has |had |just )?(?:died|passed away|passed on|was put down|was put to sleep|"

@@ -202,7 +202,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
             f["cue_stale"] = float(order < 0)
         people = linking.person_words(mine.subject or "") | linking.person_words(theirs.subject or "")
         ended = change.ended(claim.text, best.text)
-        replaced = bool(f["value_replaced"]) or ended or change.replaced(claim.text, best.text)
+        revived = change.revived(claim.text, best.text)
+        replaced = bool(f["value_replaced"]) or ended or revived or change.replaced(claim.text, best.text)
         change_p = _change(claim, best, sim, mine, theirs, f, replaced)
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
                  same_attribute=float(slots.same_attribute(mine, theirs)),
@@ -214,7 +215,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  slot_held=float(any(e.ledger is Ledger.ACCEPTED for *_, e, _, _ in scored if e.id in keyed)),
                  many=float(mine.many or theirs.many),
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
-                 ended=float(ended), same_call=float(again(best, theirs)),
+                 ended=float(ended), revived=float(revived), same_call=float(again(best, theirs)),
                  tool_reads=float(source == "tool" and cfg.source(best.source) not in ("tool", "system")),
                  # both texts name one attribute (a family on one side only was often a stray cue: "balance"
                  # read as a price linked two of HaluMem's facts about films), a tool's record, or shared keys

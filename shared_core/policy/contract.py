@@ -106,8 +106,9 @@ def allowed(grounding: Grounding) -> np.ndarray:
             and not f.get("additive_cue") and not f.get("ids_differ")))    # "just turned 35" about "I'm 34"
     if owner_changes:                   # (different ids: another order, invoice, key, so another subject)
         ok[Action.APPEND] = False       # the owner changes the value: not a second one beside it
-    if identity and accepted and f.get("weaker_source") and f.get("change_sure") and not f.get("many") \
-            and f.get("same_attribute") and f.get("same_subject") and not f.get("additive_cue"):
+    if identity and accepted and f.get("weaker_source") and (f.get("revived") or f.get("change_sure") and not f.get("many")
+                                                             and f.get("same_attribute") and f.get("same_subject")
+                                                             and not f.get("additive_cue")):
         ok[Action.APPEND] = False       # a recap that contradicts the owner's value ("User uses an iPhone 13"
         # after "pixel 9 is growing on me") is not a second value beside it (hand-written dev, fresh sets: 0 of 57 append)
     if f.get("tool_reads") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "cue_sender", "hedged")):

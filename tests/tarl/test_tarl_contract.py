@@ -63,6 +63,11 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "untrusted_new_claim_waits": ([], ("A blog says the user owns a boat", "web"), Action.DEFER_VERIFY),
     "tool_reading_overrides_remembered_value": ([("prod region is eu-west-1 btw", "user")],
                                                 ("$ aws configure get region -> eu-central-1", "tool"), Action.REVISE),
+    "hearsay_reviving_an_ended_value_is_rejected": (
+        [("take an antihistamine most days in summer, cetirizine", "user"),
+         ("swapped the cetirizine for fexofenadine, way less drowsy", "user")],
+        ("Pharmacist at the counter: we've got you down for cetirizine, that's what you're on", "third_party"),
+        Action.REJECT_CONFLICT),
     "owners_unhedged_correction_is_not_deferred": ([("my dog is called Rex", "user")],
                                                    ("oh wait the dog's name is Max, not Rex", "user"), Action.REVISE),
     "stale_recap_of_a_replaced_value_is_no_second_value": (

@@ -222,3 +222,12 @@ def test_a_death_or_a_closure_ends_what_it_names() -> None:
     assert ended("RIP nugget 😢 we buried him in the garden", "got a hamster!! his name is nugget")
     assert ended("nugget died last night", "got a hamster!! his name is nugget")
     assert not ended("nugget loves his wheel", "got a hamster!! his name is nugget")
+
+
+def test_a_value_stated_again_after_its_end_is_revived_not_restated() -> None:
+    from shared_core.change import revived
+
+    entry = "swapped the cetirizine for fexofenadine, way less drowsy"
+    assert revived("we've got you down for cetirizine, that's what you're on", entry)
+    assert not revived("no cetirizine for me any more", entry)
+    assert not revived("swapped with lee, lee's got the pager", "lee is on call")
