@@ -185,7 +185,7 @@ CUES: dict[str, re.Pattern[str]] = {
                       r"^[^\w{\[]*from:\s|"
                       r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b",
         "cue_speculative": r"\b(?:maybe|perhaps|possibly|might|could be|not sure|unsure|i wonder|wondering whether)\b",
-        "cue_conditional": r"\b(?:if|unless|in case|depending on|assuming|provided|might|may be|could be|thinking (?:of|about)|"
+        "cue_conditional": r"\b(?:if|unless|depending on|assuming|provided|might|may be|could be|thinking (?:of|about)|"
                            r"considering|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
     }.items()
