@@ -172,7 +172,9 @@ CUES: dict[str, re.Pattern[str]] = {
                       r"february|march|april|may|june|july|august|september|october|november|december)|will|going to|"
                       r"gonna|planning|plan to|soon|tomorrow|effective|as of|from the \d+|in q[1-4]|"
                       r"(?:by|at|before) the end of (?:the )?(?:month|week|year|term|quarter)|"
-                      r"(?:getting|being) (?:pushed|moved|delayed|postponed|acquired))\b",
+                      r"(?:getting|being) (?:pushed|moved|delayed|postponed|acquired)|"
+                      r"(?:going|moving|switching|changing|starting|closing|leaving|joining)\b[^.;]{0,40}\bin (?:jan|feb|"
+                      r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b",
         "cue_injection": r"\b(?:ignore (?:all |the |any )?(?:previous|prior|above|earlier)|disregard|override|"
                          r"system prompt|store (?:this|the following)|forget (?:everything|what)|new instructions?)\b",
         "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
