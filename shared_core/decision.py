@@ -222,9 +222,10 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  attribute_known=float(mine.known and theirs.known and mine.attribute == theirs.attribute
                                        or "record" in (mine.attribute, theirs.attribute)
                                        or bool(linking.keys(claim.text) & linking.keys(best.text))))
-        g = Grounding(best, sim, f, tuple(neighbours))
         comparison = compare(claim, best, cfg)
-        return g, comparison
+        # a record the owner's word may lose to: a tool's or the system's, or a claim valid from before it
+        f["against_record"] = float(cfg.source(best.source) in ("tool", "system") or comparison.stale)
+        return Grounding(best, sim, f, tuple(neighbours)), comparison
     f = {**claim_features(claim), **base, "change_signal": float(mine.negated)}
     return Grounding(None, max((s for _, s in neighbours), default=0.0), f, tuple(neighbours)), None
 

@@ -111,6 +111,9 @@ def allowed(grounding: Grounding) -> np.ndarray:
                                                              and not f.get("additive_cue")):
         ok[Action.APPEND] = False       # a recap that contradicts the owner's value ("User uses an iPhone 13"
         # after "pixel 9 is growing on me") is not a second value beside it (hand-written dev, fresh sets: 0 of 57 append)
+    if f.get("source_prior", 0.0) >= SPEAKER_PRIOR and not f.get("against_record") \
+            and not any(f.get(k) for k in ("cue_injection", "cue_stale", "hedged")):
+        ok[Action.REJECT_CONFLICT] = False  # the user's unhedged word loses only to a tool's record or to what it predates
     if f.get("tool_reads") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "cue_sender", "hedged")):
         ok[Action.REJECT_CONFLICT] = False  # a tool's own reading is not rejected for what someone remembered
         # (tarl_labels.md: a config value read by a tool overrides what the user remembered it to be)
@@ -166,11 +169,11 @@ def enforce(decision: Decision, grounding: Grounding) -> Decision:
     keep = Action.APPEND if mask[ACTIONS.index(Action.APPEND.value)] else Action.DEFER_VERIFY
     dropped = decision.action is Action.NOOP and not grounding.features.get("identity")
     speaker = grounding.features.get("source_prior", 0.0) >= SPEAKER_PRIOR
-    refused = (decision.action is Action.REVISE or decision.action is Action.DEFER_VERIFY and speaker) \
+    refused = (decision.action is Action.REVISE or speaker and decision.action in (Action.DEFER_VERIFY, Action.REJECT_CONFLICT)) \
         and not mask[ACTIONS.index(decision.action.value)]
     if (dropped or refused) and mask[ACTIONS.index(keep.value)]:
         # the policy found nothing new to store, but the claim restates nothing in memory; or it read new
-        # content the contract lets replace nothing, or would hold the owner's own word in Pending: keep it
+        # content the contract lets replace nothing, or would hold or reject the owner's own word: keep it
         # as it is (stored, or Pending for an untrusted source) rather than take the policy's runner-up
         # guess or drop it as a repeat
         action = keep

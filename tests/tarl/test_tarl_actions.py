@@ -42,7 +42,9 @@ def test_action_moves_exactly_as_specified(action: Action) -> None:
         second = {Action.NOOP: claim("Ana lives in Rome", observed_at=T0 + timedelta(days=1)),
                   Action.APPEND: Claim(text="Ana plays the cello", namespace="ana", observed_at=T0 + timedelta(days=1)),
                   # the user's own unhedged word never waits on itself: a deferred claim is a hedged one
-                  Action.DEFER_VERIFY: claim("Ana probably lives in Oslo", observed_at=T0 + timedelta(days=1))}
+                  Action.DEFER_VERIFY: claim("Ana probably lives in Oslo", observed_at=T0 + timedelta(days=1)),
+                  # nor is it rejected for what it said before: a conflict is rejected when hearsay brings it
+                  Action.REJECT_CONFLICT: claim("Ana lives in Oslo", source="third_party", observed_at=T0 + timedelta(days=1))}
         d = eng.write(second.get(action) or claim("Ana lives in Oslo", observed_at=T0 + timedelta(days=1)))
         acc = {e.text for e in eng.accepted("ana")}
         pen = {e.text for e in eng.pending("ana")}
@@ -58,6 +60,18 @@ def test_action_moves_exactly_as_specified(action: Action) -> None:
         assert d.action is action and [t.action for t in eng.log("ana")] == [Action.APPEND, action]
         if action in (Action.REVISE, Action.REJECT_CONFLICT):
             assert d.target_id == first.entry_id
+
+
+@pytest.mark.parametrize("source, hedge, kept", [("user", "", "Ana lives in Oslo"), ("user", "probably ", "Ana lives in Rome"),
+                                                   ("third_party", "", "Ana lives in Rome")])
+def test_owners_unhedged_word_is_never_rejected(source: str, hedge: str, kept: str) -> None:
+    """A policy that rejects every conflict still cannot reject the owner's unhedged later word against
+    the owner's own earlier one: a change wins (tarl_labels.md). Hearsay and hedged words still can be."""
+    with MemoryEngine.open(policy=Always(Action.REJECT_CONFLICT)) as eng:
+        eng.write(claim("Ana lives in Rome", observed_at=T0))
+        d = eng.write(claim(f"Ana {hedge}lives in Oslo", source=source, observed_at=T0 + timedelta(days=1)))
+        assert {e.text for e in eng.accepted("ana")} == {kept}
+        assert (d.action is Action.REJECT_CONFLICT) == (kept == "Ana lives in Rome")
 
 
 def test_learned_policy_makes_the_obvious_calls() -> None:
