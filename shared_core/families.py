@@ -28,7 +28,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("friend", r"best (?:mate|friend)|mates?|friends?|bff|buddy", True),
     ("pronouns", r"pronouns?|she/her|he/him|they/them|she/they|he/they", False),
     ("notifications", r"notifications?|notifs?|alerts?|dms?|pings?|do not disturb|dnd", False),
-    ("text_size", r"text size|font(?: size)?|text (?:bigger|smaller)|(?:bigger|smaller|larger) text|zoom", False),
+    ("text_size", r"text size|font(?: size)?|text (?:bigger|smaller|up|down)|(?:bigger|smaller|larger) text|zoom", False),
     ("members", r"members?|on (?:the|my|our) team|joined the team|teammates?", True),
     ("medication", r"medications?|meds|prescri\w+|dose|dosage|\d+ ?mg|mg\b|pills?|tablets?|inhaler|antihistamine|"
                    r"antibiotics?|insulin|(?!(?:fine|line|wine|mine|nine|shine|online|offline|machine|engine|routine|magazine|"
@@ -49,7 +49,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("food", r"food|cuisine|eat(?:s|ing)?|dish(?:es)?|restaurants?|takeaway|thai|korean|indian|italian|mexican|"
              r"sushi|ramen|pizza|curry", True),
     ("drink", r"coffee|lattes?|tea|espresso|cappuccino|flat white|drinks?|beer|wine", False),
-    ("likes", r"likes?|loves?(?! (?:it|this|that|them|her|him)\b)|enjoys?(?! (?:it|this|that)\b)|(?:i'?m|am|is|are|she's|he's|really|so|getting|got|been|very) into|fond of|big fan|obsessed|favou?rites? (?:foods?|things?)", True),
+    ("likes", r"(?<!feels )(?<!looks )(?<!sounds )(?<!seems )(?<!more )(?<!just )(?<!it's )(?<!is )(?<!was )"
+              r"likes?(?!,|\s+(?:\d|about|around|every|each|always))|loves?(?! (?:it|this|that|them|her|him)\b)|enjoys?(?! (?:it|this|that)\b)|(?:i'?m|am|is|are|she's|he's|really|so|getting|got|been|very) into|fond of|big fan|obsessed|favou?rites? (?:foods?|things?)", True),
     ("dislikes", r"hates?|dislikes?|can't stand|cannot stand", True),
     ("colour", r"colou?rs?|purple|pink|teal|turquoise|lilac|violet|maroon|beige|burgundy|magenta", False),
     ("favourite", r"favou?rite", False),

@@ -73,6 +73,9 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "stale_recap_of_a_replaced_value_is_no_second_value": (
         [("User's phone is an iPhone 13.", "assistant"), ("pixel 9 is growing on me, the camera's unreal", "user")],
         ("User uses an iPhone 13.", "reflection"), Action.REJECT_CONFLICT),
+    "tool_reading_the_same_number_confirms": ([("thermostat at 20 during the day", "user")],
+                                              ('nest.get_thermostat() -> {"target_c": 20.0, "mode": "heat"}', "tool"),
+                                              Action.NOOP),
     "remark_on_a_held_fact_revises_nothing": ([("I moved to the platform team this week", "user")],
                                               ("platform team, yep. whole new vibe", "user"), Action.NOOP),
 }
