@@ -73,6 +73,15 @@ def _unlinked_overlap(claim: Claim, grounding: Grounding) -> tuple[float, float]
     return overlap, named
 
 
+def low_probability(decision: Decision, proposed: Decision | None = None) -> float:
+    """1 - the probability the policy (its ``proposed`` decision) gave the action that is executed."""
+    proposed = proposed or decision
+    return 1.0 - proposed.probabilities.get(decision.action.value, 1.0 if proposed.action is decision.action else 0.0)
+
+
+_ZEROS = (0.0,) * (len(TERMS) - 1)
+
+
 def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding,
                 proposed: Decision | None = None) -> tuple[float, ...]:
     """The signals of doubt (:data:`TERMS`), each in [0, 1], for the executed ``decision`` and the
@@ -114,7 +123,7 @@ def doubt_terms(claim: Claim, decision: Decision, grounding: Grounding,
     """
     proposed = proposed or decision
     probs = proposed.probabilities
-    p = probs.get(decision.action.value, 1.0 if proposed.action is decision.action else 0.0)
+    p = 1.0 - low_probability(decision, proposed)
     lean = max(probs, key=probs.__getitem__) if probs else decision.action.value
     target = grounding.target is not None
     nearest = max((s for _, s in grounding.candidates), default=0.0)
@@ -195,6 +204,8 @@ class Uncertainty:
     crosses: tuple[tuple[str, str, float], ...] | None = None
     """``(term_a, term_b, weight)``; None: the shipped file's when the weights are its own, else none."""
     _pairs: tuple[tuple[int, int, float], ...] = field(default=(), init=False, repr=False, compare=False)
+    _first_only: bool = field(default=False, init=False, repr=False, compare=False)
+    """Only ``low_probability`` weighs (the shipped rule): the other terms are read only to say why."""
 
     def __post_init__(self) -> None:
         if len(self.weights) != len(TERMS):
@@ -211,6 +222,7 @@ class Uncertainty:
             raise TarlError("crosses", bad, f"each must be (term, term, weight) with terms among {TERMS}")
         object.__setattr__(self, "_pairs", tuple((TERMS.index(a), TERMS.index(b), float(w))
                                                  for a, b, w in self.crosses or () if w))
+        object.__setattr__(self, "_first_only", not self._pairs and not any(self.weights[1:]))
 
     @classmethod
     def load(cls, path: str | Path) -> Uncertainty:
@@ -242,17 +254,18 @@ class Uncertainty:
 
     def score(self, claim: Claim, decision: Decision, grounding: Grounding, proposed: Decision | None = None) -> float:
         """P(the executed decision is wrong), as the rule estimates it."""
+        if self._first_only:     # every other term weighs 0: skip reading them (half the wrapper's cost)
+            return self.p((low_probability(decision, proposed),) + _ZEROS)
         return self.p(doubt_terms(claim, decision, grounding, proposed))
 
     def why(self, claim: Claim, decision: Decision, grounding: Grounding, proposed: Decision | None = None,
             gate: ShareGate | None = None) -> str | None:
         """None when the base is confident enough (below ``threshold``, or outside ``gate``'s share);
         else a short reason naming the strongest signal."""
-        terms = doubt_terms(claim, decision, grounding, proposed)
-        p = self.p(terms)
+        p = self.score(claim, decision, grounding, proposed)
         if not (gate.admits(p) if gate is not None else p >= self.threshold):
             return None
-        parts = self.contributions(terms)
+        parts = self.contributions(doubt_terms(claim, decision, grounding, proposed))
         return f"uncertain: P(wrong)={p:.2f}, mostly {max(parts, key=parts.__getitem__) if parts else 'the bias'}"
 
 

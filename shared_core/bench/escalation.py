@@ -40,6 +40,7 @@ from ..doubt import TERMS, WEIGHTS, Uncertainty
 from ..escalation import EscalatingPolicy
 from ..judging import JudgeRequest, candidates
 from ..policy import LearnedPolicy, Policy
+from ..policy.contract import enforce
 from ..schema import Decision
 from . import tarl_mem_metrics as m
 from .escalation_fit import (ACTIONS, P_ONLY, REFIT_COMMAND, SHARES, Scored, calibrated, choose, decision_rows,
@@ -141,16 +142,18 @@ def perfect_curve(rows: Sequence[Scored]) -> tuple[list[float], list[float]]:
 
 def overhead_ms(policy: Policy, rows: Sequence[Scored], setting: Setting, repeats: int = 5) -> float:
     """Median extra time per decision of the escalating wrapper (with its share gate) over its base,
-    on the decisions it does not escalate."""
+    on the decisions it does not escalate: each side as ``decision.decide`` runs it, the policy and then
+    the contract on its proposal (the wrapper enforces the proposal to weigh its doubt, and that result
+    is the one ``decide`` then uses)."""
     esc = setting.policy(policy, lambda r: None)
     extra = []
     for _ in range(repeats):
         for r in rows:
             e = r.example
             t0 = time.perf_counter()
-            policy.decide(e.claim, e.grounding, e.comparison)
+            enforce(policy.decide(e.claim, e.grounding, e.comparison), e.grounding)
             t1 = time.perf_counter()
-            d = esc.decide(e.claim, e.grounding, e.comparison)
+            d = enforce(esc.decide(e.claim, e.grounding, e.comparison), e.grounding)
             if d.decided_by == "policy":
                 extra.append((time.perf_counter() - t1) - (t1 - t0))
     return float(np.median(extra) * 1000)

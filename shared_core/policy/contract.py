@@ -75,7 +75,18 @@ own plan is kept), and a stale snapshot (a cache may hold what memory has since 
 
 
 def allowed(grounding: Grounding) -> np.ndarray:
-    """Mask over ``DECISION_ACTIONS`` of what the contract allows, from the grounding's features."""
+    """Mask over ``DECISION_ACTIONS`` of what the contract allows, from the grounding's features (read
+    only). Kept on the grounding, which is frozen and built whole: the escalating wrapper, the doubt
+    terms and the decision function each ask for one grounding's mask (0.026 ms a time on test)."""
+    mask = grounding.__dict__.get("_mask")
+    if mask is None:
+        mask = _allowed(grounding)
+        mask.flags.writeable = False
+        object.__setattr__(grounding, "_mask", mask)
+    return mask
+
+
+def _allowed(grounding: Grounding) -> np.ndarray:
     f = grounding.features
     target = grounding.target
     ok = {a: True for a in DECISION_ACTIONS}
@@ -160,7 +171,18 @@ def reported(probs: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def enforce(decision: Decision, grounding: Grounding) -> Decision:
     """The decision the contract allows: the policy's own if allowed, else its most probable allowed
-    action (or the first allowed in ``FALLBACK`` when it gave no probability to any)."""
+    action (or the first allowed in ``FALLBACK`` when it gave no probability to any). Kept on the
+    grounding for the decision last enforced: an escalating wrapper reads the enforced decision to
+    weigh its doubt, and ``decision.decide`` then enforces the same proposal again."""
+    seen = grounding.__dict__.get("_enforced")
+    if seen is not None and seen[0] is decision:
+        return seen[1]
+    out = _enforce(decision, grounding)
+    object.__setattr__(grounding, "_enforced", (decision, out))
+    return out
+
+
+def _enforce(decision: Decision, grounding: Grounding) -> Decision:
     mask = allowed(grounding)
     probs = np.asarray([decision.probabilities.get(a, 0.0) for a in ACTIONS])
     if mask[ACTIONS.index(decision.action.value)] and probs.sum() == 0:

@@ -170,3 +170,12 @@ def test_forced_mass_is_what_the_contract_refused(probs, flags, prior, target):
     refused = sum(p[a] for a, ok in zip(ACTIONS, allowed(g)) if not ok)     # read off the renormalised decision
     assert terms["forced_mass"] == pytest.approx(refused, abs=1e-9)
     assert terms["contract_override"] == float(done.action is not proposed.action)
+    # kept on the grounding: the same answers as a fresh grounding's, the mask read only, and the shipped
+    # rule (top probability alone) scores without reading the other terms exactly as with them
+    fresh = Grounding(g.target, g.similarity, dict(g.features), g.candidates)
+    assert enforce(proposed, g) is done and enforce(proposed, fresh) == done
+    assert list(allowed(g)) == list(allowed(fresh)) and not allowed(g).flags.writeable
+    rule = Uncertainty()
+    claim = Claim(text="I moved to Porto", namespace="u")
+    assert rule.score(claim, done, g, proposed) == pytest.approx(
+        rule.p(doubt_terms(claim, done, g, proposed)), abs=1e-12)
