@@ -76,6 +76,8 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "tool_reading_the_same_number_confirms": ([("thermostat at 20 during the day", "user")],
                                               ('nest.get_thermostat() -> {"target_c": 20.0, "mode": "heat"}', "tool"),
                                               Action.NOOP),
+    "tool_rereading_an_unchanged_record_confirms": ([('{"emp": "E2291", "name": "L. Haas", "dept": "Legal"}', "tool")],
+                                                    ("GET /employees/E2291 -> dept: Legal", "tool"), Action.NOOP),
     "remark_on_a_held_fact_revises_nothing": ([("I moved to the platform team this week", "user")],
                                               ("platform team, yep. whole new vibe", "user"), Action.NOOP),
 }
