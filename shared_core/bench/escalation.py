@@ -296,7 +296,8 @@ def main(argv: list[str]) -> int:
     report.notes.append(f"kept accuracy >= 0.92 at 20% escalation needs, even with a perfect sense of doubt, a CPU "
                         f"accuracy >= 0.8 * 0.92 = 0.736 on the whole stream; the CPU's on free-text test: {base_acc:.3f}")
     report.notes.append("judge_overhead_ms: median extra time per non-escalated decision of EscalatingPolicy (share "
-                        "gate at 20%) over its base (same process, same decisions, wall clock); judge_overhead_write_ms "
+                        "gate at 20%) over its base, each followed by the contract as decision.decide runs it (same process, "
+                        "same decisions, wall clock; a median of differences, so it can fall below 0); judge_overhead_write_ms "
                         "adds what MemoryEngine.write does for a policy that asks a judge (refresh, head read, "
                         "namespace-changed check: bookkeeping_ms, in-memory SQLite)")
 
