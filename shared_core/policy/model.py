@@ -34,6 +34,10 @@ class ScorerWeights:
     """The ``PolicyConfig`` the weights were trained and calibrated with (shipped defaults)."""
     members: list[dict[str, np.ndarray]] = field(default_factory=list)
     """Further members' arrays (an ensemble: scores are averaged over ``arrays`` and these)."""
+    temperature_slotted: float | None = None
+    """The temperature for claims that arrive with a slot (None: ``temperature``). Measured on hand-written
+    episodes the networks never trained on, one temperature cannot calibrate both: free text wants a
+    flatter distribution, slotted claims a sharper one (``meta["temperature_refit"]``)."""
 
     @classmethod
     def load(cls, path: str | Path) -> ScorerWeights:
@@ -42,12 +46,15 @@ class ScorerWeights:
             raise ValueError(f"weights={path}: feature_names do not match this version's features; retrain")
         def arrays(d: dict) -> dict[str, np.ndarray]:
             return {k: np.asarray(d[k], dtype=np.float64) for k in ARRAYS}
+        slotted = raw.get("temperature_slotted")
         return cls(tuple(raw["actions"]), arrays(raw), float(raw["temperature"]), raw.get("meta", {}), raw.get("config"),
-                   [arrays(m) for m in raw.get("members", [])])
+                   [arrays(m) for m in raw.get("members", [])], None if slotted is None else float(slotted))
 
     def save(self, path: str | Path) -> None:
         record: dict[str, Any] = {"feature_names": list(FEATURE_NAMES), "actions": list(self.actions),
                                   "temperature": self.temperature, "meta": self.meta}
+        if self.temperature_slotted is not None:
+            record["temperature_slotted"] = self.temperature_slotted
         if self.config is not None:
             record["config"] = self.config
         def rounded(arrays: dict[str, np.ndarray]) -> dict[str, Any]:

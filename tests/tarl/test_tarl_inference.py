@@ -45,6 +45,24 @@ def test_shipped_weights_are_small_json_with_calibrated_temperature() -> None:
     assert 0.05 < w.temperature < 20 and w.meta["objective"] == "counterfactual"
 
 
+def test_slotted_claims_have_their_own_temperature_and_it_survives_a_round_trip(tmp_path: Path) -> None:
+    """Calibration only: the same action either way, a sharper distribution for the slotted claim."""
+    from shared_core.grounding import Grounding
+    from shared_core.policy import LearnedPolicy
+    from shared_core.schema import Claim
+
+    w = ScorerWeights.load(DEFAULT_WEIGHTS)
+    assert w.temperature_slotted is not None and w.temperature_slotted < w.temperature
+    w.save(tmp_path / "w.json")
+    again = ScorerWeights.load(tmp_path / "w.json")
+    assert (again.temperature, again.temperature_slotted) == (w.temperature, w.temperature_slotted)
+    policy, g = LearnedPolicy(again), Grounding(None, 0.0, {"source_prior": 0.95})
+    free = policy.decide(Claim(text="I live in Porto", namespace="u"), g, None)
+    slotted = policy.decide(Claim(text="I live in Porto", namespace="u", slot="user.city"), g, None)
+    assert free.action is slotted.action
+    assert slotted.probabilities[slotted.action.value] > free.probabilities[free.action.value]
+
+
 SCORER = Scorer(ScorerWeights.load(DEFAULT_WEIGHTS))
 
 
