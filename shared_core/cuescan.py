@@ -63,25 +63,56 @@ def _first(seq: sre_parse.SubPattern | list) -> tuple[frozenset[str] | None, boo
     return frozenset(out), True
 
 
+def _alternatives(cue: str, flags: int) -> list[str]:
+    """The cue's top-level alternatives ("pin|pass(?:word|code)" -> "pin", "pass(?:word|code)"): each goes
+    only under the characters it can start with, so a position tries the few alternatives that can begin
+    there, not every alternative of every cue sharing one. The cue whole when the split is not certain."""
+    alts, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(cue):
+        ch = cue[i]
+        if ch == "\\":
+            i += 1
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            i += cue[i + 1:i + 2] == "^"
+            i += cue[i + 1:i + 2] == "]"          # a ']' first in a class is literal
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            alts.append(cue[start:i])
+            start = i + 1
+        i += 1
+    alts.append(cue[start:])
+    parsed = sre_parse.parse(cue, flags)
+    if len(alts) > 1 and not (len(parsed) == 1 and parsed[0][0] is sre.BRANCH and len(parsed[0][1][1]) == len(alts)):
+        return [cue]
+    return alts
+
+
 class CueScanner:
     """``first(text)``: ``(i, match)`` for the first of ``cues`` (in order) that ``re.search`` finds in
     ``text``, each cue wrapped as ``before(?:cue)after``; None when none does."""
 
     def __init__(self, cues: Sequence[str], flags: int = 0, before: str = "", after: str = "") -> None:
         self.patterns = [re.compile(rf"{before}(?:{cue}){after}", flags) for cue in cues]
-        starts = []
-        for cue in cues:
-            first, empty = _first(sre_parse.parse(cue, flags))
-            starts.append(None if empty else first)
         by_char: dict[str, list[str]] = {c: [] for c in _ASCII}
-        for i, (cue, first) in enumerate(zip(cues, starts)):
+        for i, cue in enumerate(cues):
+            starts = []
+            for alt in _alternatives(cue, flags):
+                first, empty = _first(sre_parse.parse(alt, flags))
+                starts.append((alt, None if empty else first))
             for c in by_char:
-                if first is None or c in first or c.lower() in first:
-                    by_char[c].append(f"(?P<cue{i}>{cue})")
+                if alts := [alt for alt, first in starts if first is None or c in first or c.lower() in first]:
+                    by_char[c].append(f"(?P<cue{i}>{'|'.join(alts)})")
         self._at = {c: re.compile(rf"{before}(?:{'|'.join(alts)}){after}", flags) if alts else None
                     for c, alts in by_char.items()}
-        """Per character, the cues that can start with it, in order, each a named group: an alternation
-        answers with its first branch that matches, so the group named is the first cue matching here."""
+        """Per character, the cues that can start with it, in order, each a named group holding those of
+        its alternatives that can: an alternation answers with its first branch that matches, so the
+        group named is the first cue matching here."""
         self._slow = re.compile(      # any cue: where the table does not reach (outside ASCII, case folding surprises)
             rf"{before}(?:{'|'.join(f'(?P<cue{i}>{cue})' for i, cue in enumerate(cues))}){after}", flags)
         self._where = re.compile(before, flags)

@@ -42,10 +42,12 @@ def test_family_on_written_text() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["ab", "a", "b+", "[xy]z", r"\d+", "c?d", "(?:e|f)g", "h*"]), min_size=1, max_size=5),
-       st.text(alphabet="abcdefghxyz0123 -_ABK\u212a", max_size=20))
+@given(st.lists(st.sampled_from(["ab", "a", "b+", "[xy]z", r"\d+", "c?d", "(?:e|f)g", "h*",
+                                "ab|c?d", "[|x]z|b+", r"\|a|(?:e|f)g", "h*|kz", "a|b"]), min_size=1, max_size=5),
+       st.text(alphabet="abcdefghxyz0123 -_|ABK\u212a", max_size=20))
 def test_scanner_on_any_cues(cues: list[str], text: str) -> None:
-    """Empty-matching cues, classes, repeats and case folding: still the first cue ``re.search`` finds."""
+    """Empty-matching cues, classes, repeats, case folding and top-level alternatives (split per first
+    character): still the first cue ``re.search`` finds."""
     scan = CueScanner(cues, re.I, before=r"(?<![\w-])", after=r"(?![\w-])")
     want = next(((i, m.span()) for i, rx in enumerate(scan.patterns) if (m := rx.search(text))), None)
     got = scan.first(text)
