@@ -158,6 +158,14 @@ def normalised(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
+def prepare(text: str) -> None:
+    """Fill the per-text caches ``features``, ``value_replaced`` and ``match_score`` read (see
+    ``decision.prepare``)."""
+    for t in {text, _written_alike(text), proposition(text)}:
+        content_tokens(t), numbers(t), identifiers(t), entities(t)
+    negated(text), normalised(text)
+
+
 @dataclass(frozen=True)
 class Grounding:
     target: Entry | None
