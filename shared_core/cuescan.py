@@ -131,3 +131,34 @@ class CueScanner:
                 if k < best:
                     best, where = k, i
         return None if where < 0 else (best, self.patterns[best].match(text, where))  # type: ignore[return-value]
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def has_digit(text: str) -> bool:
+    """Whether ``text`` holds a digit: one fast scan that rules out every pattern ``needs_digit``
+    (ids, numbers, times, phones) on the many texts without one, instead of each slower search."""
+    return _DIGIT.search(text) is not None
+
+
+def needs_digit(rx: re.Pattern[str]) -> bool:
+    """Whether every match of ``rx`` holds (or looks ahead at) a digit, so it cannot match a text
+    ``has_digit`` rejects. Anything this does not recognise answers False: safe."""
+    return _needs(sre_parse.parse(rx.pattern, rx.flags))
+
+
+def _needs(seq: sre_parse.SubPattern | list) -> bool:
+    for op, av in seq:
+        if op is sre.LITERAL and chr(av).isdecimal():
+            return True
+        if op is sre.IN and av and all(o is sre.CATEGORY and a is sre.CATEGORY_DIGIT or o is sre.LITERAL and chr(a).isdecimal()
+                                       or o is sre.RANGE and "0" <= chr(a[0]) and chr(a[1]) <= "9" for o, a in av):
+            return True
+        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[0] >= 1 and _needs(av[2]):
+            return True
+        if op is sre.SUBPATTERN and _needs(av[3]) or op is sre.ASSERT and _needs(av[1]):
+            return True
+        if op is sre.BRANCH and all(_needs(b) for b in av[1]):
+            return True
+    return False

@@ -136,8 +136,9 @@ def _change(claim: Claim, entry: Entry, sim: float, mine: slots.Slot, theirs: sl
 
 def prepare(item: Claim | Entry) -> None:
     """Compute (and cache, per text) what the decision reads of one text on its own: its slot and the
-    linker's, change model's and grounding's word sets, stamps and cues. A claim's are computed when it is decided, so the entry it
-    becomes is ready for every later decision; only the claim in hand and the pairs remain per write."""
+    linker's, change model's and grounding's word sets, stamps and cues. A claim's are computed when it
+    is decided, so the entry it becomes is ready for every later decision; only the claim in hand and
+    the pairs remain per write."""
     slot = slot_of(item)
     linking.prepare(item.text)
     linking.person_words(slot.subject or "")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .cuescan import has_digit
 from .schema import Claim, Entry, Ledger
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@/:#-]*")
@@ -84,7 +85,7 @@ def numbers(text: str) -> frozenset[str]:
 @lru_cache(maxsize=65536)
 def identifiers(text: str) -> frozenset[str]:
     """Mixed letter-digit tokens (order ids, ticket keys, flight numbers): the keys tool outputs refresh."""
-    return frozenset(m.lower() for m in _IDENT.findall(text))
+    return frozenset(m.lower() for m in _IDENT.findall(text)) if has_digit(text) else frozenset()
 
 
 @lru_cache(maxsize=65536)
@@ -128,7 +129,9 @@ def _written_alike(text: str) -> str:
     """One spelling for the values people write in many ways: a time of day as ``HH:MM`` ("4pm", "4:00
     PM", "16:00") and a phone number as its last ten digits ("+14155550188", "415-555-0188"), so a tool
     that restates what the user said in its own format is not taken for a new value. Cached: an entry's
-    text meets every later claim that grounds on it."""
+    text meets every later claim that grounds on it. (Each pattern needs a digit.)"""
+    if not has_digit(text):
+        return text
     return _CLOCK.sub(_clock, _PHONE.sub(_phone, _HTTP_STATUS.sub(r"\1", text)))
 
 

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from .cuescan import CueScanner
+from .cuescan import CueScanner, has_digit
 from .families import FAMILIES
 from .grounding import STOP, negated, numbers, proposition
 
@@ -160,10 +160,11 @@ def _subject(text: str) -> tuple[str | None, str]:
     if (m := _SNAKE_KEY.search(text)) and m.start() <= 2:      # a key leading the text: "bob_city: Paris"
         return m.group(1).lower(), text.replace(m.group(0), " ")
     candidates: list[tuple[int, str, str]] = []      # (position, subject, matched text)
-    for m in _ID_NOUN.finditer(text):
+    digits = has_digit(text)        # (both id patterns need one: a text without is spared their slow scans)
+    for m in _ID_NOUN.finditer(text) if digits else ():
         if m.group(1).lower() in ID_NOUNS:
             candidates.append((m.start(), f"{m.group(1).lower()}#{m.group(2).lower()}", m.group(0)))
-    if not candidates:
+    if not candidates and digits:
         for m in _BARE_ID.finditer(text):
             candidates.append((m.start(), m.group(1).lower(), m.group(0)))
     if candidates:

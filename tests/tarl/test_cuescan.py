@@ -8,8 +8,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared_core import slots
-from shared_core.cuescan import CueScanner
+from shared_core import grounding, linking, slots
+from shared_core.cuescan import CueScanner, has_digit, needs_digit
 
 FRAGMENTS = ["my ", "I ", "the ", "new ", "password ", "pin", "-", "_", " ", ", ", "20mg ", "10 mg", "sertraline ",
              "lives in ", "moved to ", "Porto", "£40 ", "$", "€", "K", "\u212a", "\u017f", "ß", "İ", "٣", "dark mode ",
@@ -52,3 +52,20 @@ def test_scanner_on_any_cues(cues: list[str], text: str) -> None:
     want = next(((i, m.span()) for i, rx in enumerate(scan.patterns) if (m := rx.search(text))), None)
     got = scan.first(text)
     assert (None if got is None else (got[0], got[1].span())) == want
+
+
+def test_patterns_skipped_without_a_digit_need_one() -> None:
+    """The searches ``has_digit`` spares are exactly those that cannot match without a digit."""
+    for rx in (slots._ID_NOUN, slots._BARE_ID, grounding._CLOCK, grounding._PHONE, grounding._HTTP_STATUS, grounding._IDENT):
+        assert needs_digit(rx), rx.pattern
+    assert linking._DIGITAL == set(linking.TYPES) - {"email", "weekday", "url"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([r"\d", "a|1", r"[^0-9]x", r"\d?", r"(?=\w*\d)x", r"(?!\d)a", "[0-9a]", r"\D", "(?:1|2)b", "1{0,3}",
+                        r"x\d{2}|y", r"(?:a\d|\db)+"]),
+       st.text(alphabet="ab1x y٣", max_size=12))
+def test_needs_digit_is_safe(pattern: str, text: str) -> None:
+    rx = re.compile(pattern)
+    if needs_digit(rx) and not has_digit(text):
+        assert rx.search(text) is None
