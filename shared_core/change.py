@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from . import slots
+from .cuescan import Prefiltered
 from .families import VALUES
 from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
 from .index.embedders import _stem
@@ -29,12 +30,12 @@ WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "change.json"
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _FIELD = re.compile(r"[\"']?([A-Za-z_][A-Za-z0-9_]{1,30})[\"']?\s*(?:[:=]|->)\s*[\"']?([^,\"'}\]\n]{1,60})")
-_CONFIRM = re.compile(
+_CONFIRM = Prefiltered(re.compile(
     r"\b(?:still|yep|yup|yeah|same|as usual|as before|as always|confirm\w*|indeed|correct|right|nothing changed|"
-    r"no change|unchanged|again|already|so yes|that's it|exactly)\b", re.I)
-_STOP_CUE = re.compile(
+    r"no change|unchanged|again|already|so yes|that's it|exactly)\b", re.I))
+_STOP_CUE = Prefiltered(re.compile(
     r"\b(?:quit|stopped|no longer|anymore|not any ?more|dropped|gave up|came off|cancel\w*|ended|left|"
-    r"moved|switched|swapped|changed|replaced|instead|now|new|from now on|these days|since)\b", re.I)
+    r"moved|switched|swapped|changed|replaced|instead|now|new|from now on|these days|since)\b", re.I))
 
 
 def prepare(text: str) -> None:
@@ -147,13 +148,13 @@ def _written(claim: str, entry: str) -> bool:
     return any(v and v not in held for v in values)
 
 
-_ENDS = re.compile(
+_ENDS = Prefiltered(re.compile(
     r"\b(?:ditch(?:ed|ing)|dump(?:ed|ing)|left|leaving|quit(?:ting)?|finished|sold|selling|cancell?(?:ed|ing)|"
     r"dropp(?:ed|ing)|g[ai]ve up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
     r"done with|last day (?:at|of|with)|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded|trading|not|rather than|instead of|"
     r"rip|r\.i\.p\.?|lost|buried|mourning|grieving)"
-    r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this)\s+){0,2}([\w'-]+)", re.I)
+    r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this)\s+){0,2}([\w'-]+)", re.I))
 """A verb that ends something, and the word it ends (past up to two articles or prepositions); a
 correction ("the dog's name is Max, not Rex", "oat milk instead of cow's") ends the word it sets aside."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 
@@ -162,3 +162,58 @@ def _needs(seq: sre_parse.SubPattern | list) -> bool:
         if op is sre.BRANCH and all(_needs(b) for b in av[1]):
             return True
     return False
+
+
+class Prefiltered:
+    """A compiled pattern whose ``search`` answers None at once for an ASCII text holding none of the
+    literal starts every match begins with (``literal_starts``): a few substring tests instead of the
+    regex trying each of its alternatives at every position. Otherwise, ``re.search`` itself."""
+
+    def __init__(self, rx: re.Pattern[str]) -> None:
+        self.rx, self.starts = rx, literal_starts(rx)
+
+    def _may_match(self, text: str) -> bool:
+        if self.starts is None or not text.isascii():
+            return True
+        low = text.lower()
+        return any(s in low for s in self.starts)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.rx.search(text) if self._may_match(text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.rx.finditer(text) if self._may_match(text) else iter(())
+
+
+def literal_starts(rx: re.Pattern[str]) -> tuple[str, ...] | None:
+    """Lower-cased ASCII strings one of which begins every match of ``rx`` (zero-width anchors skipped):
+    an ASCII text whose lower case holds none of them has no match, whatever the case flags. None
+    when some match may begin otherwise (a class, a repeat, a non-ASCII letter that folds to ASCII)."""
+    starts, _ = _starts(sre_parse.parse(rx.pattern, rx.flags))
+    return None if "" in starts or not all(s.isascii() for s in starts) else tuple(sorted(starts))
+
+
+def _starts(seq: sre_parse.SubPattern | list) -> tuple[set[str], bool]:
+    """(the literal prefixes of every match of ``seq``, whether each is a whole match)."""
+    out = {""}
+    for op, av in seq:
+        if op is sre.AT:
+            continue
+        if op is sre.LITERAL:
+            part, whole = {chr(av).lower()}, True
+        elif op is sre.IN and all(o is sre.LITERAL for o, _ in av):
+            part, whole = {chr(a).lower() for _, a in av}, True
+        elif op is sre.SUBPATTERN:
+            part, whole = _starts(av[3])
+        elif op is sre.BRANCH:
+            parts = [_starts(b) for b in av[1]]
+            part, whole = set().union(*(p for p, _ in parts)), all(w for _, w in parts)
+        else:
+            return out, False
+        longer = {a + b for a in out for b in part}
+        if len(longer) > 256:           # (a shorter prefix is as true, and cheaper to test)
+            return out, False
+        out = longer
+        if not whole:
+            return out, False
+    return out, True

@@ -23,6 +23,7 @@ import numpy as np
 
 from . import change, chitchat, grounding, linking, pending, slots
 from .config import PolicyConfig, default_config
+from .cuescan import Prefiltered
 from .executor import Step
 from .grounding import Grounding, claim_features, content_tokens, features, match_score, proposition
 from .policy.base import Policy
@@ -94,7 +95,8 @@ def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slo
             for (e, theirs), v in zip(kept, p)]
 
 
-_MOVED_ON = re.compile(r"\b(?:left|quit|retired|resigned|switched|moved|transferred|promoted|stepped down|replaced)\b", re.I)
+_MOVED_ON = Prefiltered(re.compile(r"\b(?:left|quit|retired|resigned|switched|moved|transferred|promoted|stepped down|replaced)\b",
+                                   re.I))
 
 
 def _link_at(cfg: PolicyConfig) -> float:

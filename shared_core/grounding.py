@@ -16,26 +16,27 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cuescan import has_digit
+from .cuescan import Prefiltered, has_digit
 from .schema import Claim, Entry, Ledger
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@/:#-]*")
 _NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
 _ZERO_FRACTION = re.compile(r"^(\d+)\.0+$")
 _IDENT = re.compile(r"\b(?=[A-Za-z0-9_#-]*\d)(?=[A-Za-z0-9_#-]*[A-Za-z])[A-Za-z0-9_#-]{3,}\b")
-_NEGATION = re.compile(
+_NEGATION = Prefiltered(re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|cannot|without|stopped|quit|no longer|isn't|aren't|wasn't|"
     r"weren't|don't|doesn't|didn't|won't|can't|hasn't|haven't|anymore)\b|n't\b",
     re.I,
-)
-_UPDATE_CUE = re.compile(
+))
+_UPDATE_CUE = Prefiltered(re.compile(
     r"\b(?:now|no longer|anymore|moved|relocated|switched|changed|updated?|new|instead|as of|since|"
     r"currently|recently|became|got promoted|promoted|renamed|replaced|from now on|these days|latest|"
     r"rescheduled|postponed|upgraded|downgraded|refreshed|actually|correction|corrected|scratch that|"
     r"turns out|not anymore|reissued|went up|went down)\b",
     re.I,
-)
-_ADDITIVE_CUE = re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides|plus|second|both)\b", re.I)
+))
+_ADDITIVE_CUE = Prefiltered(re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides|plus|second|both)\b",
+                                       re.I))
 PHATIC = frozenset(
     "hi hello hey hiya morning evening afternoon night good great thanks thank thx ty cheers ok okay k sure yes yep "
     "yeah yup no nope nah cool nice awesome perfect fine right alright haha ha lol hmm hm um uh oh wow sounds plan "
@@ -177,8 +178,8 @@ class Grounding:
     candidates: tuple[tuple[Entry, float], ...] = ()
 
 
-CUES: dict[str, re.Pattern[str]] = {
-    name: re.compile(rx, re.I) for name, rx in {
+CUES: dict[str, Prefiltered] = {
+    name: Prefiltered(re.compile(rx, re.I)) for name, rx in {
         "cue_hearsay": r"\b(?:says?|said|told (?:me|us)|heard|reckons?|according to|apparently|rumou?r\w*|word is|"
                        r"claims?|supposedly|allegedly|someone)\b",
         "cue_future": r"\b(?:next (?:week|month|year|term|quarter|monday|season)|starting|from (?:next|monday|january|"
