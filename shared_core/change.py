@@ -29,7 +29,7 @@ from .linking import COMMON, PairModel, lower_words, specific, values
 WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "change.json"
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_FIELD = re.compile(r"[\"']?([A-Za-z_][A-Za-z0-9_]{1,30})[\"']?\s*(?:[:=]|->)\s*[\"']?([^,\"'}\]\n]{1,60})")
+_FIELD = Prefiltered(re.compile(r"[\"']?([A-Za-z_][A-Za-z0-9_]{1,30})[\"']?\s*(?:[:=]|->)\s*[\"']?([^,\"'}\]\n]{1,60})"))
 _CONFIRM = Prefiltered(re.compile(
     r"\b(?:still|yep|yup|yeah|same|as usual|as before|as always|confirm\w*|indeed|correct|right|nothing changed|"
     r"no change|unchanged|again|already|so yes|that's it|exactly)\b", re.I))
@@ -95,10 +95,10 @@ def replaced(claim: str, entry: str) -> bool:
     return [w for w in a if w not in new] == [w for w in b if w not in lost] and len(a) - len(new) >= 2
 
 
-_FROM_TO = re.compile(
+_FROM_TO = Prefiltered(re.compile(
     r"\b(?:chang|mov|switch|updat|increas|decreas|rais|lower|bump|upgrad|downgrad|promot|shift|went)"
     r"[a-z]*\b[^.;]{0,60}?\bfrom\s+['\"]?([^'\",;.]{1,40}?)['\"]?\s+(?:to|into)\s+['\"]?([^'\",;.]{1,40}?)['\"]?(?=[\s.,;]|$)",
-    re.I)
+    re.I))
 
 
 def _moved_on(claim: str, entry: str) -> bool:
@@ -112,10 +112,10 @@ def _moved_on(claim: str, entry: str) -> bool:
     return old != new and held == {old}
 
 
-_SET_TO = re.compile(
+_SET_TO = Prefiltered(re.compile(
     r"\b(?:bump(?:ed)?|rais(?:e|ed)|lower(?:ed)?|cut|increas(?:e|ed)|decreas(?:e|ed)|reduc(?:e|ed)|set|chang(?:e|ed)|"
     r"mov(?:e|ed)|push(?:ed)?|pull(?:ed)?|upp(?:ed)?|drop(?:ped)?|turn(?:ed)?|put)\b(?:\s+[\w'.-]+){0,4}?\s+(?:up |down |back )?to\s+"
-    r"([\w:.]*\d[\w:.]*|[a-z]+\b)", re.I)
+    r"([\w:.]*\d[\w:.]*|[a-z]+\b)", re.I))
 """A verb that sets something, and the value it is set to ("bumped max retries to 5", "cut dining to 120",
 "push standup to 10:30")."""
 
@@ -126,9 +126,9 @@ def _set_to(claim: str, entry_words: list[str]) -> bool:
     return m is not None and m.group(1).lower() not in entry_words and m.group(1).lower() not in STOP
 
 
-_WRITE_CALL = re.compile(
+_WRITE_CALL = Prefiltered(re.compile(
     r"(?:^|[\s.])(?:\w+[._])?(?P<verb>set|update|patch|put|assign|transfer|rename|move|complete|close|resolve|cancel|"
-    r"enable|disable|archive|delete|remove|mark)\w*\s*\((?P<args>[^)]*)\)", re.I)
+    r"enable|disable|archive|delete|remove|mark)\w*\s*\((?P<args>[^)]*)\)", re.I))
 _DONE = frozenset("complete close resolve cancel enable disable archive delete remove mark".split())
 
 
@@ -184,8 +184,8 @@ def revived(claim: str, entry: str) -> bool:
     return ended(entry, claim) and not negated(claim) and not ends(claim)
 
 
-_GONE = re.compile(r"\b([\w'-]+)\s+(?:has |had |just )?(?:died|passed away|passed on|was put down|was put to sleep|"
-                   r"is gone|is no more|closed down|shut down|went bust|went under)\b", re.I)
+_GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:has |had |just )?(?:died|passed away|passed on|was put down|"
+                               r"was put to sleep|is gone|is no more|closed down|shut down|went bust|went under)\b", re.I))
 """The word before a verb that ends it: "nugget died", "the old gym closed down"."""
 
 

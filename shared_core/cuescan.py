@@ -165,18 +165,18 @@ def _needs(seq: sre_parse.SubPattern | list) -> bool:
 
 
 class Prefiltered:
-    """A compiled pattern whose ``search`` answers None at once for an ASCII text holding none of the
-    literal starts every match begins with (``literal_starts``): a few substring tests instead of the
-    regex trying each of its alternatives at every position. Otherwise, ``re.search`` itself."""
+    """A compiled pattern whose searches answer "none" at once for an ASCII text holding none of the
+    literals one of which every match holds (``needed_literals``): a few substring tests instead of the
+    regex trying each of its alternatives at every position. Otherwise, the pattern's own answer."""
 
     def __init__(self, rx: re.Pattern[str]) -> None:
-        self.rx, self.starts = rx, literal_starts(rx)
+        self.rx, self.needed = rx, needed_literals(rx)
 
     def _may_match(self, text: str) -> bool:
-        if self.starts is None or not text.isascii():
+        if self.needed is None or not text.isascii():
             return True
         low = text.lower()
-        return any(s in low for s in self.starts)
+        return any(s in low for s in self.needed)
 
     def search(self, text: str) -> re.Match[str] | None:
         return self.rx.search(text) if self._may_match(text) else None
@@ -184,13 +184,32 @@ class Prefiltered:
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         return self.rx.finditer(text) if self._may_match(text) else iter(())
 
+    def findall(self, text: str) -> list:
+        return self.rx.findall(text) if self._may_match(text) else []
 
-def literal_starts(rx: re.Pattern[str]) -> tuple[str, ...] | None:
-    """Lower-cased ASCII strings one of which begins every match of ``rx`` (zero-width anchors skipped):
-    an ASCII text whose lower case holds none of them has no match, whatever the case flags. None
-    when some match may begin otherwise (a class, a repeat, a non-ASCII letter that folds to ASCII)."""
-    starts, _ = _starts(sre_parse.parse(rx.pattern, rx.flags))
-    return None if "" in starts or not all(s.isascii() for s in starts) else tuple(sorted(starts))
+
+def needed_literals(rx: re.Pattern[str]) -> tuple[str, ...] | None:
+    """Lower-cased ASCII strings one of which every match of ``rx`` holds: an ASCII text whose lower
+    case holds none of them has no match, whatever the case flags. None when no such set is known
+    (classes and repeats everywhere, or a non-ASCII letter that may fold to an ASCII one)."""
+    found = _needed(list(sre_parse.parse(rx.pattern, rx.flags)))
+    return None if found is None else tuple(sorted(found))
+
+
+def _needed(seq: list) -> set[str] | None:
+    """The best-known set of literals one of which every match of ``seq`` holds: the literal starts of
+    the part from some item on, or what a group, a branch (each alternative) or a repeat needs."""
+    options = [_starts(seq[j:])[0] for j in range(len(seq))]
+    for op, av in seq:
+        if op is sre.SUBPATTERN:
+            options.append(_needed(list(av[3])))
+        elif op is sre.BRANCH:
+            parts = [_needed(list(b)) for b in av[1]]
+            options.append(None if None in parts else set().union(*parts))  # type: ignore[arg-type]
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[0] >= 1:
+            options.append(_needed(list(av[2])))
+    valid = [o for o in options if o and "" not in o and all(s.isascii() for s in o)]
+    return max(valid, key=lambda o: (min(map(len, o)), -len(o)), default=None)   # longest, then fewest
 
 
 def _starts(seq: sre_parse.SubPattern | list) -> tuple[set[str], bool]:

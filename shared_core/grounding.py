@@ -211,6 +211,10 @@ CUES: dict[str, Prefiltered] = {
 think", "probably") are left to the policy: people use them on completed changes."""
 
 
+_FIELD = Prefiltered(re.compile(r"\b\w+\s*[=:]\s*\S"))
+"""``key: value`` or ``key=value``: structured text."""
+
+
 def claim_features(claim: Claim) -> dict[str, float]:
     """Features of the claim alone (they matter with or without a target)."""
     return dict(_text_features(claim.text))
@@ -222,7 +226,7 @@ def _text_features(text: str) -> dict[str, float]:
     target and in the policy's view). Callers get a copy, so this cached dict is never changed."""
     return {
         **{name: float(bool(rx.search(text))) for name, rx in CUES.items()},
-        "structured": float(text.lstrip().startswith(("{", "[")) or bool(re.search(r"\b\w+\s*[=:]\s*\S", text))),
+        "structured": float(text.lstrip().startswith(("{", "[")) or bool(_FIELD.search(text))),
         "update_cue": float(bool(_UPDATE_CUE.search(text))),
         "additive_cue": float(bool(_ADDITIVE_CUE.search(text))),
         "claim_length": math.log1p(len(content_tokens(text))),

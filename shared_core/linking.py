@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from . import slots
-from .cuescan import has_digit, needs_digit
+from .cuescan import Prefiltered, has_digit, needs_digit
 from .grounding import PHATIC, STOP, content_tokens, entities, identifiers, numbers, proposition
 from .index.embedders import _stem
 
@@ -56,7 +56,7 @@ mentioned said says noted note user user's assistant confirmed confirm confirms 
 """Words that say nothing about *what* a message is about (time words, fillers, light verbs). Written by
 hand from general English, not from any data set; the linker's other features absorb what it misses."""
 
-_KEY = re.compile(r"[\"']?([A-Za-z_][A-Za-z0-9_]{1,30})[\"']?\s*(?:[:=]|->)\s*")
+_KEY = Prefiltered(re.compile(r"[\"']?([A-Za-z_][A-Za-z0-9_]{1,30})[\"']?\s*(?:[:=]|->)\s*"))
 
 
 @lru_cache(maxsize=65536)

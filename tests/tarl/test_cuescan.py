@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared_core import grounding, linking, slots
-from shared_core.cuescan import CueScanner, Prefiltered, has_digit, literal_starts, needs_digit
+from shared_core.cuescan import CueScanner, Prefiltered, has_digit, needed_literals, needs_digit
 
 FRAGMENTS = ["my ", "I ", "the ", "new ", "password ", "pin", "-", "_", " ", ", ", "20mg ", "10 mg", "sertraline ",
              "lives in ", "moved to ", "Porto", "£40 ", "$", "€", "K", "\u212a", "\u017f", "ß", "İ", "٣", "dark mode ",
@@ -72,24 +72,29 @@ def test_needs_digit_is_safe(pattern: str, text: str) -> None:
 
 
 PREFILTERED = [r"\b(?:says?|said|told (?:me|us))\b", r"^\s*(?:the )?user\b|\brecap\b", r"\b(?:ab|a[bc]d|x+y)\b",
+               r"\w+\s*(?:[:=]|->)\s*\S", r"\b(\w+)\s+(?:has |just )?(?:died|passed on)", r"[^\w]*(?:a|b)\s+k:",
                r"(?:k|s)it|(?-i:Ki)t", r"n't\b|\bno(?:pe)?\b", r"[ks]i|ab", r"\bi\b|\bme\b", "(?:a|b)(?:c|d)e|f"]
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(PREFILTERED), st.sampled_from([0, re.I]),
        st.lists(st.sampled_from(["Said ", "SAYS", "told Us", "user", " recap", "ABd", "xxy", "Kit", "kit", "\u212ait",
-                                 "\u017fit", "\u0131", "sIt", "don't", "Nope", " I ", "me", "ace", "bde", "f", "-"])
-                | st.text(alphabet="abcdeiknostuyx KS'\u212a\u017f\u0131", max_size=5), max_size=6).map("".join))
+                                 "\u017fit", "\u0131", "sIt", "don't", "Nope", " I ", "me", "ace", "bde", "f", "-",
+                                 "x: 1", "a=b", "b->", " died", "has passed on", "A  K:"])
+                | st.text(alphabet="abcdeiknostuyx KS':=->\u212a\u017f\u0131", max_size=5), max_size=6).map("".join))
 def test_prefiltered_is_the_search(pattern: str, flags: int, text: str) -> None:
-    """Ruling a text out by its literal starts answers exactly what ``re.search`` answers."""
+    """Ruling a text out by the literals its matches need answers exactly what ``re.search`` answers."""
     rx = re.compile(pattern, flags)
     want = rx.search(text)
     got = Prefiltered(rx).search(text)
     assert (None if got is None else got.span()) == (None if want is None else want.span())
     assert [m.span() for m in Prefiltered(rx).finditer(text)] == [m.span() for m in rx.finditer(text)]
+    assert Prefiltered(rx).findall(text) == rx.findall(text)
 
 
-def test_literal_starts() -> None:
-    assert literal_starts(re.compile(r"\b(?:says?|said|told (?:me|us))\b", re.I)) == ("said", "say", "told me", "told us")
-    assert literal_starts(re.compile(r"^\s*user")) is None          # a match may start with any space
-    assert literal_starts(re.compile("\u017fit|x", re.I)) is None      # a long s matches ASCII "s" under re.I
+def test_needed_literals() -> None:
+    assert needed_literals(re.compile(r"\b(?:says?|said|told (?:me|us))\b", re.I)) == ("said", "say", "told me", "told us")
+    assert needed_literals(re.compile(r"^\s*user")) == ("user",)
+    assert needed_literals(re.compile(r"\w+\s*(?:[:=]|->)")) == ("->", ":", "=")
+    assert needed_literals(re.compile("\u017fit|x", re.I)) == ("it", "x")   # a long s matches ASCII "s" under re.I
+    assert needed_literals(re.compile(r"\w+|x")) is None
