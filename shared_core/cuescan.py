@@ -9,6 +9,11 @@ from its parsed pattern, so at each position only the cues that can start with t
 tried (one smaller combined pattern per character, whose first matching branch is the first cue
 matching there), and the winning cue is matched once more on its own. The result is exactly
 ``re.search`` of each cue in order: the same cue and an identical ``Match`` (span, groups).
+
+The same reading of parsed patterns spares whole searches that cannot succeed, for the same reason
+(``re`` tries every alternative at every position, where a substring test is one C scan): ``has_digit``
+rules out the patterns ``needs_digit`` finds need a digit, and ``Prefiltered`` a pattern whose every
+match holds one of a few literals (``needed_literals``) on an ASCII text holding none of them.
 """
 
 from __future__ import annotations
