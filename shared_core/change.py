@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from . import slots
+from .cuescan import Prefiltered
 from .families import VALUES
 from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
 from .index.embedders import _stem
@@ -28,13 +29,18 @@ from .linking import COMMON, PairModel, lower_words, specific, values
 WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "change.json"
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_FIELD = re.compile(r"[\"']?([A-Za-z_][A-Za-z0-9_]{1,30})[\"']?\s*(?:[:=]|->)\s*[\"']?([^,\"'}\]\n]{1,60})")
-_CONFIRM = re.compile(
+_FIELD = Prefiltered(re.compile(r"[\"']?([A-Za-z_][A-Za-z0-9_]{1,30})[\"']?\s*(?:[:=]|->)\s*[\"']?([^,\"'}\]\n]{1,60})"))
+_CONFIRM = Prefiltered(re.compile(
     r"\b(?:still|yep|yup|yeah|same|as usual|as before|as always|confirm\w*|indeed|correct|right|nothing changed|"
-    r"no change|unchanged|again|already|so yes|that's it|exactly)\b", re.I)
-_STOP_CUE = re.compile(
+    r"no change|unchanged|again|already|so yes|that's it|exactly)\b", re.I))
+_STOP_CUE = Prefiltered(re.compile(
     r"\b(?:quit|stopped|no longer|anymore|not any ?more|dropped|gave up|came off|cancel\w*|ended|left|"
-    r"moved|switched|swapped|changed|replaced|instead|now|new|from now on|these days|since)\b", re.I)
+    r"moved|switched|swapped|changed|replaced|instead|now|new|from now on|these days|since)\b", re.I))
+
+
+def prepare(text: str) -> None:
+    """Fill the per-text caches a pair reads here (see ``decision.prepare``)."""
+    fields(text), ends(text), _stamp(text)
 
 
 @lru_cache(maxsize=65536)
@@ -89,10 +95,10 @@ def replaced(claim: str, entry: str) -> bool:
     return [w for w in a if w not in new] == [w for w in b if w not in lost] and len(a) - len(new) >= 2
 
 
-_FROM_TO = re.compile(
+_FROM_TO = Prefiltered(re.compile(
     r"\b(?:chang|mov|switch|updat|increas|decreas|rais|lower|bump|upgrad|downgrad|promot|shift|went)"
     r"[a-z]*\b[^.;]{0,60}?\bfrom\s+['\"]?([^'\",;.]{1,40}?)['\"]?\s+(?:to|into)\s+['\"]?([^'\",;.]{1,40}?)['\"]?(?=[\s.,;]|$)",
-    re.I)
+    re.I))
 
 
 def _moved_on(claim: str, entry: str) -> bool:
@@ -106,10 +112,10 @@ def _moved_on(claim: str, entry: str) -> bool:
     return old != new and held == {old}
 
 
-_SET_TO = re.compile(
+_SET_TO = Prefiltered(re.compile(
     r"\b(?:bump(?:ed)?|rais(?:e|ed)|lower(?:ed)?|cut|increas(?:e|ed)|decreas(?:e|ed)|reduc(?:e|ed)|set|chang(?:e|ed)|"
     r"mov(?:e|ed)|push(?:ed)?|pull(?:ed)?|upp(?:ed)?|drop(?:ped)?|turn(?:ed)?|put)\b(?:\s+[\w'.-]+){0,4}?\s+(?:up |down |back )?to\s+"
-    r"([\w:.]*\d[\w:.]*|[a-z]+\b)", re.I)
+    r"([\w:.]*\d[\w:.]*|[a-z]+\b)", re.I))
 """A verb that sets something, and the value it is set to ("bumped max retries to 5", "cut dining to 120",
 "push standup to 10:30")."""
 
@@ -120,9 +126,9 @@ def _set_to(claim: str, entry_words: list[str]) -> bool:
     return m is not None and m.group(1).lower() not in entry_words and m.group(1).lower() not in STOP
 
 
-_WRITE_CALL = re.compile(
+_WRITE_CALL = Prefiltered(re.compile(
     r"(?:^|[\s.])(?:\w+[._])?(?P<verb>set|update|patch|put|assign|transfer|rename|move|complete|close|resolve|cancel|"
-    r"enable|disable|archive|delete|remove|mark)\w*\s*\((?P<args>[^)]*)\)", re.I)
+    r"enable|disable|archive|delete|remove|mark)\w*\s*\((?P<args>[^)]*)\)", re.I))
 _DONE = frozenset("complete close resolve cancel enable disable archive delete remove mark".split())
 
 
@@ -142,13 +148,13 @@ def _written(claim: str, entry: str) -> bool:
     return any(v and v not in held for v in values)
 
 
-_ENDS = re.compile(
+_ENDS = Prefiltered(re.compile(
     r"\b(?:ditch(?:ed|ing)|dump(?:ed|ing)|left|leaving|quit(?:ting)?|finished|sold|selling|cancell?(?:ed|ing)|"
     r"dropp(?:ed|ing)|g[ai]ve up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
     r"done with|last day (?:at|of|with)|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded|trading|not|rather than|instead of|"
     r"rip|r\.i\.p\.?|lost|buried|mourning|grieving)"
-    r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this)\s+){0,2}([\w'-]+)", re.I)
+    r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this)\s+){0,2}([\w'-]+)", re.I))
 """A verb that ends something, and the word it ends (past up to two articles or prepositions); a
 correction ("the dog's name is Max, not Rex", "oat milk instead of cow's") ends the word it sets aside."""
 
@@ -160,20 +166,26 @@ def ended(claim: str, entry: str) -> bool:
     already says the value ended ("I quit smoking") is not changed by saying it again. The decision counts
     it as hard evidence of a change, beside ``replaced``'s word-for-word frames."""
     held = specific(entry)
-    if not held or _ENDS.search(entry) or _GONE.search(entry):
+    if not held or ends(entry):
         return False
-    words = [m.group(1) for m in (*_ENDS.finditer(claim), *_GONE.finditer(claim))]
-    return any(_stem(w.lower().removesuffix("'s")) in held for w in words)
+    return any(w in held for w in ends(claim))
+
+
+@lru_cache(maxsize=65536)
+def ends(text: str) -> tuple[str, ...]:
+    """The stems of the words ``text`` ends (``_ENDS``, ``_GONE``), empty when it ends nothing. Cached per
+    text: ``ended`` and ``revived`` read both texts of a pair, each both ways."""
+    return tuple(_stem(m.group(1).lower().removesuffix("'s")) for m in (*_ENDS.finditer(text), *_GONE.finditer(text)))
 
 
 def revived(claim: str, entry: str) -> bool:
     """The claim states as current a value its entry says is over ("we've got you down for cetirizine" about
     "swapped the cetirizine for fexofenadine"), without itself ending or negating it."""
-    return ended(entry, claim) and not negated(claim) and not _ENDS.search(claim) and not _GONE.search(claim)
+    return ended(entry, claim) and not negated(claim) and not ends(claim)
 
 
-_GONE = re.compile(r"\b([\w'-]+)\s+(?:has |had |just )?(?:died|passed away|passed on|was put down|was put to sleep|"
-                   r"is gone|is no more|closed down|shut down|went bust|went under)\b", re.I)
+_GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:has |had |just )?(?:died|passed away|passed on|was put down|"
+                               r"was put to sleep|is gone|is no more|closed down|shut down|went bust|went under)\b", re.I))
 """The word before a verb that ends it: "nugget died", "the old gym closed down"."""
 
 
@@ -265,9 +277,15 @@ _STAMP = re.compile(
     r"snapshot)\w*)[\"']?\s*[:=]\s*[\"']?(\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?)", re.I)
 
 
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+"""What every stamp holds: a text without it has none, found faster than by ``_STAMP``'s own search."""
+
+
 @lru_cache(maxsize=65536)
 def _stamp(text: str) -> str | None:
     """The latest time a record says it was read or written (``"as_of": "2026-03-01"``), ISO, or None."""
+    if not _DAY.search(text):
+        return None
     return max((m.group(2).replace(" ", "T") for m in _STAMP.finditer(text)), default=None)
 
 

@@ -9,13 +9,18 @@ from its parsed pattern, so at each position only the cues that can start with t
 tried (one smaller combined pattern per character, whose first matching branch is the first cue
 matching there), and the winning cue is matched once more on its own. The result is exactly
 ``re.search`` of each cue in order: the same cue and an identical ``Match`` (span, groups).
+
+The same reading of parsed patterns spares whole searches that cannot succeed, for the same reason
+(``re`` tries every alternative at every position, where a substring test is one C scan): ``has_digit``
+rules out the patterns ``needs_digit`` finds need a digit, and ``Prefiltered`` a pattern whose every
+match holds one of a few literals (``needed_literals``) on an ASCII text holding none of them.
 """
 
 from __future__ import annotations
 
 import re
 import string
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 
@@ -63,25 +68,56 @@ def _first(seq: sre_parse.SubPattern | list) -> tuple[frozenset[str] | None, boo
     return frozenset(out), True
 
 
+def _alternatives(cue: str, flags: int) -> list[str]:
+    """The cue's top-level alternatives ("pin|pass(?:word|code)" -> "pin", "pass(?:word|code)"): each goes
+    only under the characters it can start with, so a position tries the few alternatives that can begin
+    there, not every alternative of every cue sharing one. The cue whole when the split is not certain."""
+    alts, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(cue):
+        ch = cue[i]
+        if ch == "\\":
+            i += 1
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            i += cue[i + 1:i + 2] == "^"
+            i += cue[i + 1:i + 2] == "]"          # a ']' first in a class is literal
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            alts.append(cue[start:i])
+            start = i + 1
+        i += 1
+    alts.append(cue[start:])
+    parsed = sre_parse.parse(cue, flags)
+    if len(alts) > 1 and not (len(parsed) == 1 and parsed[0][0] is sre.BRANCH and len(parsed[0][1][1]) == len(alts)):
+        return [cue]
+    return alts
+
+
 class CueScanner:
     """``first(text)``: ``(i, match)`` for the first of ``cues`` (in order) that ``re.search`` finds in
     ``text``, each cue wrapped as ``before(?:cue)after``; None when none does."""
 
     def __init__(self, cues: Sequence[str], flags: int = 0, before: str = "", after: str = "") -> None:
         self.patterns = [re.compile(rf"{before}(?:{cue}){after}", flags) for cue in cues]
-        starts = []
-        for cue in cues:
-            first, empty = _first(sre_parse.parse(cue, flags))
-            starts.append(None if empty else first)
         by_char: dict[str, list[str]] = {c: [] for c in _ASCII}
-        for i, (cue, first) in enumerate(zip(cues, starts)):
+        for i, cue in enumerate(cues):
+            starts = []
+            for alt in _alternatives(cue, flags):
+                first, empty = _first(sre_parse.parse(alt, flags))
+                starts.append((alt, None if empty else first))
             for c in by_char:
-                if first is None or c in first or c.lower() in first:
-                    by_char[c].append(f"(?P<cue{i}>{cue})")
+                if alts := [alt for alt, first in starts if first is None or c in first or c.lower() in first]:
+                    by_char[c].append(f"(?P<cue{i}>{'|'.join(alts)})")
         self._at = {c: re.compile(rf"{before}(?:{'|'.join(alts)}){after}", flags) if alts else None
                     for c, alts in by_char.items()}
-        """Per character, the cues that can start with it, in order, each a named group: an alternation
-        answers with its first branch that matches, so the group named is the first cue matching here."""
+        """Per character, the cues that can start with it, in order, each a named group holding those of
+        its alternatives that can: an alternation answers with its first branch that matches, so the
+        group named is the first cue matching here."""
         self._slow = re.compile(      # any cue: where the table does not reach (outside ASCII, case folding surprises)
             rf"{before}(?:{'|'.join(f'(?P<cue{i}>{cue})' for i, cue in enumerate(cues))}){after}", flags)
         self._where = re.compile(before, flags)
@@ -100,3 +136,108 @@ class CueScanner:
                 if k < best:
                     best, where = k, i
         return None if where < 0 else (best, self.patterns[best].match(text, where))  # type: ignore[return-value]
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def has_digit(text: str) -> bool:
+    """Whether ``text`` holds a digit: one fast scan that rules out every pattern ``needs_digit``
+    (ids, numbers, times, phones) on the many texts without one, instead of each slower search."""
+    return _DIGIT.search(text) is not None
+
+
+def needs_digit(rx: re.Pattern[str]) -> bool:
+    """Whether every match of ``rx`` holds (or looks ahead at) a digit, so it cannot match a text
+    ``has_digit`` rejects. Anything this does not recognise answers False: safe."""
+    return _needs(sre_parse.parse(rx.pattern, rx.flags))
+
+
+def _needs(seq: sre_parse.SubPattern | list) -> bool:
+    for op, av in seq:
+        if op is sre.LITERAL and chr(av).isdecimal():
+            return True
+        if op is sre.IN and av and all(o is sre.CATEGORY and a is sre.CATEGORY_DIGIT or o is sre.LITERAL and chr(a).isdecimal()
+                                       or o is sre.RANGE and "0" <= chr(a[0]) and chr(a[1]) <= "9" for o, a in av):
+            return True
+        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[0] >= 1 and _needs(av[2]):
+            return True
+        if op is sre.SUBPATTERN and _needs(av[3]) or op is sre.ASSERT and _needs(av[1]):
+            return True
+        if op is sre.BRANCH and all(_needs(b) for b in av[1]):
+            return True
+    return False
+
+
+class Prefiltered:
+    """A compiled pattern whose searches answer "none" at once for an ASCII text holding none of the
+    literals one of which every match holds (``needed_literals``): a few substring tests instead of the
+    regex trying each of its alternatives at every position. Otherwise, the pattern's own answer."""
+
+    def __init__(self, rx: re.Pattern[str]) -> None:
+        self.rx, self.needed = rx, needed_literals(rx)
+
+    def _may_match(self, text: str) -> bool:
+        if self.needed is None or not text.isascii():
+            return True
+        low = text.lower()
+        return any(s in low for s in self.needed)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.rx.search(text) if self._may_match(text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.rx.finditer(text) if self._may_match(text) else iter(())
+
+    def findall(self, text: str) -> list:
+        return self.rx.findall(text) if self._may_match(text) else []
+
+
+def needed_literals(rx: re.Pattern[str]) -> tuple[str, ...] | None:
+    """Lower-cased ASCII strings one of which every match of ``rx`` holds: an ASCII text whose lower
+    case holds none of them has no match, whatever the case flags. None when no such set is known
+    (classes and repeats everywhere, or a non-ASCII letter that may fold to an ASCII one)."""
+    found = _needed(list(sre_parse.parse(rx.pattern, rx.flags)))
+    return None if found is None else tuple(sorted(found))
+
+
+def _needed(seq: list) -> set[str] | None:
+    """The best-known set of literals one of which every match of ``seq`` holds: the literal starts of
+    the part from some item on, or what a group, a branch (each alternative) or a repeat needs."""
+    options = [_starts(seq[j:])[0] for j in range(len(seq))]
+    for op, av in seq:
+        if op is sre.SUBPATTERN:
+            options.append(_needed(list(av[3])))
+        elif op is sre.BRANCH:
+            parts = [_needed(list(b)) for b in av[1]]
+            options.append(None if None in parts else set().union(*parts))  # type: ignore[arg-type]
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[0] >= 1:
+            options.append(_needed(list(av[2])))
+    valid = [o for o in options if o and "" not in o and all(s.isascii() for s in o)]
+    return max(valid, key=lambda o: (min(map(len, o)), -len(o)), default=None)   # longest, then fewest
+
+
+def _starts(seq: sre_parse.SubPattern | list) -> tuple[set[str], bool]:
+    """(the literal prefixes of every match of ``seq``, whether each is a whole match)."""
+    out = {""}
+    for op, av in seq:
+        if op is sre.AT:
+            continue
+        if op is sre.LITERAL:
+            part, whole = {chr(av).lower()}, True
+        elif op is sre.IN and all(o is sre.LITERAL for o, _ in av):
+            part, whole = {chr(a).lower() for _, a in av}, True
+        elif op is sre.SUBPATTERN:
+            part, whole = _starts(av[3])
+        elif op is sre.BRANCH:
+            parts = [_starts(b) for b in av[1]]
+            part, whole = set().union(*(p for p, _ in parts)), all(w for _, w in parts)
+        else:
+            return out, False
+        longer = {a + b for a in out for b in part}
+        if len(longer) > 256:           # (a shorter prefix is as true, and cheaper to test)
+            return out, False
+        out = longer
+        if not whole:
+            return out, False
+    return out, True

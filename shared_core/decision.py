@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import change, chitchat, linking, pending, slots
+from . import change, chitchat, grounding, linking, pending, slots
 from .config import PolicyConfig, default_config
+from .cuescan import Prefiltered
 from .executor import Step
 from .grounding import Grounding, claim_features, content_tokens, features, match_score, proposition
 from .policy.base import Policy
@@ -94,7 +95,8 @@ def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slo
             for (e, theirs), v in zip(kept, p)]
 
 
-_MOVED_ON = re.compile(r"\b(?:left|quit|retired|resigned|switched|moved|transferred|promoted|stepped down|replaced)\b", re.I)
+_MOVED_ON = Prefiltered(re.compile(r"\b(?:left|quit|retired|resigned|switched|moved|transferred|promoted|stepped down|replaced)\b",
+                                   re.I))
 
 
 def _link_at(cfg: PolicyConfig) -> float:
@@ -136,11 +138,15 @@ def _change(claim: Claim, entry: Entry, sim: float, mine: slots.Slot, theirs: sl
 
 def prepare(item: Claim | Entry) -> None:
     """Compute (and cache, per text) what the decision reads of one text on its own: its slot and the
-    linker's and change model's word sets. A claim's are computed when it is decided, so the entry it
-    becomes is ready for every later decision; only the claim in hand and the pairs remain per write."""
-    slot_of(item)
+    linker's, change model's and grounding's word sets, stamps and cues. A claim's are computed when it
+    is decided, so the entry it becomes is ready for every later decision; only the claim in hand and
+    the pairs remain per write."""
+    slot = slot_of(item)
     linking.prepare(item.text)
-    change.fields(item.text)
+    linking.person_words(slot.subject or "")
+    change.prepare(item.text)
+    grounding.prepare(item.text)
+    slots.family(item.text), slots.call(item.text), hedged(item.text)
 
 
 def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries: Sequence[Entry] = (),

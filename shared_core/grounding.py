@@ -16,25 +16,27 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .cuescan import Prefiltered, has_digit
 from .schema import Claim, Entry, Ledger
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@/:#-]*")
 _NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
 _ZERO_FRACTION = re.compile(r"^(\d+)\.0+$")
 _IDENT = re.compile(r"\b(?=[A-Za-z0-9_#-]*\d)(?=[A-Za-z0-9_#-]*[A-Za-z])[A-Za-z0-9_#-]{3,}\b")
-_NEGATION = re.compile(
+_NEGATION = Prefiltered(re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|cannot|without|stopped|quit|no longer|isn't|aren't|wasn't|"
     r"weren't|don't|doesn't|didn't|won't|can't|hasn't|haven't|anymore)\b|n't\b",
     re.I,
-)
-_UPDATE_CUE = re.compile(
+))
+_UPDATE_CUE = Prefiltered(re.compile(
     r"\b(?:now|no longer|anymore|moved|relocated|switched|changed|updated?|new|instead|as of|since|"
     r"currently|recently|became|got promoted|promoted|renamed|replaced|from now on|these days|latest|"
     r"rescheduled|postponed|upgraded|downgraded|refreshed|actually|correction|corrected|scratch that|"
     r"turns out|not anymore|reissued|went up|went down)\b",
     re.I,
-)
-_ADDITIVE_CUE = re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides|plus|second|both)\b", re.I)
+))
+_ADDITIVE_CUE = Prefiltered(re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides|plus|second|both)\b",
+                                       re.I))
 PHATIC = frozenset(
     "hi hello hey hiya morning evening afternoon night good great thanks thank thx ty cheers ok okay k sure yes yep "
     "yeah yup no nope nah cool nice awesome perfect fine right alright haha ha lol hmm hm um uh oh wow sounds plan "
@@ -84,7 +86,7 @@ def numbers(text: str) -> frozenset[str]:
 @lru_cache(maxsize=65536)
 def identifiers(text: str) -> frozenset[str]:
     """Mixed letter-digit tokens (order ids, ticket keys, flight numbers): the keys tool outputs refresh."""
-    return frozenset(m.lower() for m in _IDENT.findall(text))
+    return frozenset(m.lower() for m in _IDENT.findall(text)) if has_digit(text) else frozenset()
 
 
 @lru_cache(maxsize=65536)
@@ -128,7 +130,9 @@ def _written_alike(text: str) -> str:
     """One spelling for the values people write in many ways: a time of day as ``HH:MM`` ("4pm", "4:00
     PM", "16:00") and a phone number as its last ten digits ("+14155550188", "415-555-0188"), so a tool
     that restates what the user said in its own format is not taken for a new value. Cached: an entry's
-    text meets every later claim that grounds on it."""
+    text meets every later claim that grounds on it. (Each pattern needs a digit.)"""
+    if not has_digit(text):
+        return text
     return _CLOCK.sub(_clock, _PHONE.sub(_phone, _HTTP_STATUS.sub(r"\1", text)))
 
 
@@ -158,6 +162,14 @@ def normalised(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
+def prepare(text: str) -> None:
+    """Fill the per-text caches ``features``, ``value_replaced`` and ``match_score`` read (see
+    ``decision.prepare``)."""
+    for t in {text, _written_alike(text), proposition(text)}:
+        content_tokens(t), numbers(t), identifiers(t), entities(t)
+    negated(text), normalised(text)
+
+
 @dataclass(frozen=True)
 class Grounding:
     target: Entry | None
@@ -166,8 +178,8 @@ class Grounding:
     candidates: tuple[tuple[Entry, float], ...] = ()
 
 
-CUES: dict[str, re.Pattern[str]] = {
-    name: re.compile(rx, re.I) for name, rx in {
+CUES: dict[str, Prefiltered] = {
+    name: Prefiltered(re.compile(rx, re.I)) for name, rx in {
         "cue_hearsay": r"\b(?:says?|said|told (?:me|us)|heard|reckons?|according to|apparently|rumou?r\w*|word is|"
                        r"claims?|supposedly|allegedly|someone)\b",
         "cue_future": r"\b(?:next (?:week|month|year|term|quarter|monday|season)|starting|from (?:next|monday|january|"
@@ -199,6 +211,10 @@ CUES: dict[str, re.Pattern[str]] = {
 think", "probably") are left to the policy: people use them on completed changes."""
 
 
+_FIELD = Prefiltered(re.compile(r"\b\w+\s*[=:]\s*\S"))
+"""``key: value`` or ``key=value``: structured text."""
+
+
 def claim_features(claim: Claim) -> dict[str, float]:
     """Features of the claim alone (they matter with or without a target)."""
     return dict(_text_features(claim.text))
@@ -210,7 +226,7 @@ def _text_features(text: str) -> dict[str, float]:
     target and in the policy's view). Callers get a copy, so this cached dict is never changed."""
     return {
         **{name: float(bool(rx.search(text))) for name, rx in CUES.items()},
-        "structured": float(text.lstrip().startswith(("{", "[")) or bool(re.search(r"\b\w+\s*[=:]\s*\S", text))),
+        "structured": float(text.lstrip().startswith(("{", "[")) or bool(_FIELD.search(text))),
         "update_cue": float(bool(_UPDATE_CUE.search(text))),
         "additive_cue": float(bool(_ADDITIVE_CUE.search(text))),
         "claim_length": math.log1p(len(content_tokens(text))),

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from . import slots
+from .cuescan import Prefiltered, has_digit, needs_digit
 from .grounding import PHATIC, STOP, content_tokens, entities, identifiers, numbers, proposition
 from .index.embedders import _stem
 
@@ -55,7 +56,7 @@ mentioned said says noted note user user's assistant confirmed confirm confirms 
 """Words that say nothing about *what* a message is about (time words, fillers, light verbs). Written by
 hand from general English, not from any data set; the linker's other features absorb what it misses."""
 
-_KEY = re.compile(r"[\"']?([A-Za-z_][A-Za-z0-9_]{1,30})[\"']?\s*(?:[:=]|->)\s*")
+_KEY = Prefiltered(re.compile(r"[\"']?([A-Za-z_][A-Za-z0-9_]{1,30})[\"']?\s*(?:[:=]|->)\s*"))
 
 
 @lru_cache(maxsize=65536)
@@ -88,11 +89,15 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9@./:_-]*")
 @lru_cache(maxsize=65536)
 def lower_words(text: str) -> frozenset[str]:
     """Every word of ``text`` and its stem, lower-cased, with digits-only variants of numbers ("9037")."""
-    out = set()
-    for w in _WORD.findall(text.lower()):
+    out, low = set(), text.lower()
+    digits = has_digit(low)        # (without one, every digits-only variant is empty)
+    for w in _WORD.findall(low):
         w = w.strip(".:-/")
-        out |= {w, _stem(w), re.sub(r"\D", "", w)} - {""}
+        out |= {w, _stem(w), _NOT_DIGIT.sub("", w) if digits else ""} - {""}
     return frozenset(out)
+
+
+_NOT_DIGIT = re.compile(r"\D")
 
 
 @lru_cache(maxsize=65536)
@@ -124,9 +129,14 @@ tend to be about the same attribute even when they share no word ("cell is (512)
 number 737-555-0199")."""
 
 
+_DIGITAL = frozenset(name for name, rx in TYPES.items() if needs_digit(rx))
+"""The shapes written with a digit: none to search for in a text without one."""
+
+
 @lru_cache(maxsize=65536)
 def types(text: str) -> frozenset[str]:
-    return frozenset(name for name, rx in TYPES.items() if rx.search(text))
+    digits = has_digit(text)
+    return frozenset(name for name, rx in TYPES.items() if (digits or name not in _DIGITAL) and rx.search(text))
 
 
 def prepare(text: str) -> None:

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .config import PolicyConfig, default_config
+from .cuescan import Prefiltered
 from .schema import Claim, Entry
 
-_HEDGE = re.compile(
+_HEDGE = Prefiltered(re.compile(
     r"\b(?:maybe|perhaps|probably|possibly|might|i think|i guess|i believe|not sure|unsure|i heard|"
     r"rumou?r|apparently|supposedly|allegedly|someone said|could be|kind of|sort of|not certain|i suppose|"
     r"if i remember|iirc|i reckon|unconfirmed|likely|seems|seemed|might be|may be|considering|thinking about|"
@@ -22,7 +23,7 @@ _HEDGE = re.compile(
     r"may (?:want|need|have|not|stop|start|move|switch|change|leave|end|drop|go)|infer(?:s|red|ring)?|"
     r"gotta be|must be|thinking of|not tested|untested|not confirmed|unconfirmed|self-diagnos\w*)\b",
     re.I,
-)
+))
 
 
 @lru_cache(maxsize=65536)

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from .cuescan import CueScanner
+from .cuescan import CueScanner, Prefiltered, has_digit
 from .families import FAMILIES
 from .grounding import STOP, negated, numbers, proposition
 
@@ -40,7 +40,8 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|my|mine|myself)\b", re.I)
 _USER = re.compile(r"\b(?:the\s+)?user(?:'s)?\b", re.I)
 _PRONOUN = re.compile(r"^(?:he|she|they|his|her|their|him|them|it|its)\b", re.I)
 _ID_NOUN = re.compile(r"\b([a-z]+)\s*(?:number|no\.?|num|id|#)?\s*#?\s*([a-z]*[-_]?\d[\w-]*)\b", re.I)
-_ID_ATTRIBUTE = re.compile(r"\b([a-z]+)\s+(?:number|id|code|reference|ref|no\.?)\s+(?:is|was|=|:|is now|now is)\b", re.I)
+_ID_ATTRIBUTE = Prefiltered(re.compile(r"\b([a-z]+)\s+(?:number|id|code|reference|ref|no\.?)\s+(?:is|was|=|:|is now|now is)\b",
+                                       re.I))
 _BARE_ID = re.compile(r"(?<![\w-])#?((?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9][a-z0-9_-]{2,})\b", re.I)
 _SNAKE_KEY = re.compile(r"\b([a-z][a-z0-9]*_[a-z0-9_]+)\b")
 _POSSESSIVE = re.compile(r"\b((?:[A-Z][a-z]+\s+){0,2}[A-Z][a-z]+|[a-z]+)['’]s\s+(\w+)")
@@ -160,10 +161,11 @@ def _subject(text: str) -> tuple[str | None, str]:
     if (m := _SNAKE_KEY.search(text)) and m.start() <= 2:      # a key leading the text: "bob_city: Paris"
         return m.group(1).lower(), text.replace(m.group(0), " ")
     candidates: list[tuple[int, str, str]] = []      # (position, subject, matched text)
-    for m in _ID_NOUN.finditer(text):
+    digits = has_digit(text)        # (both id patterns need one: a text without is spared their slow scans)
+    for m in _ID_NOUN.finditer(text) if digits else ():
         if m.group(1).lower() in ID_NOUNS:
             candidates.append((m.start(), f"{m.group(1).lower()}#{m.group(2).lower()}", m.group(0)))
-    if not candidates:
+    if not candidates and digits:
         for m in _BARE_ID.finditer(text):
             candidates.append((m.start(), m.group(1).lower(), m.group(0)))
     if candidates:
@@ -297,8 +299,10 @@ def same_subject(a: Slot, b: Slot) -> bool:
     if a.subject is None or b.subject is None or a.subject == b.subject:
         return True
     wa, wb = a.subject.split(), b.subject.split()
+    if len(wa) < 2 and len(wb) < 2:     # (the common case, answered before the costlier tests)
+        return False
     plain = not any(c in a.subject + b.subject for c in "#._") and min(len(wa), len(wb)) >= 1
-    return plain and max(len(wa), len(wb)) > 1 and (set(wa) <= set(wb) or set(wb) <= set(wa))
+    return plain and (set(wa) <= set(wb) or set(wb) <= set(wa))
 
 
 def same_attribute(a: Slot, b: Slot) -> bool:
