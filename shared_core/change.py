@@ -153,7 +153,7 @@ _ENDS = Prefiltered(re.compile(
     r"dropp(?:ed|ing)|g[ai]ve up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
     r"done with|last day (?:at|of|with)|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded|trading|not|rather than|instead of|"
-    r"rip|r\.i\.p\.?|lost|buried|mourning|grieving)"
+    r"rip|r\.i\.p\.?|lost|buried|mourning|grieving|broke up with|split (?:up )?(?:with|from)|separated from|divorced)"
     r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this)\s+){0,2}([\w'-]+)", re.I))
 """A verb that ends something, and the word it ends (past up to two articles or prepositions); a
 correction ("the dog's name is Max, not Rex", "oat milk instead of cow's") ends the word it sets aside."""
@@ -175,7 +175,8 @@ def ended(claim: str, entry: str) -> bool:
 def ends(text: str) -> tuple[str, ...]:
     """The stems of the words ``text`` ends (``_ENDS``, ``_GONE``), empty when it ends nothing. Cached per
     text: ``ended`` and ``revived`` read both texts of a pair, each both ways."""
-    return tuple(_stem(m.group(1).lower().removesuffix("'s")) for m in (*_ENDS.finditer(text), *_GONE.finditer(text)))
+    return tuple(_stem(m.group(1).lower().removesuffix("'s"))
+                 for m in (*_ENDS.finditer(text), *_GONE.finditer(text), *_APART.finditer(text)))
 
 
 def revived(claim: str, entry: str) -> bool:
@@ -187,6 +188,9 @@ def revived(claim: str, entry: str) -> bool:
 _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:has |had |just )?(?:died|passed away|passed on|was put down|"
                                r"was put to sleep|is gone|is no more|closed down|shut down|went bust|went under)\b", re.I))
 """The word before a verb that ends it: "nugget died", "the old gym closed down"."""
+_APART = Prefiltered(re.compile(r"\b([\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?"
+                                r"(?:broke up|split up|split|separated|divorced|called it (?:off|quits))\b", re.I))
+"""A couple that ended, said of the other person: "Sam and I broke up" ends the entry that holds Sam."""
 
 
 _DAYS = {d: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}

@@ -101,6 +101,7 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "shift_without_a_cue": ("my partner Sofie works nights at the hospital", "sofie's on days now thank god"),
     "config_value_set_to_another": ('config.get("checkout.max_retries") -> 3', "bumped max retries to 5 in prod"),
     "phone_named_only_by_its_model": ("I use a Pixel 6", "upgraded to an iPhone 15"),
+    "a_couple_that_ended": ("my partner is Sam", "Sam and I broke up last week"),
 }
 
 
