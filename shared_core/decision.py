@@ -223,6 +223,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
                  ended=float(ended), revived=float(revived), same_call=float(again(best, theirs)),
                  tool_reads=float(source == "tool" and cfg.source(best.source) not in ("tool", "system")),
+                 tool_rereads=float(source == "tool" and cfg.source(best.source) == "tool"),
                  # both texts name one attribute (a family on one side only was often a stray cue: "balance"
                  # read as a price linked two of HaluMem's facts about films), a tool's record, or shared keys
                  attribute_known=float(mine.known and theirs.known and mine.attribute == theirs.attribute
@@ -230,6 +231,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                                        or bool(linking.keys(claim.text) & linking.keys(best.text))))
         comparison = compare(claim, best, cfg)
         # a record the owner's word may lose to: a tool's or the system's, or a claim valid from before it
+        f["predates"] = float(comparison.stale)         # valid from before the entry it meets
         f["against_record"] = float(cfg.source(best.source) in ("tool", "system") or comparison.stale)
         return Grounding(best, sim, f, tuple(neighbours)), comparison
     f = {**claim_features(claim), **base, "change_signal": float(mine.negated)}

@@ -129,6 +129,10 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if f.get("source_prior", 0.0) >= SPEAKER_PRIOR and not f.get("against_record") \
             and not any(f.get(k) for k in ("cue_injection", "cue_stale", "hedged")):
         ok[Action.REJECT_CONFLICT] = False  # the user's unhedged word loses only to a tool's record or to what it predates
+    if identity and f.get("tool_rereads") and f.get("value_differs") \
+            and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates", "cue_sender", "hedged")):
+        ok[Action.REJECT_CONFLICT] = ok[Action.DEFER_VERIFY] = False    # a tool's later reading of its own record
+        # is the record's new state ("Customer plan: Pro, 12 seats" after "... 10 seats"), not a rumour about it
     if f.get("tool_reads") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "cue_sender", "hedged")):
         ok[Action.REJECT_CONFLICT] = False  # a tool's own reading is not rejected for what someone remembered
         # (tarl_labels.md: a config value read by a tool overrides what the user remembered it to be)

@@ -78,6 +78,8 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
                                               Action.NOOP),
     "tool_rereading_an_unchanged_record_confirms": ([('{"emp": "E2291", "name": "L. Haas", "dept": "Legal"}', "tool")],
                                                     ("GET /employees/E2291 -> dept: Legal", "tool"), Action.NOOP),
+    "a_tools_later_reading_of_its_own_record": ([("Customer plan: Pro, 10 seats", "tool")],
+                                                ("Customer plan: Pro, 12 seats", "tool"), Action.REVISE),
     "remark_on_a_held_fact_revises_nothing": ([("I moved to the platform team this week", "user")],
                                               ("platform team, yep. whole new vibe", "user"), Action.NOOP),
 }
