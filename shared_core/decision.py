@@ -211,6 +211,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         revived = change.revived(claim.text, best.text)
         replaced = bool(f["value_replaced"]) or ended or revived or change.replaced(claim.text, best.text)
         change_p = _change(claim, best, sim, mine, theirs, f, replaced)
+        kept_by = cfg.source(best.source)               # the kind of source that wrote the entry
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
                  same_attribute=float(slots.same_attribute(mine, theirs)),
                  value_differs=float(change_p >= _CHANGE_AT), link_p=link_p, change_p=change_p,
@@ -222,17 +223,17 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  many=float(mine.many or theirs.many),
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
                  ended=float(ended), revived=float(revived), same_call=float(again(best, theirs)),
-                 tool_reads=float(source == "tool" and cfg.source(best.source) not in ("tool", "system")),
-                 tool_rereads=float(source == "tool" and cfg.source(best.source) == "tool"),
+                 tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
+                 tool_rereads=float(source == "tool" and kept_by == "tool"),
                  # both texts name one attribute (a family on one side only was often a stray cue: "balance"
                  # read as a price linked two of HaluMem's facts about films), a tool's record, or shared keys
                  attribute_known=float(mine.known and theirs.known and mine.attribute == theirs.attribute
                                        or "record" in (mine.attribute, theirs.attribute)
                                        or bool(linking.keys(claim.text) & linking.keys(best.text))))
         comparison = compare(claim, best, cfg)
-        # a record the owner's word may lose to: a tool's or the system's, or a claim valid from before it
         f["predates"] = float(comparison.stale)         # valid from before the entry it meets
-        f["against_record"] = float(cfg.source(best.source) in ("tool", "system") or comparison.stale)
+        # a record the owner's word may lose to: a tool's or the system's, or an entry the claim predates
+        f["against_record"] = float(kept_by in ("tool", "system") or comparison.stale)
         return Grounding(best, sim, f, tuple(neighbours)), comparison
     f = {**claim_features(claim), **base, "change_signal": float(mine.negated)}
     return Grounding(None, max((s for _, s in neighbours), default=0.0), f, tuple(neighbours)), None

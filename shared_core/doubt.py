@@ -262,10 +262,11 @@ class Uncertainty:
             gate: ShareGate | None = None) -> str | None:
         """None when the base is confident enough (below ``threshold``, or outside ``gate``'s share);
         else a short reason naming the strongest signal."""
-        p = self.score(claim, decision, grounding, proposed)
+        terms = None if self._first_only else doubt_terms(claim, decision, grounding, proposed)
+        p = self.score(claim, decision, grounding, proposed) if terms is None else self.p(terms)
         if not (gate.admits(p) if gate is not None else p >= self.threshold):
             return None
-        parts = self.contributions(doubt_terms(claim, decision, grounding, proposed))
+        parts = self.contributions(terms or doubt_terms(claim, decision, grounding, proposed))
         return f"uncertain: P(wrong)={p:.2f}, mostly {max(parts, key=parts.__getitem__) if parts else 'the bias'}"
 
 

@@ -72,7 +72,7 @@ hearsay against a current fact is rejected."""
 UNCHANGED = 0.1
 """A change probability below this, with no other sign of news, says the claim restates its target."""
 NEWS = ("additive_cue", "value_differs", "numbers_differ", "entities_differ", "negation_differs", "value_replaced",
-                   "replaced", "change_signal", "revived", "update_cue", "change_sure", "ended")
+        "replaced", "change_signal", "revived", "update_cue", "change_sure", "ended")
 OWNER_WAITS = (*(k for k in WAITS if k not in ("cue_future", "is_question")), "cue_stale")
 """What makes an owner's new fact wait instead of being kept: ``WAITS`` but a firm future fact (the owner's
 own plan is kept), and a stale snapshot (a cache may hold what memory has since replaced)."""
@@ -140,7 +140,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = False       # the same value read again ("GET /employees/E1077 -> dept: Finance")
         # confirms its entry: it replaces nothing (issue 11: confirming tool calls revised what they confirm),
         # and a record read again adds nothing ("I also play the piano" is news the change model calls no change)
-        ok[Action.APPEND] = ok[Action.APPEND] and not f.get("structured")
+        if f.get("structured"):
+            ok[Action.APPEND] = False
     if f.get("weaker_source") and not f.get("change_signal"):
         ok[Action.REVISE] = False       # a weaker source replaces a fact only when it reports a change ("User said
         # they moved ...", "now points at ..."), not by stating another value ("Your streak is at 212 days")
@@ -205,7 +206,8 @@ def _enforce(decision: Decision, grounding: Grounding) -> Decision:
     dropped = decision.action is Action.NOOP and not grounding.features.get("identity")
     speaker = grounding.features.get("source_prior", 0.0) >= SPEAKER_PRIOR
     unchanged = grounding.features.get("change_p", 1.0) < UNCHANGED
-    refused = (decision.action is Action.REVISE and not unchanged or speaker and decision.action in (Action.DEFER_VERIFY, Action.REJECT_CONFLICT)) \
+    refused = (decision.action is Action.REVISE and not unchanged
+               or speaker and decision.action in (Action.DEFER_VERIFY, Action.REJECT_CONFLICT)) \
         and not mask[ACTIONS.index(decision.action.value)]
     if (dropped or refused) and mask[ACTIONS.index(keep.value)]:
         # the policy found nothing new to store, but the claim restates nothing in memory; or it read new
