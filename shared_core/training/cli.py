@@ -4,26 +4,33 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from ..bench.corpus import HERE as CORPUS
+from ..bench.corpus import RawEpisode, raw_episodes
 from ..policy.model import WEIGHTS_DIR
 from .counterfactual import TAU
 from .train import Batch, TrainConfig, ensemble, train
 
+CALIBRATE_ON = "f.jsonl,g.jsonl,h.jsonl"
+"""The shipped weights' held-out training files: written after the networks were trained, they fitted the
+two temperatures (``ScorerWeights.temperature_slotted``)."""
 VARIANTS = {"tarl": ("counterfactual", False), "label_only": ("label", False), "write_hold": ("label", True)}
 
 
-def decisions(episodes: int, seed: int, corpus: Path | None = None, hand_weight: int = 1) -> dict[str, list]:
+def decisions(episodes: int, seed: int, corpus: Path | None = None, hand_weight: int = 1,
+              held_out: Sequence[str] = ()) -> dict[str, list]:
     """Scored decision examples: the train and dev splits of generated episodes (disjoint by person),
     plus the hand-written corpus's training episodes (``train/``) and dev split (never its test split),
     free-text and slotted variants, repeated ``hand_weight`` times. Hand-written dev episodes are divided by a stable hash of their id:
     two thirds join training, one third joins the early-stopping and calibration set. (Calibrating on that
     third alone was measured and not kept: its teacher-forced temperature, 2.24, left the rollout ECE on
-    hand-written dev at 0.156, against 0.121 at 1.5; the contract's forced decisions dominate the error.)"""
+    hand-written dev at 0.156, against 0.121 at 1.5; the contract's forced decisions dominate the error.)
+    Training files named in ``held_out`` are left out: they calibrate (``calibration.temperatures``)."""
     from tqdm import tqdm
 
     from ..bench.episodes import generate
@@ -37,7 +44,7 @@ def decisions(episodes: int, seed: int, corpus: Path | None = None, hand_weight:
            for split in ("train", "dev")}
     if corpus is not None:
         from ..bench.corpus import split as corpus_split
-        from ..bench.corpus import raw_episodes, to_episode
+        from ..bench.corpus import to_episode
         from ..bench.escalation_fit import trained_on
 
         try:
@@ -50,12 +57,25 @@ def decisions(episodes: int, seed: int, corpus: Path | None = None, hand_weight:
             hand = [e for slots in (False, True) for e in examples([to_episode(raw, slots=slots)], vectors) if e.scored]
             out[part] += hand * hand_weight
         print(f"hand-written dev: {len(dev)} episodes (x{hand_weight}, both variants)")
-        train = raw_episodes(corpus / "train") if (corpus / "train").exists() else []
+        train = [r for r in raw_episodes(corpus / "train") if _file(r) not in held_out] if (corpus / "train").exists() else []
         for raw in train:
             out["train"] += [e for slots in (False, True) for e in examples([to_episode(raw, slots=slots)], vectors)
                              if e.scored] * hand_weight
         print(f"hand-written train: {len(train)} episodes (x{hand_weight}, both variants)")
     return out
+
+
+def _file(raw: RawEpisode) -> str:
+    return raw.file.split(":")[0]
+
+
+def held_out_episodes(corpus: Path, names: Sequence[str]) -> list[RawEpisode]:
+    """The training files named in ``--calibrate-on``; an unknown name is an error, not a silent no-op."""
+    raws = raw_episodes(corpus / "train") if names else []
+    missing = sorted(set(names) - {_file(r) for r in raws})
+    if missing:
+        raise SystemExit(f"--calibrate-on: no file {', '.join(missing)} in {corpus / 'train'}")
+    return [r for r in raws if _file(r) in names]
 
 
 def batch(ex: list, binary: bool, tau: float = TAU) -> Batch:
@@ -77,21 +97,35 @@ def run(argv: list[str]) -> int:
     p.add_argument("--corpus", type=Path, default=CORPUS, help="hand-written corpus (its frozen dev split is used)")
     p.add_argument("--hand-weight", type=int, default=10, help="repetitions of each hand-written dev decision")
     p.add_argument("--members", type=int, default=5, help="networks trained from seeds seed..seed+members-1; scores averaged")
+    p.add_argument("--calibrate-on", default=CALIBRATE_ON,
+                   help="comma-separated files of the corpus's train/ folder left out of training; the free-text and slotted "
+                        "temperatures are fitted on them by rollout ECE ('' to train on every file, one temperature)")
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    data = decisions(args.episodes, args.seed, args.corpus, args.hand_weight)
+    held = [n for n in args.calibrate_on.split(",") if n]
+    calibration = held_out_episodes(args.corpus, held)
+    data = decisions(args.episodes, args.seed, args.corpus, args.hand_weight, held)
     for name in VARIANTS if args.variant == "all" else [args.variant]:
         objective, binary = VARIANTS[name]
         tr, dev = batch(data["train"], binary, args.tau), batch(data["dev"], binary, args.tau)
         cfg = TrainConfig(objective=objective, binary=binary, epochs=args.epochs, seed=args.seed, tau=args.tau,
                           label_weight=args.label_weight, patience=args.patience or None,
                           meta={"data": f"generated episodes n={args.episodes} seed={args.seed} + hand-written train episodes and dev split "
-                                        f"of {args.corpus.name} x{args.hand_weight} (project-made, no third-party data)",
+                                        f"of {args.corpus.name} x{args.hand_weight} (project-made, no third-party data)"
+                                        + (f"; held out to calibrate: {', '.join(held)}" if held else ""),
                                 "train_decisions": len(tr.x), "dev_decisions": len(dev.x)})
         runs = [train(tr, dev, replace(cfg, seed=args.seed + k)) for k in range(args.members)]
         weights = ensemble([w for w, _ in runs], dev)
+        if calibration and not binary:
+            from ..bench.tarl_mem_examples import Vectors
+            from ..index import default_embedder
+            from .calibration import temperatures
+
+            weights, note = temperatures(weights, calibration, Vectors(default_embedder()))
+            print(f"{name}: {note}")
         weights.save(args.out / f"{name}.json")
         print(json.dumps({"variant": name, "temperature": round(weights.temperature, 4),
+                          "temperature_slotted": weights.temperature_slotted,
                           "best_dev_loss": round(float(np.mean([log["best_dev_loss"] for _, log in runs])), 4), "train": len(tr.x), "dev": len(dev.x),
                           "weights": str(args.out / f"{name}.json")}))
     return 0
