@@ -149,6 +149,20 @@ def prepare(item: Claim | Entry) -> None:
     slots.family(item.text), slots.call(item.text), hedged(item.text)
 
 
+RELAYS = ("third_party", "web", "unknown")
+"""Sources that pass on what others say: a date in their words is a rumour's date, not a firm change."""
+_UNFIRM = ("hedged", "cue_speculative", "cue_conditional", "cue_sender", "cue_injection", "cue_stale")
+
+
+def firm_future(claim: Claim, source: str, f: dict[str, float]) -> bool:
+    """A change the claim itself dates after it was observed (``valid_from`` later than ``observed_at``:
+    a signed notice's "from 1 June the rent will be ...", an HR system's "effective day 30"), stated
+    firmly by a source that is not relaying others: the labels' firm future-dated change, which revises
+    (the old value stays in History for as-of queries) rather than waiting."""
+    return claim.valid_from is not None and claim.valid_from > claim.observed_at and source not in RELAYS \
+        and not any(f.get(k) for k in _UNFIRM)
+
+
 def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries: Sequence[Entry] = (),
             config: PolicyConfig | None = None) -> tuple[Grounding, Comparison | None]:
     """Grounding and reliability comparison of ``claim`` over the open candidates it is handed:
@@ -232,6 +246,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                                        or bool(linking.keys(claim.text) & linking.keys(best.text))))
         comparison = compare(claim, best, cfg)
         f["predates"] = float(comparison.stale)         # valid from before the entry it meets
+        f["firm_future"] = float(firm_future(claim, source, f))
         # a record the owner's word may lose to: a tool's or the system's, or an entry the claim predates
         f["against_record"] = float(kept_by in ("tool", "system") or comparison.stale)
         return Grounding(best, sim, f, tuple(neighbours)), comparison

@@ -32,6 +32,10 @@ these are the cases where a wrong guess destroys a true fact:
   the user, the system, a tool), with nothing that makes it wait (``WAITS``; the owner's own plans and
   firm future facts, "they're going to my work address", do not wait) and not a stale snapshot
   (``cue_stale``: a cache may hold what memory has since replaced), is kept (``append``);
+- a change the claim dates after it was observed (``valid_from`` later than ``observed_at``), stated
+  firmly by a source that does not relay others (``decision.firm_future``: a signed notice, an HR system,
+  the user), revises its target: it neither waits nor sits beside it, and a document may do it (the old
+  value stays in History for as-of queries); a further value of a multi-valued attribute still appends;
 - chit-chat is ``noop`` with no target.
 
 The asymmetry (wrongly superseding or dropping a true fact costs more than keeping a near-duplicate)
@@ -145,6 +149,13 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if f.get("weaker_source") and not f.get("change_signal"):
         ok[Action.REVISE] = False       # a weaker source replaces a fact only when it reports a change ("User said
         # they moved ...", "now points at ..."), not by stating another value ("Your streak is at 212 days")
+    restated = f.get("change_p", 1.0) < UNCHANGED and not any(f.get(k) for k in NEWS)
+    further = f.get("many") and not (f.get("change_signal") or f.get("ended"))    # joining is one value more
+    firm = identity and accepted and f.get("firm_future") and not f.get("predates") and not further
+    if firm:                            # a change the claim dates itself, stated firmly: it revises (the old value
+        ok[Action.DEFER_VERIFY] = ok[Action.REJECT_CONFLICT] = ok[Action.APPEND] = False  # stays for as-of)
+        ok[Action.REVISE] = True
+        ok[Action.NOOP] = bool(f.get("exact_duplicate")) or restated     # its own date is news, unless it repeats
     if f.get("cue_speculative") or (f.get("hedged") and (f.get("cue_hearsay") or f.get("source_prior", 1.0) < OWNER_PRIOR)) \
             or (f.get("cue_hearsay") and f.get("cue_future")):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
@@ -155,7 +166,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
             and not any(f.get(k) for k in OWNER_WAITS):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
     if f.get("untrusted"):
-        ok[Action.APPEND] = ok[Action.REVISE] = False
+        ok[Action.APPEND] = False
+        ok[Action.REVISE] = bool(firm) and ok[Action.REVISE]    # a signed notice's dated change, not hearsay
     hearsay = f.get("untrusted") or (f.get("weaker_source") and f.get("value_differs"))
     if hearsay and ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) \
             and not (f.get("many") and f.get("additive_cue")):
