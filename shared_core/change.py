@@ -87,7 +87,8 @@ def replaced(claim: str, entry: str) -> bool:
     restatement in other words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or _other_day(a, b) or _set_to(claim, b) \
-            or _other_member(claim, entry) or _written(claim, entry) or _other_person(claim, entry):
+            or _other_member(claim, entry) or _written(claim, entry) or _other_person(claim, entry) \
+            or moved_state(claim, entry):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
@@ -227,6 +228,48 @@ def _member(word: str) -> str:
 
 
 _SAME = {"plantbased": "vegan", "centigrade": "celsius", "kilometre": "km", "kilometer": "km"}
+
+
+STATES: dict[str, str] = {
+    "done": r"done|complete[ds]?|resolved|closed|finished|fixed",
+    "todo": r"open|to ?do|backlog|reopened|unresolved",
+    "progress": r"in[ -]progress|in review|underway",
+    "pending": r"pending|processing|queued|on hold",
+    "shipped": r"shipped|dispatched|in transit|out for delivery",
+    "delivered": r"delivered|arrived|showed up|turned up|received",
+    "cancelled": r"cancell?ed|refunded|voided",
+    "paid": r"paid|settled",
+    "unpaid": r"unpaid|overdue|outstanding",
+    "sent": r"sent|issued",
+    "online": r"online|connected|reconnected",
+    "offline": r"offline|disconnected",
+    "active": r"active|enabled|live",
+    "inactive": r"inactive|disabled|suspended|paused|expired|deactivated",
+    "failed": r"failed|failing|errored|crashed",
+    "succeeded": r"succeeded|successful|passed|green",
+    "booked": r"booked|confirmed|scheduled",
+    "approved": r"approved|accepted|merged",
+    "rejected": r"rejected|declined|denied",
+    "blocked": r"blocked",
+}
+"""The states a record moves through (an order, a ticket, an invoice, a device, a deploy), one group per
+state: a closed class written from general usage, not from any data set."""
+_STATE_WORD = Prefiltered(re.compile(r"\b(?:" + "|".join(f"(?P<{k}>{rx})" for k, rx in STATES.items()) + r")\b", re.I))
+_STATE_FIELD = Prefiltered(re.compile(r"\b(?:status|state)\b[\"']?\s*(?:[:=]|->|→)?\s*[\"']?(?P<value>[a-z][a-z -]{1,24})", re.I))
+
+
+def _states(text: str) -> set[str]:
+    return {m.lastgroup for m in _STATE_WORD.finditer(text) if m.lastgroup}
+
+
+def moved_state(claim: str, entry: str) -> bool:
+    """The entry records a state ("status": "online", "status: sent") and the claim names another one
+    and not that one ("3 heartbeats missed -> status offline", "1182 is done", "invoice.paid"): the
+    record moved on, however the two are worded."""
+    m = _STATE_FIELD.search(entry)
+    held = _states(m.group("value")) if m else set()
+    said = _states(claim) if held else set()
+    return bool(said) and not said & held
 
 
 PERSON_VALUED = frozenset("manager on_call doctor dentist optician vet partner".split())

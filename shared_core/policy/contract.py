@@ -122,7 +122,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         f.get("ended")                  # "swapped the cetirizine for fexofenadine": the entry's value is over
         or (f.get("same_call") and f.get("value_differs"))      # the same call answers otherwise: its new state
         or (not f.get("many") and f.get("same_attribute") and f.get("same_subject") and f.get("value_differs")
-            and not f.get("additive_cue") and not f.get("ids_differ")))    # "just turned 35" about "I'm 34"
+            and not f.get("additive_cue") and not f.get("ids_differ"))     # "just turned 35" about "I'm 34"
+        or (f.get("state_moved") and not f.get("many") and not f.get("ids_differ")))   # a record's state moved
+    # on ("1182 is done" about its "In Progress")
     if owner_changes:                   # (different ids: another order, invoice, key, so another subject)
         ok[Action.APPEND] = False       # the owner changes the value: not a second one beside it
     if identity and accepted and f.get("weaker_source") and (f.get("revived") or f.get("change_sure") and not f.get("many")

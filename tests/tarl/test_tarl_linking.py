@@ -37,6 +37,11 @@ def run(said: list[tuple[str, str]], tmp_path) -> tuple[MemoryEngine, list, str]
     # a tool's JSON refreshing the same order's field
     ([('{"order_id": "K-5521", "status": "packed"}', "tool"), ('{"order_id": "K-5521", "status": "out_for_delivery"}', "tool")],
      Action.REVISE),
+    # a record's state moved on, in words the record never uses
+    ([('{"order_id": "A-9031", "status": "processing"}', "tool"), ("a-9031 turned up this morning, all fine", "user")],
+     Action.REVISE),
+    ([('{"ticket": "SUP-3310", "subject": "refund for double charge", "status": "open"}', "tool"),
+      ("sup-3310 is resolved, customer got the refund", "user")], Action.REVISE),
     # a value set to another, the thing named by its key path's parts: the owner changes the config
     ([('config.get("checkout.max_retries") -> 3', "tool"), ("bumped max retries to 5 in prod", "user")], Action.REVISE),
     # an ordinary value change with no cue word, the attribute named only by its values
@@ -181,6 +186,8 @@ def test_closed_classes_and_set_values_are_changes_and_restatements_are_not() ->
     assert replaced("Sofie works the day shift", "my partner Sofie works nights") and \
         not replaced("Sofie works the day shift, correct.", "sofie's on days now")
     assert not replaced("yep still dark mode everywhere", "I prefer dark mode in every app")
+    assert replaced("cam-7 missed 3 heartbeats -> status offline", '{"device": "cam-7", "status": "online"}')
+    assert not replaced('{"device": "cam-7", "status": "online", "rssi": -61}', '{"device": "cam-7", "status": "online"}')
     assert replaced("cut dining to 120, need to save", "dining out budget is 150")
     assert not replaced("set the dining budget to 150 again", "dining out budget is 150")
 
