@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import change, chitchat, grounding, linking, pending, slots
+from . import change, chitchat, grounding, linking, pending, records, slots
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered
 from .executor import Step
@@ -223,8 +223,11 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         people = linking.person_words(mine.subject or "") | linking.person_words(theirs.subject or "")
         ended = change.ended(claim.text, best.text)
         revived = change.revived(claim.text, best.text)
-        replaced = bool(f["value_replaced"]) or ended or revived or change.replaced(claim.text, best.text)
-        change_p = _change(claim, best, sim, mine, theirs, f, replaced)
+        record = records.compare(claim.text, best.text,     # two readings of one record, field by field
+                                 mine.explicit.rsplit(".", 1)[-1] if mine.explicit else None)
+        replaced = ended or revived or (record if record is not None
+                                        else bool(f["value_replaced"]) or change.replaced(claim.text, best.text))
+        change_p = 0.0 if record is False and not replaced else _change(claim, best, sim, mine, theirs, f, replaced)
         kept_by = cfg.source(best.source)               # the kind of source that wrote the entry
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
                  same_attribute=float(slots.same_attribute(mine, theirs)),
@@ -237,7 +240,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  many=float(mine.many or theirs.many),
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
                  ended=float(ended), revived=float(revived), same_call=float(again(best, theirs)),
-                 state_moved=float(change.moved_state(claim.text, best.text)),
+                 state_moved=float(change.moved_state(claim.text, best.text)), record_same=float(record is False),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"),
                  # both texts name one attribute (a family on one side only was often a stray cue: "balance"

@@ -148,6 +148,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         # and a record read again adds nothing ("I also play the piano" is news the change model calls no change)
         if f.get("structured"):
             ok[Action.APPEND] = False
+    if identity and f.get("record_same") and not f.get("replaced"):
+        ok[Action.REVISE] = ok[Action.APPEND] = False   # the same record read again, its shared fields all alike: a
+        # restatement, whatever further fields either reading adds (an ETA beside a tracking number)
     if f.get("weaker_source") and not f.get("change_signal"):
         ok[Action.REVISE] = False       # a weaker source replaces a fact only when it reports a change ("User said
         # they moved ...", "now points at ..."), not by stating another value ("Your streak is at 212 days")

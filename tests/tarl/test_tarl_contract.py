@@ -295,7 +295,7 @@ def test_shipped_defaults_live_in_the_weights_file() -> None:
 
 _READ = ("content_free", "identity", "value_differs", "change_sure", "same_slot", "change_signal", "many", "replaced", "additive_cue",
          "value_overlap", "attribute_known", "slot_held", "weaker_source", "cue_speculative", "cue_hearsay", "cue_future", "cue_conditional",
-         "cue_sender", "hedged", "untrusted", "cue_stale", "firm_future", "predates", "exact_duplicate", "ended", "state_moved")
+         "cue_sender", "hedged", "untrusted", "cue_stale", "firm_future", "predates", "exact_duplicate", "ended", "state_moved", "record_same")
 
 
 @settings(max_examples=3000, deadline=None)

@@ -1,0 +1,58 @@
+"""Structured records (a tool's JSON, ``key=value`` lines): compared field by field, not word by word.
+
+Why: a tool that reads a record again rarely returns the same fields. An order read once with its
+tracking number and once with its ETA, or an appointment read once with its clinician and once with its
+reminder flag, shares no words beyond the record's own. So a bag-of-values comparison takes each
+re-read for a new value. A record changes when a field both readings hold has another value. A field
+only one of them holds is more detail about the same state.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .cuescan import Prefiltered
+
+_FIELD = Prefiltered(re.compile(
+    r"[\"']?(?P<key>[A-Za-z_][A-Za-z0-9_.]{0,40})[\"']?\s*(?::|=|->|→)\s*"
+    r"(?P<value>\"(?:[^\"\\]|\\.)*\"|'[^']*'|\[[^\]]*\]|[^,;{}\[\]\s\"']+(?: [^,;{}\[\]\s\"'=:]+)*?)(?=\s*(?:[,;}\]]|$|\s+[\"']?[A-Za-z_][\w.]*[\"']?\s*(?:[:=]|->|→))|\s*$)"))
+"""One ``key: value`` / ``key=value`` / ``"key": "value"`` field; a bare value runs to the next field."""
+_SPACES = re.compile(r"\s+")
+_ZERO_FRACTION = re.compile(r"^(-?\d+)\.0+$")
+
+_READ_AT = re.compile(r"(?:^|[._])(?:updated|synced|cached|fetched|retrieved|checked|read|seen|ts|timestamp|as_of|"
+                      r"request_id|trace_id|etag|snapshot)(?:_at|_on)?$")
+"""When the reading was taken, not what it says: two readings of one state differ there."""
+
+SAME_AT = 2
+"""Shared fields, all equal, from which two readings are one state: one shared field is usually the id."""
+
+
+@lru_cache(maxsize=65536)
+def fields(text: str) -> dict[str, str]:
+    """The record's fields, keys and values lower-cased, values unquoted and spaced alike (``1250.00``
+    stays as written; ``120.0`` is ``120``). Empty for prose with fewer than two fields."""
+    out: dict[str, str] = {}
+    for m in _FIELD.finditer(text):
+        value = m.group("value").strip().strip("\"'").strip()
+        value = _ZERO_FRACTION.sub(r"\1", _SPACES.sub(" ", value.lower()))
+        out.setdefault(m.group("key").lower(), value)
+    return out if len(out) >= 2 else {}
+
+
+def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
+    """True when a field both records hold has another value (the record moved on), False when at least
+    ``SAME_AT`` shared fields all agree (the same state read again, whatever else either adds), None when
+    the two are not comparable as records. ``about``: the caller's attribute (a slot ``reservation.time``):
+    when both records hold that field, it alone decides (the reservation's status may move; its time
+    is what the slot holds)."""
+    a, b = fields(claim), fields(entry)
+    shared = {k for k in a.keys() & b.keys() if not _READ_AT.search(k)}
+    if not shared:
+        return None
+    if about is not None and about.lower() in shared:
+        return a[about.lower()] != b[about.lower()]
+    if any(a[k] != b[k] for k in shared):
+        return True
+    return False if len(shared) >= SAME_AT else None

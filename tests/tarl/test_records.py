@@ -1,0 +1,55 @@
+"""Structured records compared field by field (``shared_core.records``): a re-read that adds or drops
+fields is the same state; a shared field with another value is a change; the caller's slot names the
+field that decides. Unit level, then through a real engine on free text."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shared_core import Claim, MemoryEngine
+from shared_core.records import compare, fields
+from shared_core.schema import Action
+
+T0 = datetime(2026, 4, 1, 9, 0, tzinfo=timezone.utc)
+ETA = '{"order_id": "ZK-4410", "status": "shipped", "carrier": "DPD", "eta": "tomorrow"}'
+TRACKED = '{"order_id": "ZK-4410", "status": "shipped", "carrier": "DPD", "tracking": "15501234987"}'
+
+
+def test_fields_of_json_and_key_value_lines() -> None:
+    assert fields(ETA) == {"order_id": "zk-4410", "status": "shipped", "carrier": "dpd", "eta": "tomorrow"}
+    assert fields("appt_id=GW-7781 clinician=Dr Hartley time=09:20 amount=120.0") == {
+        "appt_id": "gw-7781", "clinician": "dr hartley", "time": "09:20", "amount": "120"}
+    assert fields("the user lives in Porto") == {} and fields("Note: call Ana") == {}
+
+
+def test_a_reread_with_other_fields_is_the_same_state_and_a_changed_field_is_a_change() -> None:
+    assert compare(ETA, TRACKED) is False
+    assert compare(ETA.replace("shipped", "delivered"), TRACKED) is True
+    assert compare('{"order_id": "ZK-4410", "updated": "day 3", "status": "shipped"}',
+                   '{"order_id": "ZK-4410", "updated": "day 1", "status": "shipped"}') is False   # when it was read
+    assert compare('{"order_id": "ZK-4410", "eta": "friday"}', '{"order_id": "ZK-4410", "tracking": "1"}') is None
+    moved_status = '{"table": "T4", "time": "21:30", "status": "confirmed"}'
+    assert compare(moved_status, '{"table": "T4", "time": "21:30", "status": "modified"}') is True
+    assert compare(moved_status, '{"table": "T4", "time": "21:30", "status": "modified"}', about="time") is False
+
+
+@given(st.dictionaries(st.sampled_from(["id", "status", "eta", "carrier", "seats", "plan"]),
+                       st.text("abcdefgh0123456789", min_size=1, max_size=6), min_size=2),
+       st.dictionaries(st.sampled_from(["note", "tracking", "owner"]), st.text("xyz9", min_size=1, max_size=4)))
+def test_adding_fields_never_makes_a_change(record: dict, extra: dict) -> None:
+    import json
+    a, b = json.dumps(record), json.dumps({**record, **extra})
+    assert compare(b, a) is False and compare(a, b) is False
+
+
+def test_a_tool_rereading_an_order_with_other_fields_changes_nothing(tmp_path) -> None:
+    with MemoryEngine.open(tmp_path) as engine:
+        first = engine.write(Claim(text=TRACKED, namespace="o", source="tool", observed_at=T0))
+        again = engine.write(Claim(text=ETA, namespace="o", source="tool", observed_at=T0 + timedelta(hours=5)))
+        moved = engine.write(Claim(text=ETA.replace('"shipped"', '"delivered"'), namespace="o", source="tool",
+                                   observed_at=T0 + timedelta(days=1)))
+        assert again.action is Action.NOOP and again.target_id == first.entry_id
+        assert moved.action is Action.REVISE and moved.target_id == first.entry_id
