@@ -179,6 +179,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     base = {"source_prior": cfg.source_priors[source], "claim_reliability": reliability(claim, cfg),
             "hedged": float(hedged(claim.text)), "untrusted": float(source in cfg.untrusted), "many": float(mine.many),
             "slot_known": float(mine.known), "content_free": float(chitchat.remark(claim.text, source))}
+    base["unknown_sender"] = float(source == "unknown" and bool(claim_features(claim)["cue_sender"]))
     if source == "user":        # "The user's manager is Daniel" from the user's side is relayed speech, not a recap
         base["cue_recap"] = 0.0
     kept = [(e, slot_of(e)) for e in pool]

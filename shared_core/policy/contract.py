@@ -24,7 +24,8 @@ these are the cases where a wrong guess destroys a true fact:
   ``change.ended``), multi-valued or not;
 - untrusted sources (``PolicyConfig.untrusted``) never reach Accepted on their own: no append, no revise
   (their contentful claims that ground on nothing go to Pending); their unhedged claim against a current
-  Accepted fact is rejected (``WAITS`` lists what makes it wait instead);
+  Accepted fact is rejected (``WAITS`` lists what makes it wait instead), except an unknown sender claiming
+  to speak for the fact ("Text from 07700 900555: hi this is Mrs Okoro, new number"), which waits;
 - a guess (``cue_speculative``: "maybe", "might"), a hedge in the words of a source that does not speak
   for the fact (the assistant's "probably"), or a rumour of a future change ("Bob says I'm moving next
   year") never enters Accepted;
@@ -170,6 +171,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if ok[Action.APPEND] and not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= OWNER_PRIOR \
             and not any(f.get(k) for k in OWNER_WAITS):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
+    if f.get("unknown_sender") and not f.get("cue_injection"):
+        ok[Action.REJECT_CONFLICT] = False  # an unknown sender claiming to speak for the fact ("Text from 07700 900555:
+        # hi this is Mrs Okoro, new number") is checked with them, not dismissed: it waits (a friend's text is hearsay)
     if f.get("untrusted"):
         ok[Action.APPEND] = False
         ok[Action.REVISE] = bool(firm) and ok[Action.REVISE]    # a signed notice's dated change, not hearsay

@@ -56,6 +56,9 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "visited_places_are_several": ([("Ana visited city number 0", "user")], ("Ana visited city number 1", "user"), Action.APPEND),
     "another_number_appends": ([("+1 415 555 0107 is my cell", "user")],
                                ("we also have a landline at home, 415 555 0120", "user"), Action.APPEND),
+    "unknown_sender_claiming_the_fact_waits": ([("landlady Mrs Okoro's number is 07700 900231", "user")],
+                                               ("Text from 07700 900777: hi this is Mrs Okoro, new number, bin the old one",
+                                                "unknown"), Action.DEFER_VERIFY),
     "restatement_in_other_words": ([("I support Leeds United", "user")], ("yep, still a Leeds fan", "user"), Action.NOOP),
     "tool_confirms_stored_value": ([("Order #5521 status: shipped", "tool")], ("Order #5521 status: shipped", "tool"),
                                    Action.NOOP),
@@ -295,7 +298,8 @@ def test_shipped_defaults_live_in_the_weights_file() -> None:
 
 _READ = ("content_free", "identity", "value_differs", "change_sure", "same_slot", "change_signal", "many", "replaced", "additive_cue",
          "value_overlap", "attribute_known", "slot_held", "weaker_source", "cue_speculative", "cue_hearsay", "cue_future", "cue_conditional",
-         "cue_sender", "hedged", "untrusted", "cue_stale", "firm_future", "predates", "exact_duplicate", "ended", "state_moved", "record_same")
+         "cue_sender", "hedged", "untrusted", "cue_stale", "firm_future", "predates", "exact_duplicate", "ended", "state_moved", "record_same",
+         "unknown_sender")
 
 
 @settings(max_examples=3000, deadline=None)
