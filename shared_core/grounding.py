@@ -187,7 +187,8 @@ CUES: dict[str, Prefiltered] = {
                       r"gonna|planning|plan to|soon|tomorrow|effective|as of|from the \d+|in q[1-4]|"
                       r"(?:by|at|before) the end of (?:the )?(?:month|week|year|term|quarter)|"
                       r"(?:getting|being) (?:pushed|moved|delayed|postponed|acquired)|"
-                      r"(?:going|moving|switching|changing|starting|closing|leaving|joining)\b[^.;]{0,40}\bin (?:jan|feb|"
+                      r"(?:going|moving|moves?|switching|switch(?:es)?|changing|changes?|starting|starts?|closing|closes?|leaving|leaves?|"
+                      r"joining|joins?)\b[^.;]{0,40}\bin (?:jan|feb|"
                       r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b",
         "cue_injection": r"\b(?:ignore (?:all |the |any )?(?:previous|prior|above|earlier)|disregard|override|"
                          r"system prompt|store (?:this|the following)|forget (?:everything|what)|new instructions?)\b",
@@ -201,7 +202,8 @@ CUES: dict[str, Prefiltered] = {
                       r"^[^\w{\[]*from:\s|"
                       r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b",
         "cue_speculative": r"\b(?:maybe|perhaps|possibly|might|could be|not sure|unsure|i wonder|wondering whether)\b",
-        "cue_conditional": r"\b(?:if|unless|depending on|assuming|provided|might|may be|could be|thinking (?:of|about)|"
+        "cue_conditional": r"\b(?:if(?! you(?:'re| are)? (?:ever |)(?:plan|planning|look|looking|book|booking|order|ordering|make|making|"
+                           r"cook|cooking|ask|asking|wonder|wondering|need|want|get|getting|do|doing)\b)|unless|depending on|assuming|provided|might|may be|could be|thinking (?:of|about)|"
                            r"considering|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
     }.items()

@@ -26,9 +26,17 @@ _HEDGE = Prefiltered(re.compile(
 ))
 
 
+_OPINION = Prefiltered(re.compile(
+    r"\b(?:seems?|seemed|apparently|probably)\s+(?:(?:really|quite|pretty|very|so|kinda|super)\s+)?"
+    r"(?:nice|fine|ok|okay|good|great|decent|lovely|sharp|alright|friendly|cool|fun|kind|strict|fair|solid|bad|awful|normal)\b",
+    re.I))
+"""A hedge on an opinion about the fact ("my manager is Felix, seems nice"; "resting heart rate 58, which is
+apparently decent"), not on the fact itself."""
+
+
 @lru_cache(maxsize=65536)
 def hedged(text: str) -> bool:
-    return bool(_HEDGE.search(text))
+    return bool(_HEDGE.search(_OPINION.rx.sub(" ", text) if _OPINION.search(text) else text))
 
 
 def prior(item: Claim | Entry, config: PolicyConfig | None = None) -> float:
