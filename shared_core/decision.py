@@ -151,7 +151,7 @@ def prepare(item: Claim | Entry) -> None:
 
 RELAYS = ("third_party", "web", "unknown")
 """Sources that pass on what others say: a date in their words is a rumour's date, not a firm change."""
-_UNFIRM = ("hedged", "cue_speculative", "cue_conditional", "cue_sender", "cue_injection", "cue_stale")
+_UNFIRM = ("hedged", "cue_speculative", "cue_conditional", "cue_injection", "cue_stale")
 
 
 def firm_future(claim: Claim, source: str, f: dict[str, float]) -> bool:
