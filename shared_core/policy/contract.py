@@ -142,8 +142,6 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         # is the record's new state ("Customer plan: Pro, 12 seats" after "... 10 seats"), not a rumour about it
     if f.get("tool_reads") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "cue_sender", "hedged")):
         ok[Action.REJECT_CONFLICT] = False  # a tool's own reading is not rejected for what someone remembered
-        if identity and accepted and f.get("change_sure") and not any(f.get(k) for k in ("predates", "cue_future", "cue_conditional")):
-            ok[Action.DEFER_VERIFY] = False     # nor held: it overrides what was remembered (tier=Silver after "gold")
         # (tarl_labels.md: a config value read by a tool overrides what the user remembered it to be)
     if identity and f.get("change_p", 1.0) < UNCHANGED and not any(f.get(k) for k in NEWS):
         ok[Action.REVISE] = False       # the same value read again ("GET /employees/E1077 -> dept: Finance")
