@@ -247,7 +247,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  # both texts name one attribute (a family on one side only was often a stray cue: "balance"
                  # read as a price linked two of HaluMem's facts about films), a tool's record, or shared keys
                  attribute_known=float(mine.known and theirs.known and mine.attribute == theirs.attribute
-                                       or "record" in (mine.attribute, theirs.attribute)
+                                       or "record" in (mine.attribute, theirs.attribute) and not (   # a record,
+                                           mine.known and mine.attribute != "record" and not f["ids_shared"])  # unless
+                                       # the claim names another attribute and none of its ids ("aisle seat always pls")
                                        or bool(linking.keys(claim.text) & linking.keys(best.text))))
         comparison = compare(claim, best, cfg)
         f["predates"] = float(comparison.stale)         # valid from before the entry it meets
