@@ -132,7 +132,7 @@ def _change(claim: Claim, entry: Entry, sim: float, mine: slots.Slot, theirs: sl
     model = change.default()
     if model is None:
         return float(slots.differs(mine, theirs) or bool(f["numbers_differ"]))
-    p, t = change.probability(claim.text, entry.text, sim), model.threshold
+    p, t = change.probability(grounding.written_alike(claim.text), grounding.written_alike(entry.text), sim), model.threshold
     return float(0.5 * p / t if p < t else 0.5 + 0.5 * (p - t) / (1 - t))  # type: ignore[operator]
 
 

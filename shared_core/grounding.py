@@ -120,20 +120,42 @@ def _clock(m: re.Match[str]) -> str:
     return f"{hour:02d}:{m.group(2) or '00'}"
 
 
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:T[\d:.]+Z?)?\b|"
+                   rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)? {_MONTH}(?:,? (\d{{4}}))?\b|"
+                   rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?\b(?:,? (\d{{4}}))?", re.I)
+
+
+def _date(m: re.Match[str]) -> str:
+    """One spelling per calendar day: ``2024-10-12``, ``12 Oct`` and ``October 12th`` are ``oct-12`` (and the
+    year, when written, beside it)."""
+    g = m.groups()
+    if g[0]:
+        month, day, year = int(g[1]), int(g[2]), g[0]
+        if not 1 <= month <= 12:
+            return m.group()
+        name = _MONTHS[month - 1]
+    else:
+        day, name, year = (int(g[3]), g[4], g[5]) if g[3] else (int(g[7]), g[6], g[8])
+        name = name.lower()[:3]
+    return f" {name}-{day}{' ' + year if year else ''} "
+
+
 def _phone(m: re.Match[str]) -> str:
     digits = re.sub(r"\D", "", m.group())
     return f" {digits[-10:]} " if len(digits) >= 9 else m.group()
 
 
 @lru_cache(maxsize=65536)
-def _written_alike(text: str) -> str:
+def written_alike(text: str) -> str:
     """One spelling for the values people write in many ways: a time of day as ``HH:MM`` ("4pm", "4:00
     PM", "16:00") and a phone number as its last ten digits ("+14155550188", "415-555-0188"), so a tool
     that restates what the user said in its own format is not taken for a new value. Cached: an entry's
     text meets every later claim that grounds on it. (Each pattern needs a digit.)"""
     if not has_digit(text):
         return text
-    return _CLOCK.sub(_clock, _PHONE.sub(_phone, _HTTP_STATUS.sub(r"\1", text)))
+    return _CLOCK.sub(_clock, _PHONE.sub(_phone, _DATE.sub(_date, _HTTP_STATUS.sub(r"\1", text))))
 
 
 _HTTP_STATUS = re.compile(r"(->|→)\s*[1-5]\d\d(?=\s*[{\[])")
@@ -147,7 +169,7 @@ def value_replaced(claim: str, entry: str) -> bool:
     surname ("Confirming Martin's city is Lisbon") is not a replacement; times and phone numbers are
     compared as written alike, and initials ("Dr S. Brennan") are no value. A replacement is new
     information, never a restatement."""
-    claim, entry = _written_alike(claim), _written_alike(entry)
+    claim, entry = written_alike(claim), written_alike(entry)
     a, b = _values(claim) - _words(entry), _values(entry) - _words(claim)
     return bool({v for v in a if len(v) > 1} and {v for v in b if len(v) > 1})
 
@@ -165,7 +187,7 @@ def normalised(text: str) -> str:
 def prepare(text: str) -> None:
     """Fill the per-text caches ``features``, ``value_replaced`` and ``match_score`` read (see
     ``decision.prepare``)."""
-    for t in {text, _written_alike(text), proposition(text)}:
+    for t in {text, written_alike(text), proposition(text)}:
         content_tokens(t), numbers(t), identifiers(t), entities(t)
     negated(text), normalised(text)
 
@@ -245,7 +267,7 @@ def content_free(text: str) -> bool:
 def features(claim: Claim, entry: Entry, similarity: float, runner_up: float = 0.0) -> dict[str, float]:
     a, b = content_tokens(claim.text), content_tokens(entry.text)
     overlap = len(a & b) / max(1, len(a | b))
-    na, nb = numbers(claim.text), numbers(entry.text)
+    na, nb = numbers(written_alike(claim.text)), numbers(written_alike(entry.text))   # "+44 7700 900412" is "07700 900 412"
     ea, eb = entities(claim.text), entities(entry.text)
     ia, ib = identifiers(claim.text), identifiers(entry.text)
     exact = normalised(claim.text) == normalised(entry.text)

@@ -41,6 +41,11 @@ def fields(text: str) -> dict[str, str]:
     return out if len(out) >= 2 else {}
 
 
+def _names(attribute: str, key: str) -> bool:
+    """The slot's attribute names the field: ``tier`` for ``ba_tier``, ``mot_expiry`` for ``expiry``."""
+    return key == attribute or attribute.endswith("_" + key) or key.endswith("_" + attribute)
+
+
 def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
     """True when a field both records hold has another value (the record moved on), False when at least
     ``SAME_AT`` shared fields all agree (the same state read again, whatever else either adds), None when
@@ -51,8 +56,9 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
     shared = {k for k in a.keys() & b.keys() if not _READ_AT.search(k)}
     if not shared:
         return None
-    if about is not None and about.lower() in shared:
-        return a[about.lower()] != b[about.lower()]
+    named = [k for k in shared if about is not None and _names(about.lower(), k)]
+    if len(named) == 1:
+        return a[named[0]] != b[named[0]]
     if any(a[k] != b[k] for k in shared):
         return True
     return False if len(shared) >= SAME_AT else None

@@ -34,6 +34,7 @@ def test_a_reread_with_other_fields_is_the_same_state_and_a_changed_field_is_a_c
     moved_status = '{"table": "T4", "time": "21:30", "status": "confirmed"}'
     assert compare(moved_status, '{"table": "T4", "time": "21:30", "status": "modified"}') is True
     assert compare(moved_status, '{"table": "T4", "time": "21:30", "status": "modified"}', about="time") is False
+    assert compare('{"tier": "Blue", "avios": 13010}', '{"tier": "Blue", "avios": 12450}', about="ba_tier") is False
 
 
 @given(st.dictionaries(st.sampled_from(["id", "status", "eta", "carrier", "seats", "plan"]),

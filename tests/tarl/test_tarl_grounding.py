@@ -53,3 +53,16 @@ def test_late_arriving_older_fact_is_stale_and_loses_margin() -> None:
     stale, newer = compare(late, current), compare(fresh, current)
     assert stale.stale and not newer.stale and newer.outdates
     assert stale.margin < 0 < newer.margin
+
+
+def test_values_written_alike_are_one_value() -> None:
+    """A tool's ISO date is the user's "12 Oct", its "+44 7700 900412" the user's "07700 900 412": no change;
+    another year or another number still is one."""
+    from shared_core.grounding import value_replaced, written_alike
+
+    assert written_alike("MOT due 12 Oct").split() == ["MOT", "due", "oct-12"]
+    assert written_alike('{"expiry": "2024-10-12"}') == written_alike('{"expiry": "October 12th, 2024"}')
+    assert not value_replaced('DVLA: {"reg": "KX19FJD", "motTestExpiryDate": "2024-10-12"}', "MOT due 12 Oct")
+    assert value_replaced("MOT expires 2025-10-12", "MOT expires 2024-10-12")
+    assert not value_replaced("Contacts sync: phone=+44 7700 900412", "new mobile number: 07700 900 412")
+    assert value_replaced("Contacts sync: phone=+44 7700 900977", "new mobile number: 07700 900 412")
