@@ -177,6 +177,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if ok[Action.APPEND] and not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= RECORDER_PRIOR \
             and not any(f.get(k) for k in OWNER_WAITS):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
+    if f.get("untrusted") and f.get("cue_future") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates")):
+        ok[Action.REJECT_CONFLICT] = False  # hearsay about a future change is a rumour to verify, not a contradiction
+        # of what holds now (labels: a rumour about a future change waits)
     if f.get("unknown_sender") and not f.get("cue_injection"):
         ok[Action.REJECT_CONFLICT] = False  # an unknown sender claiming to speak for the fact ("Text from 07700 900555:
         # hi this is Mrs Okoro, new number") is checked with them, not dismissed: it waits (a friend's text is hearsay)

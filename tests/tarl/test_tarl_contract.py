@@ -66,6 +66,9 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "hearsay_of_a_change_in_a_named_month_waits": ([("Leo goes to Little Acorns nursery", "user")],
                                                    ("[from Grandma Pat] Leo starts reception at St Aidan's in September",
                                                     "third_party"), Action.DEFER_VERIFY),
+    "hearsay_of_a_future_change_to_a_held_fact_waits": ([("rotated the stripe key this morning, new one ends k7Lm", "user")],
+                                                        ("Jonas: heard Stripe are making everyone switch to new restricted "
+                                                         "keys next month", "third_party"), Action.DEFER_VERIFY),
     "restatement_in_other_words": ([("I support Leeds United", "user")], ("yep, still a Leeds fan", "user"), Action.NOOP),
     "tool_confirms_stored_value": ([("Order #5521 status: shipped", "tool")], ("Order #5521 status: shipped", "tool"),
                                    Action.NOOP),
