@@ -150,12 +150,25 @@ def _phone(m: re.Match[str]) -> str:
 @lru_cache(maxsize=65536)
 def written_alike(text: str) -> str:
     """One spelling for the values people write in many ways: a time of day as ``HH:MM`` ("4pm", "4:00
-    PM", "16:00") and a phone number as its last ten digits ("+14155550188", "415-555-0188"), so a tool
-    that restates what the user said in its own format is not taken for a new value. Cached: an entry's
-    text meets every later claim that grounds on it. (Each pattern needs a digit.)"""
+    PM", "16:00"), a phone number as its last ten digits ("+14155550188", "415-555-0188"), a day as
+    ``oct-12`` ("2024-10-12", "12 Oct") and a street's kind in full ("Rd", "St,"), so a tool that restates
+    what the user said in its own format is not taken for a new value. Cached: an entry's text meets every
+    later claim that grounds on it. (Each pattern but the street's needs a digit.)"""
+    if _STREET.search(text):
+        text = _STREET.sub(_street, text)
     if not has_digit(text):
         return text
     return _CLOCK.sub(_clock, _PHONE.sub(_phone, _DATE.sub(_date, _HTTP_STATUS.sub(r"\1", text))))
+
+
+_STREET = re.compile(r"\b((?i:rd|ave|ln|sq|st))\.?(?=\s*(?:[,;)]|$)|\s+[a-z\d])")
+_STREETS = {"rd": "road", "ave": "avenue", "ln": "lane", "sq": "square", "st": "street"}
+
+
+def _street(m: re.Match[str]) -> str:
+    """"Harbour Rd" is "Harbour Road", "12 Queen St, Bedford" is "12 Queen Street" ("St Aidan's", followed by
+    a name, stays a saint)."""
+    return _STREETS[m.group(1).lower()]
 
 
 _HTTP_STATUS = re.compile(r"(->|→)\s*[1-5]\d\d(?=\s*[{\[])")

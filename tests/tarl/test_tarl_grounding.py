@@ -66,3 +66,5 @@ def test_values_written_alike_are_one_value() -> None:
     assert value_replaced("MOT expires 2025-10-12", "MOT expires 2024-10-12")
     assert not value_replaced("Contacts sync: phone=+44 7700 900412", "new mobile number: 07700 900 412")
     assert value_replaced("Contacts sync: phone=+44 7700 900977", "new mobile number: 07700 900 412")
+    assert written_alike("moved into the flat on Harbour Rd last weekend") == "moved into the flat on Harbour road last weekend"
+    assert written_alike("St Aidan's, 12 Queen St, Bedford") == "St Aidan's, 12 Queen street, Bedford"
