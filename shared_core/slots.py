@@ -142,6 +142,8 @@ def _tool_subject(text: str) -> str | None:
     return a.group(1).lower() if a else None
 
 
+_PROMPT = re.compile(r"^\s*\$(?=\s)")
+"""A shell prompt before a command: not a dollar sign (the price family's cue)."""
 _CALL = re.compile(r"^\s*\$?\s*((?:[\w.]+\([^)]{0,80}\)|[\w./-]+(?:\s+[\w./=\"'-]+){0,6}))\s*->\s*\S")
 
 
@@ -232,7 +234,7 @@ def infer(text: str) -> Slot:
     tool = _tool_subject(prop)          # a tool's record: its id names it
     subject, rest = (tool, re.sub(re.escape(tool), " ", prop, count=1, flags=re.I)) if tool else _subject(prop)
     rest = rest.replace("_", " ")
-    fam = family(rest) or family(prop)
+    fam = family(_PROMPT.sub("", rest)) or family(_PROMPT.sub("", prop))    # a shell's "$ " is no price
     if tool:
         name, many, attribute = "record", False, "record"       # a tool's record of one thing: one current state
     elif (ida := _ID_ATTRIBUTE.search(prop)) and (subject in (None, "user") or subject.removeprefix("the ") in _words(ida.group(0))):

@@ -223,6 +223,13 @@ def test_another_person_in_a_person_valued_attribute_is_a_change() -> None:
     assert not replaced("Priya is still my boss", "my manager is Priya")
 
 
+def test_a_shell_prompt_is_no_price() -> None:
+    from shared_core import slots
+
+    assert slots.of("$ node -v\nv20.11.1").attribute != "price"
+    assert slots.of("rent is $2400 a month").attribute == "price"
+
+
 def test_a_death_or_a_closure_ends_what_it_names() -> None:
     from shared_core.change import ended
 
