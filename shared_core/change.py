@@ -322,7 +322,7 @@ def probability(claim: str, entry: str, cosine: float) -> float | None:
 
 _STAMP = re.compile(
     r"[\"']?(\w*(?:as_of|updated|modified|synced|fetched|cached|retrieved|timestamp|_at|last_\w+|rotated|"
-    r"snapshot)\w*)[\"']?\s*[:=]\s*[\"']?(\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?)", re.I)
+    r"snapshot)\w*|ts)[\"']?(?:\s*[:=]\s*|\s+)[\"']?(\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?)", re.I)
 
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")

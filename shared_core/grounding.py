@@ -229,7 +229,7 @@ CUES: dict[str, Prefiltered] = {
                          r"system prompt|store (?:this|the following)|forget (?:everything|what)|new instructions?)\b",
         "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
         "cue_confirm": r"\b(?:still|yep|yup|as usual|same as|confirm(?:ed|s|ing)?|indeed|as before|again)\b",
-        "cue_stale": r"\b(?:old|outdated|cached|(?:cached?|fetched|synced|retrieved|snapshot)_(?:at|ts|time)|snapshot|archived?|last year|used to|back in|years ago|"
+        "cue_stale": r"\b(?:old|outdated|cached?|(?:cached?|fetched|synced|retrieved|snapshot)_(?:at|ts|time)|snapshot|archived?|last year|used to|back in|years ago|"
                      r"previous(?:ly)?|former(?:ly)?|20[01]\d|last (?:edited|updated|modified|synced|checked)|"
                      r"as_of|as of \d|record_updated|late upload|months ago|weeks ago|when (?:we|i) (?:went|were|stayed)|"
                      r"last (?:summer|winter|spring|autumn|term|season)|\(20\d\d\))",

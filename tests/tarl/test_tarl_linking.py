@@ -203,6 +203,8 @@ def test_a_snapshot_is_stale_only_against_a_newer_one() -> None:
     assert change.newer('{"balance": 13210.02, "as_of": "2026-03-01"}', '{"balance": 12840.55, "as_of": "2026-02-01"}') == 1
     assert change.newer('{"status": "open", "cached_at": "2025-01-06T09:00Z"}', '{"status": "done", "updated": "2025-01-08"}') == -1
     assert change.newer('{"balance": 1, "as_of": "2026-03-01"}', "my balance is 12k") == 0
+    assert change.newer("odometer_miles=48390 ts=2024-06-04T18:00Z", "odometer_miles=48650 ts=2024-06-08T18:00Z") == -1
+    assert change.newer("strava (synced 2024-06-09): best=27:40", "strava (synced 2024-06-02): best=28:10") == 1
 
 
 def test_a_tool_write_call_changes_its_record() -> None:
