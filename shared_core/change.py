@@ -259,17 +259,24 @@ _STATE_WORD = Prefiltered(re.compile(r"\b(?:" + "|".join(f"(?P<{k}>{rx})" for k,
 _STATE_FIELD = Prefiltered(re.compile(r"\b(?:status|state)\b[\"']?\s*(?:[:=]|->|→)?\s*[\"']?(?P<value>[a-z][a-z -]{1,24})", re.I))
 
 
-def _states(text: str) -> set[str]:
-    return {m.lastgroup for m in _STATE_WORD.finditer(text) if m.lastgroup}
+@lru_cache(maxsize=65536)
+def _states(text: str) -> frozenset[str]:
+    return frozenset(m.lastgroup for m in _STATE_WORD.finditer(text) if m.lastgroup)
+
+
+@lru_cache(maxsize=65536)
+def _held_state(text: str) -> frozenset[str]:
+    """The state a record's status field holds (cached: an entry meets many claims)."""
+    m = _STATE_FIELD.search(text)
+    return _states(m.group("value")) if m else frozenset()
 
 
 def moved_state(claim: str, entry: str) -> bool:
     """The entry records a state ("status": "online", "status: sent") and the claim names another one
     and not that one ("3 heartbeats missed -> status offline", "1182 is done", "invoice.paid"): the
     record moved on, however the two are worded."""
-    m = _STATE_FIELD.search(entry)
-    held = _states(m.group("value")) if m else set()
-    said = _states(claim) if held else set()
+    held = _held_state(entry)
+    said = _states(claim) if held else frozenset()
     return bool(said) and not said & held
 
 
