@@ -21,6 +21,7 @@ import numpy as np
 from ..schema import Entry, Ledger
 from .blas import one_thread
 from .embedders import QueryIDF
+from .held import HeldEntries
 from .vectorfile import open_rows
 
 if TYPE_CHECKING:
@@ -250,6 +251,8 @@ class CachedNeighbours:
                  remember: Callable[[str, list[str], np.ndarray], None] = lambda ns, ids, rows: None) -> None:
         self.index, self.store, self.remember = index, store, remember
         self.cache = VectorCache(index.embedder.dim, self._load)
+        self.rows = HeldEntries(store)
+        """The ledger's entries as the engine's candidates read them, folded forward with the vectors."""
         self._seen = 0
 
     def refresh(self) -> None:
@@ -257,7 +260,9 @@ class CachedNeighbours:
         head = self.store.head()
         if head != self._seen:
             ids = list(dict.fromkeys(m.entry_id for _, m in self.store.moves_since(min(self._seen, head))))
-            self.cache.update(self.store.entries(ids), {}, self.index.embed)
+            entries = self.store.entries(ids)
+            self.cache.update(entries, {}, self.index.embed)
+            self.rows.moved(entries)
             self._seen = head
 
     def prefetch(self, vector: np.ndarray, namespace: str, k: int, ledgers: Sequence[Ledger]) -> None:
@@ -274,6 +279,7 @@ class CachedNeighbours:
     def committed(self, namespace: str, touched: Sequence[Entry], vectors: dict[str, np.ndarray], tx: int) -> None:
         """Our own transactions up to ``tx`` committed (the cache was refreshed under the write lock)."""
         self.cache.update(touched, vectors, self.index.embed)
+        self.rows.moved(touched)
         self._seen = max(self._seen, tx)
 
     def settle(self) -> None:
@@ -281,6 +287,7 @@ class CachedNeighbours:
 
     def clear(self) -> None:
         self.cache.clear()
+        self.rows.clear()
         self._seen = self.store.head()
 
     def _load(self, namespace: str) -> tuple[list[str], Any, list[Ledger]]:
