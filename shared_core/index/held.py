@@ -41,11 +41,13 @@ class HeldEntries:
 
     def entries(self, ids: list[str]) -> list[Entry]:
         """Entries for ``ids``, in the order of ``ids`` (unknown ids are skipped), as ``store.entries``."""
-        held = self._by_id
-        missing = [i for i in dict.fromkeys(ids) if i not in held]
+        found = {i: self._by_id[i] for i in ids if i in self._by_id}     # (holding more may drop these)
+        missing = [i for i in dict.fromkeys(ids) if i not in found]
         if missing:
-            self._hold(self.store.entries(missing))
-        return [held[i] for i in ids if i in held]
+            read = self.store.entries(missing)
+            self._hold(read)
+            found.update((e.id, e) for e in read)
+        return [found[i] for i in ids if i in found]
 
     def slot(self, namespace: str, slot: str, *, open_only: bool = True) -> list[Entry]:
         """The open entries holding ``slot``, oldest first, as ``store.slot(..., open_only=True)``."""

@@ -94,3 +94,16 @@ def test_a_slot_gaining_entries_out_of_creation_order_is_read_again() -> None:
     held.moved(store.entries([t2.created[0].id, t.created[0].id]))      # out of order: dropped, read again
     assert held.slot("n", "s") == store.slot("n", "s", open_only=True)
     store.close()
+
+
+def test_reads_past_the_limit_still_answer_everything(monkeypatch) -> None:
+    import shared_core.index.held as held_module
+
+    monkeypatch.setattr(held_module, "LIMIT", 3)
+    with MemoryEngine.open() as engine:
+        ids = [engine.write(Claim(text=f"Ana likes {w}", namespace="n")).entry_id for w in WORDS[:5]]
+        rows = engine.vectors.rows
+        rows.clear()
+        assert [e.id for e in rows.entries(ids[:2])] == ids[:2]
+        assert [e.id for e in rows.entries(ids)] == [e.id for e in engine.store.entries(ids)]
+        _same(engine)
