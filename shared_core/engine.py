@@ -128,7 +128,7 @@ class MemoryEngine(BeliefsAPI):
         only_key = keyed and scope == "key"
         hint = None if only_key else self.vectors.prefetch(vector, claim.namespace, self.config.neighbours, _OPEN)
 
-        def candidates() -> tuple[list[tuple[Entry, float]], list[Entry]]:
+        def candidates() -> tuple[list[tuple[Entry, float]], list[Entry]]:   # (before any step of the unit)
             return self.candidates(claim, vector, only_key=only_key, hint=hint)
 
         early, seen, seen_at = None, None, -1
@@ -161,14 +161,17 @@ class MemoryEngine(BeliefsAPI):
 
     def candidates(self, claim: Claim, vector: np.ndarray, *, only_key: bool = False,
                    hint: Any = None) -> tuple[list[tuple[Entry, float]], list[Entry]]:
-        """What the decision function sees of ``claim``'s namespace: the open entries nearest ``vector``
-        (with cosine) and the open entries holding the claim's slot. ``only_key``: the slot's entries are
-        the only candidates (a keyed write); ``hint``: a prefetch of the neighbours (before the write lock)."""
-        slot = self.store.slot(claim.namespace, claim.slot, open_only=True) if claim.slot else []
-        if only_key:
-            return [(e, 0.0) for e in slot], slot
-        near = self.vectors.query(vector, claim.namespace, self.config.neighbours, _OPEN, hint=hint)
-        found = {e.id: e for e in self.store.entries([i for i, _ in near])}
+        """What the decision function sees of ``claim``'s namespace: the open entries nearest ``vector`` (with
+        cosine) and the open entries holding the claim's slot (``only_key``: the only candidates, a keyed write).
+        Not inside a unit after its first step: it folds the log's tail (then uncommitted) into the reads' caches."""
+        with self._lock:
+            self._refresh()         # an embedded store's entries are held, folded forward from the log: index/held.py
+            rows = self.vectors.rows
+            slot = rows.slot(claim.namespace, claim.slot, open_only=True) if claim.slot else []
+            if only_key:
+                return [(e, 0.0) for e in slot], slot
+            near = self.vectors.query(vector, claim.namespace, self.config.neighbours, _OPEN, hint=hint)
+            found = {e.id: e for e in rows.entries([i for i, _ in near])}
         return [(found[i], s) for i, s in near if i in found and found[i].ledger is not Ledger.HISTORY], slot
 
     def write_many(self, claims: Iterable[Claim | dict[str, Any]]) -> list[Decision]:

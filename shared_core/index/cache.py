@@ -13,6 +13,7 @@ every vector of every namespace it touches does not scale past one machine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy as np
 from ..schema import Entry, Ledger
 from .blas import one_thread
 from .embedders import QueryIDF
+from .held import HeldEntries
 from .vectorfile import open_rows
 
 if TYPE_CHECKING:
@@ -100,7 +102,39 @@ class _Rows:
             return tail
         used = np.flatnonzero(query)
         weights = query[used]
-        return np.concatenate([cols[:, used] @ weights for _, cols in self.blocks] + [tail])
+        return np.concatenate([_columns_dot(cols, used, weights) for _, cols in self.blocks] + [tail])
+
+
+def _columns_dot(cols: Any, used: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``cols[:, used] @ weights`` for a CSC block, by the very two kernels scipy runs for it (gather the
+    columns, then the column-major mat-vec), so every score is the same float bit for bit; called directly
+    because scipy's indexing layer around them (index checks, dtype choice, a matrix object) cost as much
+    as the arithmetic: 0.79 -> 0.49 ms a query at 10k rows of the bench's claims (~80 of 2,048 columns
+    used, ~290k stored values in them)."""
+    kernels = _kernels()
+    if kernels is None or weights.dtype != cols.data.dtype:      # the public path: the same result
+        return cols[:, used] @ weights
+    ptr = cols.indptr
+    used = used.astype(ptr.dtype, copy=False)
+    starts = np.empty(len(used) + 1, dtype=ptr.dtype)
+    starts[0] = 0
+    np.cumsum(ptr[used + 1] - ptr[used], out=starts[1:])
+    rows = np.empty(int(starts[-1]), dtype=cols.indices.dtype)
+    values = np.empty(int(starts[-1]), dtype=cols.data.dtype)
+    kernels.csr_row_index(len(used), used, ptr, cols.indices, cols.data, rows, values)
+    out = np.zeros(cols.shape[0], dtype=cols.data.dtype)
+    kernels.csc_matvec(cols.shape[0], len(used), starts, rows, values, weights, out)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _kernels() -> Any:
+    """scipy's sparse kernels (imported on first use, as scipy is), or None where its private module moved."""
+    try:
+        from scipy.sparse import _sparsetools
+    except ImportError:  # pragma: no cover
+        return None
+    return _sparsetools
 
 
 class _Namespace:
@@ -217,6 +251,8 @@ class CachedNeighbours:
                  remember: Callable[[str, list[str], np.ndarray], None] = lambda ns, ids, rows: None) -> None:
         self.index, self.store, self.remember = index, store, remember
         self.cache = VectorCache(index.embedder.dim, self._load)
+        self.rows = HeldEntries(store)
+        """The ledger's entries as the engine's candidates read them, folded forward with the vectors."""
         self._seen = 0
 
     def refresh(self) -> None:
@@ -224,7 +260,9 @@ class CachedNeighbours:
         head = self.store.head()
         if head != self._seen:
             ids = list(dict.fromkeys(m.entry_id for _, m in self.store.moves_since(min(self._seen, head))))
-            self.cache.update(self.store.entries(ids), {}, self.index.embed)
+            entries = self.store.entries(ids)
+            self.cache.update(entries, {}, self.index.embed)
+            self.rows.moved(entries)
             self._seen = head
 
     def prefetch(self, vector: np.ndarray, namespace: str, k: int, ledgers: Sequence[Ledger]) -> None:
@@ -241,6 +279,7 @@ class CachedNeighbours:
     def committed(self, namespace: str, touched: Sequence[Entry], vectors: dict[str, np.ndarray], tx: int) -> None:
         """Our own transactions up to ``tx`` committed (the cache was refreshed under the write lock)."""
         self.cache.update(touched, vectors, self.index.embed)
+        self.rows.moved(touched)
         self._seen = max(self._seen, tx)
 
     def settle(self) -> None:
@@ -248,6 +287,7 @@ class CachedNeighbours:
 
     def clear(self) -> None:
         self.cache.clear()
+        self.rows.clear()
         self._seen = self.store.head()
 
     def _load(self, namespace: str) -> tuple[list[str], Any, list[Ledger]]:

@@ -89,6 +89,11 @@ class ServedNeighbours:
         self._written: set[str] = set()
         self._lock = threading.Lock()
 
+    @property
+    def rows(self) -> LedgerStore:
+        """Entries are read from the ledger itself (other processes write it between our reads)."""
+        return self.store
+
     def refresh(self) -> None:
         """Nothing to fold: every read asks the ledger."""
 

@@ -51,18 +51,25 @@ def _entry(row: tuple[Any, ...]) -> Entry:
 
 class _Writer:
     """Reads and writes inside one open transaction that holds the store's write lock, through the
-    writer's own connection: it sees its own uncommitted transactions, whatever the backend."""
+    writer's own connection: it sees its own uncommitted transactions, whatever the backend.
+
+    ``entry`` is read once between two records: the executor reads a revision's target three times (the
+    step's target, its premises' loop check, its consequences), and nothing else changes it under this
+    lock until ``record`` writes (which forgets every read)."""
 
     def __init__(self, store: SQLLedgerStore, con: Any) -> None:
         self._store = store
         self._con = con
         self._next: int | None = None
+        self._read: dict[str, Entry | None] = {}
 
     def _exec(self, sql: str, params: tuple[Any, ...]) -> None:
         self._store._rows(sql, params, self._con, fetch=False)
 
     def entry(self, entry_id: str) -> Entry | None:
-        return self._store._one(entry_id, self._con)
+        if entry_id not in self._read:
+            self._read[entry_id] = self._store._one(entry_id, self._con)
+        return self._read[entry_id]
 
     def dependents(self, entry_id: str, include_history: bool = False) -> list[Entry]:
         where = "id IN (SELECT entry_id FROM premises WHERE premise_id = ?)"
@@ -86,6 +93,7 @@ class _Writer:
     def record(self, t: Transaction) -> None:
         if t.tx != self.next_tx():
             raise RuntimeError(f"transaction {t.tx} recorded out of order (expected {self.next_tx()})")
+        self._read.clear()
         self._exec(
             "INSERT INTO transactions (tx, namespace, action, at, target_id, claim, decision) VALUES (?,?,?,?,?,?,?)",
             (t.tx, t.namespace, t.action.value, _ts(t.at), t.target_id,

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared_core.index.cache import VectorCache, _Rows
+from shared_core.index.cache import VectorCache, _columns_dot, _Rows
 from shared_core.schema import Entry, Ledger
 
 
@@ -27,6 +27,19 @@ def test_rows_dot_matches_dense(seed, sparse, batches):
     np.testing.assert_allclose(rows.dot(q), dense @ q, rtol=1e-4, atol=1e-4)
     i = int(rng.integers(len(dense)))
     np.testing.assert_allclose(rows.get(i), dense[i], rtol=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 600), st.floats(0.001, 0.5))
+def test_columns_dot_is_scipys_product_bit_for_bit(seed, n, density):
+    """The direct kernel calls score exactly as ``cols[:, used] @ weights`` (decisions read these scores)."""
+    from scipy import sparse
+
+    rng = np.random.default_rng(seed)
+    cols = sparse.random(n, 96, density=density, format="csc", dtype=np.float32, random_state=rng)
+    q = rng.normal(size=96).astype(np.float32) * (rng.random(96) < 0.3)
+    used = np.flatnonzero(q)
+    assert np.array_equal(_columns_dot(cols, used, q[used]), cols[:, used] @ q[used])
 
 
 def _entry(i: int, ledger: Ledger) -> Entry:
