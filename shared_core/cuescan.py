@@ -192,6 +192,9 @@ class Prefiltered:
     def findall(self, text: str) -> list:
         return self.rx.findall(text) if self._may_match(text) else []
 
+    def sub(self, repl: str, text: str) -> str:
+        return self.rx.sub(repl, text) if self._may_match(text) else text
+
 
 def needed_literals(rx: re.Pattern[str]) -> tuple[str, ...] | None:
     """Lower-cased ASCII strings one of which every match of ``rx`` holds: an ASCII text whose lower

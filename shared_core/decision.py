@@ -149,6 +149,18 @@ def prepare(item: Claim | Entry) -> None:
     slots.family(item.text), slots.call(item.text), hedged(item.text)
 
 
+def _attribute_known(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str, ids_shared: bool) -> bool:
+    """Evidence that the two name one attribute: both name one family (a family on one side only was often a
+    stray cue: "balance" read as a price linked two of HaluMem's facts about films), a tool's record (unless
+    the claim names another attribute and none of the record's ids: "aisle seat always pls" is not the
+    booking), or shared keys."""
+    if mine.known and theirs.known and mine.attribute == theirs.attribute:
+        return True
+    if "record" in (mine.attribute, theirs.attribute) and not (mine.known and mine.attribute != "record" and not ids_shared):
+        return True
+    return bool(linking.keys(claim) & linking.keys(entry))
+
+
 RELAYS = ("third_party", "web", "unknown")
 """Sources that pass on what others say: a date in their words is a rumour's date, not a firm change."""
 _UNFIRM = ("hedged", "cue_speculative", "cue_conditional", "cue_injection", "cue_stale")
@@ -244,13 +256,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  state_moved=float(change.moved_state(claim.text, best.text)), record_same=float(record is False),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"),
-                 # both texts name one attribute (a family on one side only was often a stray cue: "balance"
-                 # read as a price linked two of HaluMem's facts about films), a tool's record, or shared keys
-                 attribute_known=float(mine.known and theirs.known and mine.attribute == theirs.attribute
-                                       or "record" in (mine.attribute, theirs.attribute) and not (   # a record,
-                                           mine.known and mine.attribute != "record" and not f["ids_shared"])  # unless
-                                       # the claim names another attribute and none of its ids ("aisle seat always pls")
-                                       or bool(linking.keys(claim.text) & linking.keys(best.text))))
+                 attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))
         comparison = compare(claim, best, cfg)
         f["predates"] = float(comparison.stale)         # valid from before the entry it meets
         f["firm_future"] = float(firm_future(claim, source, f))

@@ -21,7 +21,7 @@ from .schema import Claim, Entry, Ledger
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@/:#-]*")
 _NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
-_ZERO_FRACTION = re.compile(r"^(\d+)\.0+$")
+_ZERO_FRACTION = re.compile(r"^(-?\d+)\.0+$")
 _IDENT = re.compile(r"\b(?=[A-Za-z0-9_#-]*\d)(?=[A-Za-z0-9_#-]*[A-Za-z])[A-Za-z0-9_#-]{3,}\b")
 _NEGATION = Prefiltered(re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|cannot|without|stopped|quit|no longer|isn't|aren't|wasn't|"
@@ -77,10 +77,14 @@ def content_tokens(text: str) -> frozenset[str]:
     return frozenset({t.lower().strip(".:-/#") for t in _TOKEN.findall(text)} - STOP - {""})
 
 
+def plain_number(value: str) -> str:
+    """A tool's ``120.0`` is the user's ``120``: a zero fraction is dropped (``3.10`` keeps its digits)."""
+    return _ZERO_FRACTION.sub(r"\1", value)
+
+
 @lru_cache(maxsize=65536)
 def numbers(text: str) -> frozenset[str]:
-    """A tool's ``120.0`` is the user's ``120``: a zero fraction is dropped (``3.10`` keeps its digits)."""
-    return frozenset(_ZERO_FRACTION.sub(r"\1", n) for n in _NUMBER.findall(text))
+    return frozenset(plain_number(n) for n in _NUMBER.findall(text))
 
 
 @lru_cache(maxsize=65536)

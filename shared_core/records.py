@@ -13,13 +13,13 @@ import re
 from functools import lru_cache
 
 from .cuescan import Prefiltered
+from .grounding import plain_number
 
 _FIELD = Prefiltered(re.compile(
     r"[\"']?(?P<key>[A-Za-z_][A-Za-z0-9_.]{0,40})[\"']?\s*(?::|=|->|→)\s*"
     r"(?P<value>\"(?:[^\"\\]|\\.)*\"|'[^']*'|\[[^\]]*\]|[^,;{}\[\]\s\"']+(?: [^,;{}\[\]\s\"'=:]+)*?)(?=\s*(?:[,;}\]]|$|\s+[\"']?[A-Za-z_][\w.]*[\"']?\s*(?:[:=]|->|→))|\s*$)"))
 """One ``key: value`` / ``key=value`` / ``"key": "value"`` field; a bare value runs to the next field."""
 _SPACES = re.compile(r"\s+")
-_ZERO_FRACTION = re.compile(r"^(-?\d+)\.0+$")
 
 _READ_AT = re.compile(r"(?:^|[._])(?:updated|synced|cached|fetched|retrieved|checked|read|seen|ts|timestamp|as_of|"
                       r"request_id|trace_id|etag|snapshot)(?:_at|_on)?$")
@@ -36,7 +36,7 @@ def fields(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for m in _FIELD.finditer(text):
         value = m.group("value").strip().strip("\"'").strip()
-        value = _ZERO_FRACTION.sub(r"\1", _SPACES.sub(" ", value.lower()))
+        value = plain_number(_SPACES.sub(" ", value.lower()))
         out.setdefault(m.group("key").lower(), value)
     return out if len(out) >= 2 else {}
 

@@ -149,7 +149,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if f.get("tool_reads") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "cue_sender", "hedged")):
         ok[Action.REJECT_CONFLICT] = False  # a tool's own reading is not rejected for what someone remembered
         # (tarl_labels.md: a config value read by a tool overrides what the user remembered it to be)
-    if identity and f.get("change_p", 1.0) < UNCHANGED and not any(f.get(k) for k in NEWS):
+    restated = f.get("change_p", 1.0) < UNCHANGED and not any(f.get(k) for k in NEWS)
+    if identity and restated:
         ok[Action.REVISE] = False       # the same value read again ("GET /employees/E1077 -> dept: Finance")
         # confirms its entry: it replaces nothing (issue 11: confirming tool calls revised what they confirm),
         # and a record read again adds nothing ("I also play the piano" is news the change model calls no change)
@@ -161,7 +162,6 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if f.get("weaker_source") and not f.get("change_signal"):
         ok[Action.REVISE] = False       # a weaker source replaces a fact only when it reports a change ("User said
         # they moved ...", "now points at ..."), not by stating another value ("Your streak is at 212 days")
-    restated = f.get("change_p", 1.0) < UNCHANGED and not any(f.get(k) for k in NEWS)
     further = f.get("many") and not (f.get("change_signal") or f.get("ended"))    # joining is one value more
     firm = identity and accepted and f.get("firm_future") and not f.get("predates") and not further
     if firm:                            # a change the claim dates itself, stated firmly: it revises (the old value

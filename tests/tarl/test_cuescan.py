@@ -90,6 +90,7 @@ def test_prefiltered_is_the_search(pattern: str, flags: int, text: str) -> None:
     assert (None if got is None else got.span()) == (None if want is None else want.span())
     assert [m.span() for m in Prefiltered(rx).finditer(text)] == [m.span() for m in rx.finditer(text)]
     assert Prefiltered(rx).findall(text) == rx.findall(text)
+    assert Prefiltered(rx).sub(" ", text) == rx.sub(" ", text)
 
 
 def test_needed_literals() -> None:
