@@ -276,6 +276,8 @@ def decide(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries
     d = policy.decide(claim, g, c)
     if contract and d.decided_by != "judge":      # a judge's answer was checked on its own target (judging)
         d = enforce(d, g)
+        if (report := getattr(policy, "report", None)) is not None:
+            d = report(claim, d)                    # the confidence reported for what the contract settled
     if g.features.get("content_free") and not g.features.get("identity"):
         return Outcome(d, [Step(d.action, claim, d.target_id, decision=d)], g, c)
     decision, steps = pending.resolve(claim, g, d, trusted=cfg.trusted, slot_entries=slot_entries)

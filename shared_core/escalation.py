@@ -170,6 +170,11 @@ class EscalatingPolicy:
             raw, error = None, exc
         return self._settle(claim, grounding, base, why, t0, raw, error)
 
+    def report(self, claim: Claim, decision: Decision) -> Decision:
+        """The confidence the base policy reports for what the contract settled (a judge's answer as given)."""
+        report = getattr(self.base, "report", None)
+        return decision if report is None else report(claim, decision)
+
     async def adecide(self, claim: Claim, grounding: Grounding, comparison: Comparison | None) -> Decision:
         """The async twin: awaits the judge's ``ajudge`` (or runs ``judge`` in a thread)."""
         base, why = self._triage(claim, grounding, comparison)

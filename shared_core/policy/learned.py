@@ -14,7 +14,7 @@ from ..grounding import Grounding
 from ..reliability import Comparison, reliability
 from ..schema import Action, Claim, Decision
 from .features import decision_features, feasible
-from .model import WEIGHTS_DIR, Scorer, ScorerWeights
+from .model import WEIGHTS_DIR, Scorer, ScorerWeights, recalibrated
 
 DEFAULT_WEIGHTS = WEIGHTS_DIR / "tarl.json"
 _TARGETED = {Action.NOOP, Action.REVISE, Action.REJECT_CONFLICT, Action.DEFER_VERIFY}
@@ -47,3 +47,11 @@ class LearnedPolicy:
         about = f" about {grounding.target.id} (similarity {grounding.similarity:.2f})" if target else ""
         return Decision(action=action, target_id=target, probabilities=probs, margin=margin,
                         rationale=f"learned: {action.value} p={probs[action.value]:.2f}{about}, margin {margin:+.2f}")
+
+    def report(self, claim: Claim, decision: Decision) -> Decision:
+        """The decision the contract settled, with the confidence these weights report for it
+        (``ScorerWeights.confidence_slotted``); the action and target are unchanged."""
+        ab = self.scorer.weights.confidence_slotted
+        if ab is None or not claim.slot or decision.decided_by == "judge":
+            return decision
+        return decision.model_copy(update={"probabilities": recalibrated(decision.probabilities, decision.action.value, ab)})

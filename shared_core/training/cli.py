@@ -100,10 +100,14 @@ def run(argv: list[str]) -> int:
     p.add_argument("--calibrate-on", default=CALIBRATE_ON,
                    help="comma-separated files of the corpus's train/ folder left out of training; the free-text and slotted "
                         "temperatures are fitted on them by rollout ECE ('' to train on every file, one temperature)")
+    p.add_argument("--calibrate-only", action="store_true",
+                   help="train nothing: refit the slotted confidence map of <out>/tarl.json on the --calibrate-on files")
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     held = [n for n in args.calibrate_on.split(",") if n]
     calibration = held_out_episodes(args.corpus, held)
+    if args.calibrate_only:
+        return _recalibrate(args.out / "tarl.json", calibration)
     data = decisions(args.episodes, args.seed, args.corpus, args.hand_weight, held)
     for name in VARIANTS if args.variant == "all" else [args.variant]:
         objective, binary = VARIANTS[name]
@@ -119,15 +123,31 @@ def run(argv: list[str]) -> int:
         if calibration and not binary:
             from ..bench.tarl_mem_examples import Vectors
             from ..index import default_embedder
-            from .calibration import temperatures
+            from .calibration import confidence_map, temperatures
 
             weights, note = temperatures(weights, calibration, Vectors(default_embedder()))
-            print(f"{name}: {note}")
+            weights, mapped = confidence_map(weights, calibration, Vectors(default_embedder()))
+            print(f"{name}: {note}; {mapped}")
         weights.save(args.out / f"{name}.json")
         print(json.dumps({"variant": name, "temperature": round(weights.temperature, 4),
                           "temperature_slotted": weights.temperature_slotted,
                           "best_dev_loss": round(float(np.mean([log["best_dev_loss"] for _, log in runs])), 4), "train": len(tr.x), "dev": len(dev.x),
                           "weights": str(args.out / f"{name}.json")}))
+    return 0
+
+
+def _recalibrate(path: Path, calibration: list[RawEpisode]) -> int:
+    """``--calibrate-only``: the shipped networks and temperatures as they are, the confidence map refitted."""
+    from ..bench.tarl_mem_examples import Vectors
+    from ..index import default_embedder
+    from ..policy.model import ScorerWeights
+    from .calibration import confidence_map
+
+    if not calibration:
+        raise SystemExit("--calibrate-only needs --calibrate-on files")
+    weights, note = confidence_map(ScorerWeights.load(path), calibration, Vectors(default_embedder()))
+    weights.save(path)
+    print(f"{path.name}: {note}")
     return 0
 
 

@@ -12,7 +12,12 @@ from shared_core.bench.corpus import to_episode
 from shared_core.index import default_embedder
 from shared_core.policy import LearnedPolicy
 from shared_core.policy.model import WEIGHTS_DIR, ScorerWeights
-from shared_core.training.calibration import GRID, rollout_ece, temperatures
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from shared_core.policy.contract import ACTIONS
+from shared_core.policy.model import recalibrated
+from shared_core.training.calibration import GRID, confidence_map, rollout_ece, temperatures
 from shared_core.training.cli import CALIBRATE_ON, held_out_episodes
 
 
@@ -49,3 +54,61 @@ def test_the_grid_holds_the_shipped_temperatures() -> None:
 def test_an_unknown_calibration_file_is_an_error_naming_it() -> None:
     with pytest.raises(SystemExit, match="no file nope.jsonl"):
         held_out_episodes(HERE, ["f.jsonl", "nope.jsonl"])
+
+
+def test_the_slotted_confidence_map_is_fitted_saved_and_decides_nothing(held, tmp_path) -> None:
+    vectors = Vectors(default_embedder())
+    shipped = ScorerWeights.load(WEIGHTS_DIR / "tarl.json")
+    bare = ScorerWeights(**{**vars(shipped), "confidence_slotted": None})
+    fitted, note = confidence_map(bare, held, vectors)
+    a, b = fitted.confidence_slotted
+    assert 0 < a and fitted.meta["confidence_refit"] == note and "8 hand-written episodes" in note
+    assert rollout_ece(fitted, held, vectors, slots=True) <= rollout_ece(bare, held, vectors, slots=True)
+    fitted.save(tmp_path / "c.json")
+    again = ScorerWeights.load(tmp_path / "c.json")
+    assert again.confidence_slotted == (a, b)
+    for slots in (False, True):         # the map reads the settled decision: it changes no action or target
+        episodes = [to_episode(r, slots=slots) for r in held]
+        before = rollout("learned", LearnedPolicy(bare), episodes, vectors)
+        after = rollout("learned", LearnedPolicy(again), episodes, vectors)
+        assert [(s.pred, s.target) for s in before] == [(s.pred, s.target) for s in after]
+        changed = [x.confidence != y.confidence for x, y in zip(before, after)]
+        assert any(changed) if slots else not any(changed)     # free text keeps its temperature alone
+
+
+@given(st.lists(st.floats(0.0, 1.0), min_size=len(ACTIONS), max_size=len(ACTIONS)), st.floats(0.05, 3.0),
+       st.floats(-3.0, 3.0))
+def test_a_recalibrated_decision_still_sums_to_one_and_keeps_its_order(raw, a, b) -> None:
+    assume(sum(raw) > 0)
+    probs = {k: v / sum(raw) for k, v in zip(ACTIONS, raw)}
+    action = max(probs, key=probs.get)
+    out = recalibrated(probs, action, (a, b))
+    assert list(out) == [action, *(k for k in probs if k != action)]
+    assert abs(sum(out.values()) - 1.0) < 1e-9 and all(v >= 0 for v in out.values())
+    rest = [k for k in probs if k != action and probs[k] > 1e-9]
+    ratios = [out[k] / probs[k] for k in rest]      # the others keep their proportions
+    assert not ratios or max(ratios) - min(ratios) < 1e-6
+
+
+def test_the_engine_reports_the_mapped_confidence_for_slotted_claims_only() -> None:
+    from shared_core import MemoryEngine
+    from shared_core.escalation import EscalatingPolicy
+
+    weights = ScorerWeights.load(WEIGHTS_DIR / "tarl.json")
+    assert weights.confidence_slotted is not None
+    bare = LearnedPolicy(ScorerWeights(**{**vars(weights), "confidence_slotted": None}))
+
+    def refuse(request):            # a judge that fails: every decision stays the base policy's
+        raise RuntimeError("no judge here")
+
+    writes = [("I live in Porto", None), ("I live in Porto", "user.city"), ("moved to Lisbon last week", "user.city"),
+              ("my sister says I live in Faro", "user.city"), ("I like jazz", None), ("I also like techno", "user.likes")]
+    for policy in (LearnedPolicy(weights), EscalatingPolicy(LearnedPolicy(weights), refuse)):
+        with MemoryEngine.open(policy=bare) as plain, MemoryEngine.open(policy=policy) as mapped:
+            for text, slot in writes:
+                claim = {"text": text, "namespace": "u", "slot": slot}
+                want, got = plain.write(claim), mapped.write(claim)
+                assert got.action is want.action and (got.target_id is None) == (want.target_id is None)
+                expect = recalibrated(want.probabilities, want.action.value, weights.confidence_slotted) if slot \
+                    else want.probabilities
+                assert got.probabilities == pytest.approx(expect)
