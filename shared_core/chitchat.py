@@ -30,11 +30,17 @@ MARKERS = frozenset(
     "thanks thank appreciate cute lovely funny hilarious".split())
 """Interjections and discourse markers of chat: general English, not any episode's words."""
 
+_ACT = re.compile(
+    r"\b(?:thanks?|thx|ty|cheers|ta|sorry|apologies|mornin[g']?|evening|night|nite|hi|hiya|hello|hey|bye|brb|gtg|g2g|"
+    r"ttyl|bbl|afk|off to|gotta go|got to go|talk (?:later|soon)|speak soon)\b", re.I)
+"""A conversational act rather than a report: thanking, apologising, greeting, leaving."""
+_EMOTE = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]|(?<!\w)[:;]-?[()DPp]|!!|\b\w*([a-z])\1{2,}\b", re.I)
+"""An emoji, an emoticon, a double exclamation or a stretched word ("yayyy"): how chat sounds, not what it says."""
 _TOKEN = re.compile(r"[a-z0-9']+")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'll|my|mine|we|we're|our|me|us)\b", re.I)
 
 NAMES = ("log_tokens", "log_content", "marker_share", "has_number", "has_identifier", "has_name", "attribute_word",
-         "first_person", "question", "starts_with_marker", "from_user", "phatic_only")
+         "first_person", "question", "starts_with_marker", "from_user", "phatic_only", "chat_act", "emote")
 
 
 @lru_cache(maxsize=16384)
@@ -46,7 +52,8 @@ def features(text: str, source: str) -> tuple[float, ...]:
             sum(t in MARKERS for t in toks) / max(1, len(toks)),
             float(bool(numbers(text))), float(bool(identifiers(text))), float(bool(names)),
             float(slots.family(text) is not None), float(bool(_FIRST_PERSON.search(text))), float("?" in text),
-            float(bool(toks) and toks[0] in MARKERS), float(source == "user"), float(content_free(text)))
+            float(bool(toks) and toks[0] in MARKERS), float(source == "user"), float(content_free(text)),
+            float(bool(_ACT.search(text))), float(bool(_EMOTE.search(text))))
 
 
 @lru_cache(maxsize=1)
