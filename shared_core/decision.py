@@ -238,8 +238,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         revived = change.revived(claim.text, best.text)
         record = records.compare(claim.text, best.text,     # two readings of one record, field by field
                                  mine.explicit.rsplit(".", 1)[-1] if mine.explicit else None)
+        alike = grounding.written_alike(claim.text), grounding.written_alike(best.text)   # "March 3rd" is "March 3"
         replaced = ended or revived or (record if record is not None
-                                        else bool(f["value_replaced"]) or change.replaced(claim.text, best.text))
+                                        else bool(f["value_replaced"]) or change.replaced(*alike))
         change_p = 0.0 if record is False and not replaced else _change(claim, best, sim, mine, theirs, f, replaced)
         kept_by = cfg.source(best.source)               # the kind of source that wrote the entry
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
