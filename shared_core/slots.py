@@ -222,9 +222,14 @@ def _other_family(relation: str, rest: str) -> bool:
     return fam is not None and (own is None or fam[0] != own[0])
 
 
+_RELATIVE_IS = Prefiltered(re.compile(
+    r"\b(?i:my|the user's|user's)\s+(\w+)\s+(?i:is|was|=|:|now is|is now)\s+(?:(?i:called|named)\s+\w|[A-Z])"))
+"""``my sister is called Ana``: a relative the user names, not the user's own name."""
+
+
 def _copula_value(rest: str) -> bool:
     """``is Priya`` / ``= Daniel``: the relation word is the attribute and a name is its value."""
-    return bool(re.match(r"\s*(?:is|was|=|:|now is|is now)\s+(?:called\s+|named\s+)?[A-Z]", rest))
+    return bool(re.match(r"\s*(?:is|was|=|:|now is|is now)\s+(?:(?i:called|named)\s+\w|[A-Z])", rest))
 
 
 @lru_cache(maxsize=65536)
@@ -235,8 +240,12 @@ def infer(text: str) -> Slot:
     subject, rest = (tool, re.sub(re.escape(tool), " ", prop, count=1, flags=re.I)) if tool else _subject(prop)
     rest = rest.replace("_", " ")
     fam = family(_PROMPT.sub("", rest)) or family(_PROMPT.sub("", prop))    # a shell's "$ " is no price
+    relative = _RELATIVE_IS.search(prop) if subject == "user" and fam is None or fam and fam[0] == "name" else None
     if tool:
         name, many, attribute = "record", False, "record"       # a tool's record of one thing: one current state
+    elif relative is not None and relative.group(1).lower() in RELATIONS and family(relative.group(1)) is None:
+        name = attribute = relative.group(1).lower()            # "my sister is called Ana": who the sister is
+        many = False
     elif (ida := _ID_ATTRIBUTE.search(prop)) and (subject in (None, "user") or subject.removeprefix("the ") in _words(ida.group(0))):
         subject = "user" if _FIRST_PERSON.search(prop) or _USER.search(prop) else None
         rest = prop[ida.end():]
