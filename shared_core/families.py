@@ -57,9 +57,10 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("manager", r"manager|boss|reports? to|supervisor|line manager", False),
     ("role", r"works? as|job title|role|position|promoted|profession|occupation", False),
     ("employer", r"works? (?:at|for)|working (?:at|for)|employer|company|job at|joined|hired|employed|new job|"
+                 r"(?:start(?:ed|ing|s)?|began) at (?-i:[A-Z])|"
                  r"took the \w+ job|job offer|quit|laid off|redundan\w+", False),
     ("bank", r"bank(?:s|ing)? with|main bank|current account|(?:salary|wages|pay) (?:goes |is |gets |lands |going )?(?:paid )?(?:in(?:to)?|to)\b|barclays|hsbc|lloyds|natwest|"
-             r"santander|starling|halifax|nationwide|first direct|wells fargo|bank of america|capital one|n26", False),
+             r"santander|starling|halifax|nationwide|first direct|wells fargo|bank of america|capital one|n26|monzo|revolut", False),
     ("editor", r"editor|ide|vs ?code|neovim|n?vim|emacs|intellij|pycharm|sublime text|webstorm|xcode", False),
     ("size", r"(?:shoe|dress|ring|clothes|jeans|shirt|trouser|waist|bra) size|size \d+|(?:i'?m|am) an? \d+(?:\.5)? in", False),
     ("school", r"schools?|attends|university|uni|college|campus|studies at|teach(?:es)? at|enrolled|primary|"
@@ -69,6 +70,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("shift", r"shifts?|works? (?:nights|days|weekends)|rota|(?:on|onto|to|doing|working) (?:nights|days|lates|earlies)", False),
     ("hours", r"full[- ]time|part[- ]time|(?:\d|four|three)[- ]day week|compressed hours|zero[- ]hours", False),
     ("temperature_unit", r"celsius|fahrenheit|centigrade", False),
+    ("units", r"imperial|metric (?:units|system)|(?:in|to|use|prefers?|using) metric|units?[\"']?\s*[=:]\s*[\"']?metric", False),
     ("distance_unit", r"kilomet(?:re|er)s?|km|miles", False),
     ("on_call", r"on-?call|pager", False),
     ("visits", r"visited|visiting|been to|travell?ed to|trip to|holiday in|vacation in", True),
@@ -114,6 +116,7 @@ VALUES: dict[str, str] = {
     "hours": r"full[- ]time|part[- ]time",
     "temperature_unit": r"celsius|fahrenheit|centigrade",
     "distance_unit": r"kilomet(?:re|er)s?|km|miles",
+    "units": r"metric|imperial",
     "device": r"iphone|pixel|galaxy|android|macbook|thinkpad|chromebook|ipad",
     "bank": r"barclays|hsbc|lloyds|natwest|santander|starling|halifax|nationwide|first direct|wells fargo|"
             r"bank of america|capital one|n26|monzo|revolut|chase|wise",

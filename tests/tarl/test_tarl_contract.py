@@ -40,6 +40,10 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "hearsay_against_current_fact": ([("I was born in Accra", "user")], ("My cousin says I was born in Kumasi", "third_party"),
                                      Action.REJECT_CONFLICT),
     "second_value_appends": ([("I'm allergic to peanuts", "user")], ("I'm allergic to shellfish too", "user"), Action.APPEND),
+    "two_relatives_named_are_two_facts": ([("My sister is called Ana", "user")], ("my brother is called Rui", "user"),
+                                          Action.APPEND),
+    "a_date_written_otherwise_restates": ([("My birthday is March 3", "user")], ("my birthday is March 3rd", "user"),
+                                          Action.NOOP),
     "topic_words_alone_are_two_facts": ([("Priya accepted a promotion to head of design at Fernbank, with a much bigger team to run.", "user")],
                                         ("Priya feels proud of the promotion but worries about the stress of managing more people.", "user"),
                                         Action.APPEND),
@@ -117,6 +121,8 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "config_value_set_to_another": ('config.get("checkout.max_retries") -> 3', "bumped max retries to 5 in prod"),
     "phone_named_only_by_its_model": ("I use a Pixel 6", "upgraded to an iPhone 15"),
     "a_couple_that_ended": ("my partner is Sam", "Sam and I broke up last week"),
+    "bank_named_only_by_its_value": ("I bank with Barclays", "moved everything to Monzo"),
+    "units_without_a_cue": ("Use metric units for me", "use imperial please"),
 }
 
 
