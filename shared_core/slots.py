@@ -309,6 +309,8 @@ def same_subject(a: Slot, b: Slot) -> bool:
     "Martin Mark"); ids, relations and keys must match exactly."""
     if a.subject is None or b.subject is None or a.subject == b.subject:
         return True
+    if a.subject.endswith("#" + b.subject) or b.subject.endswith("#" + a.subject):
+        return True                     # "Ticket SUP-1" and a bare "SUP-1": one id, its noun said once
     wa, wb = a.subject.split(), b.subject.split()
     if len(wa) < 2 and len(wb) < 2:     # (the common case, answered before the costlier tests)
         return False

@@ -123,6 +123,7 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "a_couple_that_ended": ("my partner is Sam", "Sam and I broke up last week"),
     "bank_named_only_by_its_value": ("I bank with Barclays", "moved everything to Monzo"),
     "units_without_a_cue": ("Use metric units for me", "use imperial please"),
+    "a_ticket_named_by_its_id_alone": ("Ticket SUP-1 is open", "SUP-1 resolved"),
 }
 
 
