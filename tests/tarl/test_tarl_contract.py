@@ -42,6 +42,7 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "second_value_appends": ([("I'm allergic to peanuts", "user")], ("I'm allergic to shellfish too", "user"), Action.APPEND),
     "two_relatives_named_are_two_facts": ([("My sister is called Ana", "user")], ("my brother is called Rui", "user"),
                                           Action.APPEND),
+    "a_usual_order_restates": ([("I drink oat lattes", "user")], ("the usual oat latte please", "user"), Action.NOOP),
     "a_date_written_otherwise_restates": ([("My birthday is March 3", "user")], ("my birthday is March 3rd", "user"),
                                           Action.NOOP),
     "topic_words_alone_are_two_facts": ([("Priya accepted a promotion to head of design at Fernbank, with a much bigger team to run.", "user")],
