@@ -42,6 +42,8 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "second_value_appends": ([("I'm allergic to peanuts", "user")], ("I'm allergic to shellfish too", "user"), Action.APPEND),
     "two_relatives_named_are_two_facts": ([("My sister is called Ana", "user")], ("my brother is called Rui", "user"),
                                           Action.APPEND),
+    "a_recap_against_the_owners_value_is_not_kept_beside_it": ([("I'm vegetarian", "user")], ("The user eats meat.", "assistant"),
+                                                              Action.REJECT_CONFLICT),
     "a_usual_order_restates": ([("I drink oat lattes", "user")], ("the usual oat latte please", "user"), Action.NOOP),
     "a_date_written_otherwise_restates": ([("My birthday is March 3", "user")], ("my birthday is March 3rd", "user"),
                                           Action.NOOP),
