@@ -73,6 +73,7 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     if len(strong) == 2:
         return True
     a, b = (linking.person_words(s.subject or "") for s in (mine, theirs))
+    a, b = a - b, b - a         # the words that tell them apart: "Project Borealis" is not "Project Atlas"
     return bool(a and b) and not (a & linking.specific(entry) or b & linking.specific(claim))
 
 
