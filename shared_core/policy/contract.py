@@ -14,7 +14,8 @@ these are the cases where a wrong guess destroys a true fact:
   ``revise`` (measured on dev: restatements with a remark added were superseding the fact they repeat);
 - a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
   signals a change, swaps a value of the entry's own (a name, a number, a weekday) without saying it adds
-  one ("also", "another"), or names the entry's own value) and not a rejection;
+  one ("also", "another"), or names the entry's own value) and not a rejection; one that repeats the
+  entry's values and names more is not a repeat (``noop``);
 - a single-valued explicit slot (the caller's key) never holds two Accepted answers (one held only in
   Pending is free: the owner's own answer is appended, the label rules' "no promotion"); an inferred link
   does not take ``append`` away (measured on dev: a sure-looking wrong link then destroyed a true fact
@@ -118,6 +119,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False
     if not identity or f.get("change_sure"):
         ok[Action.NOOP] = False
+    if identity and f.get("many") and f.get("adds_value"):
+        ok[Action.NOOP] = False         # "allergic to peanuts and tree nuts" after "allergic to peanuts": a value
+        # more is news, not a repeat (dev and train f-j: slotted +1 / -1, a recap appended beside what it repeats)
     if identity and not f.get("same_slot") and not f.get("change_signal") and (
             not f.get("value_differs")                                      # no sign of change: not worth a true fact
             or f.get("additive_cue")                                        # "we also have a landline": a further one

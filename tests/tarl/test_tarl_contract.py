@@ -46,6 +46,8 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
                                                               Action.REJECT_CONFLICT),
     "two_projects_named_are_two_facts": ([("Project Atlas deadline is June 1", "user")],
                                          ("Project Borealis deadline is June 20", "user"), Action.APPEND),
+    "a_value_more_is_kept": ([("I'm allergic to peanuts", "user")], ("I'm allergic to peanuts and tree nuts", "user"),
+                             Action.APPEND),
     "a_usual_order_restates": ([("I drink oat lattes", "user")], ("the usual oat latte please", "user"), Action.NOOP),
     "a_date_written_otherwise_restates": ([("My birthday is March 3", "user")], ("my birthday is March 3rd", "user"),
                                           Action.NOOP),
