@@ -72,7 +72,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("temperature_unit", r"celsius|fahrenheit|centigrade", False),
     ("units", r"imperial|metric (?:units|system)|(?:in|to|use|prefers?|using) metric|units?[\"']?\s*[=:]\s*[\"']?metric", False),
     ("distance_unit", r"kilomet(?:re|er)s?|km|miles", False),
-    ("on_call", r"on-?call|pager", False),
+    ("on_call", r"on[- ]?call(?! with)|pager", False),
     ("visits", r"visited|visiting|been to|travell?ed to|trip to|holiday in|vacation in", True),
     ("residence", r"lives?|living|(?:moved|move|moving)(?= (?:to|into|in|out|house|home|back|abroad|away|here|there|down|up|over|across|flats?|cities|countr\w+|in with)\b)|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
                   r"apartment|flat|lease|i'?m in|im in|house|new place", False),

@@ -48,6 +48,8 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
                                          ("Project Borealis deadline is June 20", "user"), Action.APPEND),
     "a_value_more_is_kept": ([("I'm allergic to peanuts", "user")], ("I'm allergic to peanuts and tree nuts", "user"),
                              Action.APPEND),
+    "a_rota_tool_names_who_is_on_call": ([("I'm on call this week", "user")],
+                                         ("pagerduty: on-call is j.smith this week", "tool"), Action.REVISE),
     "a_usual_order_restates": ([("I drink oat lattes", "user")], ("the usual oat latte please", "user"), Action.NOOP),
     "a_date_written_otherwise_restates": ([("My birthday is March 3", "user")], ("my birthday is March 3rd", "user"),
                                           Action.NOOP),
