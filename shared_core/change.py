@@ -93,6 +93,8 @@ def replaced(claim: str, entry: str) -> bool:
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
         return False
+    if new | lost <= slots.GENERIC:
+        return False            # "kids" for "children": another word for the attribute, not another value
     return [w for w in a if w not in new] == [w for w in b if w not in lost] and len(a) - len(new) >= 2
 
 

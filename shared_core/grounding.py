@@ -155,16 +155,21 @@ def _phone(m: re.Match[str]) -> str:
 def written_alike(text: str) -> str:
     """One spelling for the values people write in many ways: a time of day as ``HH:MM`` ("4pm", "4:00
     PM", "16:00"), a phone number as its last ten digits ("+14155550188", "415-555-0188"), a day as
-    ``oct-12`` ("2024-10-12", "12 Oct") and a street's kind in full ("Rd", "St,"), so a tool that restates
+    ``oct-12`` ("2024-10-12", "12 Oct"), a count as digits ("two") and a street's kind in full ("Rd", "St,"), so a tool that restates
     what the user said in its own format is not taken for a new value. Cached: an entry's text meets every
     later claim that grounds on it. (Each pattern but the street's needs a digit.)"""
     if _STREET.search(text):
         text = _STREET.sub(_street, text)
+    if _NUMBER_WORD.search(text):
+        text = _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS.index(m.group(1).lower()) + 2), text)
     if not has_digit(text):
         return text
     return _CLOCK.sub(_clock, _PHONE.sub(_phone, _DATE.sub(_date, _HTTP_STATUS.sub(r"\1", text))))
 
 
+_NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+_NUMBER_WORD = Prefiltered(re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b", re.I))
+"""A count in words is its number ("two kids" is "2 kids"); "one" is left alone, it is mostly a pronoun."""
 _STREET = re.compile(r"\b((?i:rd|ave|ln|sq|st))\.?(?=\s*(?:[,;)]|$)|\s+[a-z\d])")
 _STREETS = {"rd": "road", "ave": "avenue", "ln": "lane", "sq": "square", "st": "street"}
 
