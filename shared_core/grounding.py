@@ -78,8 +78,12 @@ def content_tokens(text: str) -> frozenset[str]:
 
 
 def plain_number(value: str) -> str:
-    """A tool's ``120.0`` is the user's ``120``: a zero fraction is dropped (``3.10`` keeps its digits)."""
-    return _ZERO_FRACTION.sub(r"\1", value)
+    """A tool's ``120.0`` is the user's ``120``: a zero fraction is dropped (``3.10`` keeps its digits), and so
+    are thousands separators (``1,180`` is ``1180``)."""
+    return _ZERO_FRACTION.sub(r"\1", value.replace(",", "") if _THOUSANDS.match(value) else value)
+
+
+_THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 
 
 @lru_cache(maxsize=65536)
@@ -110,7 +114,20 @@ def _values(text: str) -> set[str]:
 
 
 def _words(text: str) -> set[str]:
-    return {t.removesuffix("'s") for t in content_tokens(text)} | numbers(text)
+    """Every word of ``text`` a value of the other text may be: its tokens, their parts ("SHA256:Zp1c" names
+    ``sha256``) and its numbers."""
+    words = {t.removesuffix("'s") for t in content_tokens(text)}
+    return words | {p for w in words if _LETTER.search(w) for p in _PARTS.split(w) if p} | numbers(text)
+
+
+_PARTS = re.compile(r"[:/_@-]+|\.{2,}")
+_LETTER = re.compile(r"[a-z]")
+
+
+def _named(value: str, words: set[str]) -> bool:
+    """The other text mentions ``value``: as a word, or a number as the tail of a longer one ("the 412
+    number" names 07700 900412)."""
+    return value in words or (value.isdigit() and len(value) >= 3 and any(w.isdigit() and w.endswith(value) for w in words))
 
 
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.I)
@@ -192,7 +209,8 @@ def value_replaced(claim: str, entry: str) -> bool:
     compared as written alike, and initials ("Dr S. Brennan") are no value. A replacement is new
     information, never a restatement."""
     claim, entry = written_alike(claim), written_alike(entry)
-    a, b = _values(claim) - _words(entry), _values(entry) - _words(claim)
+    wa, wb = _words(claim), _words(entry)
+    a, b = {v for v in _values(claim) if not _named(v, wb)}, {v for v in _values(entry) if not _named(v, wa)}
     return bool({v for v in a if len(v) > 1} and {v for v in b if len(v) > 1})
 
 

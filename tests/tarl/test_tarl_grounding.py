@@ -68,3 +68,8 @@ def test_values_written_alike_are_one_value() -> None:
     assert value_replaced("Contacts sync: phone=+44 7700 900977", "new mobile number: 07700 900 412")
     assert written_alike("moved into the flat on Harbour Rd last weekend") == "moved into the flat on Harbour road last weekend"
     assert written_alike("St Aidan's, 12 Queen St, Bedford") == "St Aidan's, 12 Queen street, Bedford"
+    assert written_alike("we have two kids") == "we have 2 kids" and written_alike("one of them") == "one of them"
+    assert not value_replaced("we signed off the rent thing, 1180 from March 1st", "your rent will be 1,180 from 1 March")
+    assert value_replaced("rent is 1,250 now", "rent is 1,180")
+    assert not value_replaced("the 412 number is the right one", "new mobile number: 07700 900 412")
+    assert not value_replaced("$ ssh-add -l -> 256 SHA256:Zp1c...m0 pat@laptop", "made a new key, fp SHA256:Zp1c...m0")
