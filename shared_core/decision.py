@@ -69,12 +69,21 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     the linker as evidence."""
     if slots.same_subject(mine, theirs):
         return False
+    if mine.attribute == theirs.attribute and mine.attribute in change.PERSON_VALUED \
+            and (_holds(theirs, mine) or _holds(mine, theirs)):
+        return True         # "Priya's manager is Tom" after "my manager is Priya": the manager's own manager
     strong = [s.subject for s in (mine, theirs) if s.subject and (s.explicit or _ID_LIKE.search(s.subject))]
     if len(strong) == 2:
         return True
     a, b = (linking.person_words(s.subject or "") for s in (mine, theirs))
     a, b = a - b, b - a         # the words that tell them apart: "Project Borealis" is not "Project Atlas"
     return bool(a and b) and not (a & linking.specific(entry) or b & linking.specific(claim))
+
+
+def _holds(owner: slots.Slot, other: slots.Slot) -> bool:
+    """``other``'s subject is a person ``owner`` holds as its value."""
+    people = linking.person_words(other.subject or "")
+    return bool(people) and people <= owner.values
 
 
 def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slot]], sims: dict[str, float]) -> list[float | None]:

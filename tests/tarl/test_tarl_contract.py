@@ -52,6 +52,8 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
                                          ("pagerduty: on-call is j.smith this week", "tool"), Action.REVISE),
     "a_count_in_words_and_another_word_for_it_replace_nothing": ([("The user has two children.", "user")],
                                                                  ("The user has 2 kids.", "user"), Action.APPEND),
+    "the_managers_own_manager_is_another_fact": ([("my manager is Priya", "user")], ("Priya's manager is Tom", "user"),
+                                                 Action.APPEND),
     "a_usual_order_restates": ([("I drink oat lattes", "user")], ("the usual oat latte please", "user"), Action.NOOP),
     "a_date_written_otherwise_restates": ([("My birthday is March 3", "user")], ("my birthday is March 3rd", "user"),
                                           Action.NOOP),
