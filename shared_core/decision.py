@@ -67,6 +67,8 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     differ. A guessed subject the other text holds as a value ("karate's moving to thursdays" after
     "Noah does karate wednesdays") and stray words the subject guesser picked up ("20mg") are left to
     the linker as evidence."""
+    if _other_call(claim, entry):
+        return True
     if slots.same_subject(mine, theirs):
         return False
     if mine.attribute == theirs.attribute and mine.attribute in change.PERSON_VALUED \
@@ -78,6 +80,21 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     a, b = (linking.person_words(s.subject or "") for s in (mine, theirs))
     a, b = a - b, b - a         # the words that tell them apart: "Project Borealis" is not "Project Atlas"
     return bool(a and b) and not (a & linking.specific(entry) or b & linking.specific(claim))
+
+
+_CALL_ARGS = re.compile(r"^([\w.]+)\((.*)\)(?:#.*)?$", re.S)
+
+
+def _other_call(claim: str, entry: str) -> bool:
+    """One function asked about something else (``config.get('retries')`` after ``config.get('timeout')``):
+    another record, whatever else the two share; ``config.set('timeout', 90)`` after ``config.set('timeout',
+    60)`` is the same one."""
+    a, b = slots.call(claim), slots.call(entry)
+    if a is None or b is None or a == b:
+        return False
+    ma, mb = _CALL_ARGS.match(a), _CALL_ARGS.match(b)
+    return bool(ma and mb) and ma.group(1) == mb.group(1) \
+        and ma.group(2).split(",")[0].strip() != mb.group(2).split(",")[0].strip()    # (its first argument names it)
 
 
 def _holds(owner: slots.Slot, other: slots.Slot) -> bool:

@@ -138,8 +138,8 @@ def _tool_subject(text: str) -> str | None:
     if result.lstrip().startswith(("{", "[")) and (j := _JSON_ID.search(result)):
         return j.group(2).lower()
     args = call.group("args") if call else command.group(1).split(None, 1)[1] if command and " " in command.group(1) else ""
-    a = _ARG_ID.search(args or "")
-    return a.group(1).lower() if a else None
+    a = _ARG_ID.search((args or "").split(",")[0])      # the first argument names the record; later ones
+    return a.group(1).lower() if a else None            # are values (config.set("timeout", 60))
 
 
 _PROMPT = re.compile(r"^\s*\$(?=\s)")
