@@ -38,7 +38,7 @@ these are the cases where a wrong guess destroys a true fact:
   firmly by a source that does not relay others (``decision.firm_future``: a signed notice, an HR system,
   the user), revises its target: it neither waits nor sits beside it, and a document may do it (the old
   value stays in History for as-of queries); a further value of a multi-valued attribute still appends;
-- chit-chat is ``noop`` with no target.
+- chit-chat is ``noop`` with no target, and a question neither enters nor replaces anything.
 
 The asymmetry (wrongly superseding or dropping a true fact costs more than keeping a near-duplicate)
 enters here, where identity evidence is missing the destructive actions are simply not available and the
@@ -119,6 +119,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False
     if not identity or f.get("change_sure"):
         ok[Action.NOOP] = False
+    if f.get("is_question"):
+        ok[Action.APPEND] = ok[Action.REVISE] = False   # "standup is at 9:30 right?" asks; it states nothing to keep
+        # (dev and train f-j, held-out sets: no decision moves but one wrong either way)
     if identity and f.get("many") and f.get("adds_value"):
         ok[Action.NOOP] = False         # "allergic to peanuts and tree nuts" after "allergic to peanuts": a value
         # more is news, not a repeat (dev and train f-j: slotted +1 / -1, a recap appended beside what it repeats)

@@ -58,6 +58,8 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
                                              Action.APPEND),
     "one_key_set_again": ([('config.set("timeout", 60) -> ok', "tool")], ('config.set("timeout", 90) -> ok', "tool"),
                           Action.REVISE),
+    "a_question_keeps_nothing": ([('calendar.get("evt_1") -> {"title": "Standup", "start": "09:30"}', "tool")],
+                                 ("standup is at 9:30 right?", "user"), Action.NOOP),
     "a_usual_order_restates": ([("I drink oat lattes", "user")], ("the usual oat latte please", "user"), Action.NOOP),
     "a_date_written_otherwise_restates": ([("My birthday is March 3", "user")], ("my birthday is March 3rd", "user"),
                                           Action.NOOP),
