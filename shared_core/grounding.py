@@ -127,7 +127,8 @@ _LETTER = re.compile(r"[a-z]")
 def _named(value: str, words: set[str]) -> bool:
     """The other text mentions ``value``: as a word, or a number as the tail of a longer one ("the 412
     number" names 07700 900412)."""
-    return value in words or (value.isdigit() and len(value) >= 3 and any(w.isdigit() and w.endswith(value) for w in words))
+    return value in words or (value.isdigit() and len(value) >= 3 and any(w.isdigit() and w.endswith(value) for w in words)) \
+        or ("." in value and any(w.startswith(value + ".") for w in words))    # "3.11" of "3.11.4"
 
 
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.I)
