@@ -57,7 +57,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("manager", r"manager|boss|reports? to|supervisor|line manager", False),
     ("role", r"works? as|job title|role|position|promoted|profession|occupation", False),
     ("employer", r"works? (?:at|for)|working (?:at|for)|employer|company|job at|joined|hired|employed|new job|"
-                 r"(?:start(?:ed|ing|s)?|began) at (?-i:[A-Z])|"
+                 r"(?:start(?:ed|ing|s)?|began) at (?-i:[A-Z])[\w&-]*|"
                  r"took the \w+ job|job offer|quit|laid off|redundan\w+", False),
     ("bank", r"bank(?:s|ing)? with|main bank|current account|(?:salary|wages|pay) (?:goes |is |gets |lands |going )?(?:paid )?(?:in(?:to)?|to)\b|barclays|hsbc|lloyds|natwest|"
              r"santander|starling|halifax|nationwide|first direct|wells fargo|bank of america|capital one|n26|monzo|revolut", False),

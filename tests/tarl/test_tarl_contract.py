@@ -143,6 +143,7 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "bank_named_only_by_its_value": ("I bank with Barclays", "moved everything to Monzo"),
     "units_without_a_cue": ("Use metric units for me", "use imperial please"),
     "a_ticket_named_by_its_id_alone": ("Ticket SUP-1 is open", "SUP-1 resolved"),
+    "employer_named_by_where_the_user_started": ("I work at Google", "started at Meta on Monday"),
 }
 
 
