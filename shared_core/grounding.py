@@ -253,6 +253,9 @@ CUES: dict[str, Prefiltered] = {
                       r"(?:going|moving|moves?|switching|switch(?:es)?|changing|changes?|starting|starts?|closing|closes?|leaving|leaves?|"
                       r"joining|joins?)\b[^.;]{0,40}\bin (?:jan|feb|"
                       r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b",
+        "cue_later": r"\b(?:he|she|they|it|we|you|that)'ll\b|\bin (?:a|one|two|three|four|a couple of|a few|the next|the coming) (?:days?|weeks?|months?|years?)\b|"
+                     r"\bin the (?:summer|spring|autumn|fall|winter|new year)\b|\bby (?:christmas|easter|the summer|summer|spring|"
+                     r"autumn|winter|the new year)\b|\bend of (?:the )?(?:month|week|year|term)\b|\b(?:coming|going|be) back\b",
         "cue_injection": r"\b(?:ignore (?:all |the |any )?(?:previous|prior|above|earlier)|disregard|override|"
                          r"system prompt|store (?:this|the following)|forget (?:everything|what)|new instructions?)\b",
         "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
@@ -273,7 +276,9 @@ CUES: dict[str, Prefiltered] = {
 }
 """General language cues (not phrases of any data set): who is speaking about what, and when.
 ``cue_speculative`` marks a guess rather than a report ("maybe she lives in Rome"); weaker hedges ("I
-think", "probably") are left to the policy: people use them on completed changes."""
+think", "probably") are left to the policy: people use them on completed changes. ``cue_later`` is read by
+the contract only (a rumour of a later change waits): the policy's networks were trained without it, so
+``cue_future`` keeps the meaning they learned."""
 
 
 _FIELD = Prefiltered(re.compile(r"\b\w+\s*[=:]\s*\S"))

@@ -190,7 +190,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if ok[Action.APPEND] and not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= RECORDER_PRIOR \
             and not any(f.get(k) for k in OWNER_WAITS):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
-    if f.get("untrusted") and f.get("cue_future") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates")):
+    fut = f.get("cue_future") or f.get("cue_later")     # ("last day end of month", "he'll be back by christmas")
+    if f.get("untrusted") and fut and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates")):
         ok[Action.REJECT_CONFLICT] = False  # hearsay about a future change is a rumour to verify, not a contradiction
         # of what holds now (labels: a rumour about a future change waits)
     if f.get("unknown_sender") and not f.get("cue_injection"):
@@ -200,7 +201,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.APPEND] = False
         ok[Action.REVISE] = bool(firm) and ok[Action.REVISE]    # a signed notice's dated change, not hearsay
     hearsay = f.get("untrusted") or (f.get("weaker_source") and f.get("value_differs"))
-    if hearsay and ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) \
+    if hearsay and ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (fut and f.get("untrusted")) \
             and not (f.get("many") and f.get("additive_cue")):
         ok[Action.DEFER_VERIFY] = False     # unhedged hearsay, or a clearly weaker source, about a current fact:
         if f.get("untrusted") and f.get("value_differs"):   # rejected (or, for a restatement, noop)
