@@ -13,7 +13,8 @@ from shared_core.cuescan import CueScanner, Prefiltered, has_digit, needed_liter
 
 FRAGMENTS = ["my ", "I ", "the ", "new ", "password ", "pin", "-", "_", " ", ", ", "20mg ", "10 mg", "sertraline ",
              "lives in ", "moved to ", "Porto", "£40 ", "$", "€", "K", "\u212a", "\u017f", "ß", "İ", "٣", "dark mode ",
-             "likes ", "kids ", "order #1000 ", "api_key=", "to-do ", "remind me ", "team ", "a Spurs fan ", "\n"]
+             "likes ", "kids ", "order #1000 ", "api_key=", "to-do ", "remind me ", "team ", "a Spurs fan ", "\n",
+             "lisinopril ", "atorvastatin ", "online ", "Line ", "Eastern Standard Time ", " standard time", "PRIL"]
 
 
 def _reference(text: str) -> tuple[str, bool, tuple[int, int]] | None:
@@ -43,11 +44,12 @@ def test_family_on_written_text() -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(["ab", "a", "b+", "[xy]z", r"\d+", "c?d", "(?:e|f)g", "h*",
-                                "ab|c?d", "[|x]z|b+", r"\|a|(?:e|f)g", "h*|kz", "a|b"]), min_size=1, max_size=5),
+                                "ab|c?d", "[|x]z|b+", r"\|a|(?:e|f)g", "h*|kz", "a|b", r"\w+yz", r"a|\w{2,}kz"]), min_size=1, max_size=5),
        st.text(alphabet="abcdefghxyz0123 -_|ABK\u212a", max_size=20))
 def test_scanner_on_any_cues(cues: list[str], text: str) -> None:
-    """Empty-matching cues, classes, repeats, case folding and top-level alternatives (split per first
-    character): still the first cue ``re.search`` finds."""
+    """Empty-matching cues, classes, repeats, case folding, top-level alternatives (split per first
+    character) and alternatives that start anywhere (left out of texts without their literals): still the
+    first cue ``re.search`` finds."""
     scan = CueScanner(cues, re.I, before=r"(?<![\w-])", after=r"(?![\w-])")
     want = next(((i, m.span()) for i, rx in enumerate(scan.patterns) if (m := rx.search(text))), None)
     got = scan.first(text)
