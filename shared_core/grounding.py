@@ -78,8 +78,10 @@ def content_tokens(text: str) -> frozenset[str]:
 
 
 def plain_number(value: str) -> str:
-    """A tool's ``120.0`` is the user's ``120``: a zero fraction is dropped (``3.10`` keeps its digits)."""
-    return _ZERO_FRACTION.sub(r"\1", value)
+    """A tool's ``120.0`` is the user's ``120``: a zero fraction is dropped (``3.10`` keeps its digits).
+    (What ``sub`` with a ``\\1`` template would give, without its template handling: read for every number.)"""
+    m = _ZERO_FRACTION.match(value)
+    return value if m is None else m.group(1) + value[m.end():]
 
 
 @lru_cache(maxsize=65536)
