@@ -133,10 +133,14 @@ _DIGITAL = frozenset(name for name, rx in TYPES.items() if needs_digit(rx))
 """The shapes written with a digit: none to search for in a text without one."""
 
 
+_TYPE_SCANS = {name: Prefiltered(rx) for name, rx in TYPES.items()}
+"""Each shape's search, spared on a text holding none of the literals it needs ("@", a weekday's stem)."""
+
+
 @lru_cache(maxsize=65536)
 def types(text: str) -> frozenset[str]:
     digits = has_digit(text)
-    return frozenset(name for name, rx in TYPES.items() if (digits or name not in _DIGITAL) and rx.search(text))
+    return frozenset(name for name, rx in _TYPE_SCANS.items() if (digits or name not in _DIGITAL) and rx.search(text))
 
 
 def prepare(text: str) -> None:
