@@ -21,8 +21,8 @@ Explicit slots given by the caller are parsed the same way, so a free-text claim
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .cuescan import CueScanner, Prefiltered, has_digit
 from .families import FAMILIES
@@ -92,14 +92,16 @@ class Slot:
     negated: bool = False
     explicit: str | None = None
     """The caller's slot, when given: between two explicit slots, the keys alone decide identity."""
+    known: bool = field(init=False, repr=False, compare=False)
+    """The attribute is a family (not a ``frame:``). Set when made: read ~200 times a decision, on ~50
+    candidates' slots (a cached_property's first read, once per candidate, took a lock)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "known", not self.attribute.startswith("frame:"))
 
     @property
     def key(self) -> str:
         return f"{self.subject or '?'}.{self.attribute}"
-
-    @cached_property
-    def known(self) -> bool:        # cached: read ~200 times a decision, on ~50 candidates' slots
-        return not self.attribute.startswith("frame:")
 
 
 @lru_cache(maxsize=65536)
