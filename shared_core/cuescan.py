@@ -20,6 +20,7 @@ match holds one of a few literals (``needed_literals``) on an ASCII text holding
 
 from __future__ import annotations
 
+import _sre  # type: ignore[import-not-found]  # the engine's test of a cased character, as re's compiler reads it
 import re
 import string
 from collections.abc import Iterator, Sequence
@@ -228,7 +229,7 @@ class Prefiltered:
 def needed_literals(rx: re.Pattern[str]) -> tuple[str, ...] | None:
     """Lower-cased ASCII strings one of which every match of ``rx`` holds: an ASCII text whose lower
     case holds none of them has no match, whatever the case flags. None when no such set is known
-    (classes and repeats everywhere, or a non-ASCII letter that may fold to an ASCII one)."""
+    (classes and repeats everywhere, or a cased non-ASCII character that may fold to an ASCII one)."""
     found = _needed(list(sre_parse.parse(rx.pattern, rx.flags)))
     return None if found is None else tuple(sorted(found))
 
@@ -245,8 +246,15 @@ def _needed(seq: list) -> set[str] | None:
             options.append(None if None in parts else set().union(*parts))  # type: ignore[arg-type]
         elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[0] >= 1:
             options.append(_needed(list(av[2])))
-    valid = [o for o in options if o and "" not in o and all(s.isascii() for s in o)]
+    valid = [o for o in options if o and "" not in o and all(map(_exact, o))]
     return max(valid, key=lambda o: (min(map(len, o)), -len(o)), default=None)   # longest, then fewest
+
+
+def _exact(literal: str) -> bool:
+    """A literal an ASCII text's lower case holds whenever a match does, whatever the case flags: ASCII
+    (lower-cased on both sides), or with non-ASCII characters only of those ``re`` matches as they are
+    (uncased: "→" in a record's ``key → value``), which an ASCII text never holds."""
+    return literal.isascii() or not any(_sre.unicode_iscased(ord(c)) for c in literal if not c.isascii())
 
 
 def _starts(seq: sre_parse.SubPattern | list) -> tuple[set[str], bool]:

@@ -75,14 +75,15 @@ def test_needs_digit_is_safe(pattern: str, text: str) -> None:
 
 PREFILTERED = [r"\b(?:says?|said|told (?:me|us))\b", r"^\s*(?:the )?user\b|\brecap\b", r"\b(?:ab|a[bc]d|x+y)\b",
                r"\w+\s*(?:[:=]|->)\s*\S", r"\b(\w+)\s+(?:has |just )?(?:died|passed on)", r"[^\w]*(?:a|b)\s+k:",
-               r"(?:k|s)it|(?-i:Ki)t", r"n't\b|\bno(?:pe)?\b", r"[ks]i|ab", r"\bi\b|\bme\b", "(?:a|b)(?:c|d)e|f"]
+               r"(?:k|s)it|(?-i:Ki)t", r"n't\b|\bno(?:pe)?\b", r"[ks]i|ab", r"\bi\b|\bme\b", "(?:a|b)(?:c|d)e|f",
+               r"\w+\s*(?:[:=]|->|→)\s*\S", "ét|→k"]
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(PREFILTERED), st.sampled_from([0, re.I]),
        st.lists(st.sampled_from(["Said ", "SAYS", "told Us", "user", " recap", "ABd", "xxy", "Kit", "kit", "\u212ait",
                                  "\u017fit", "\u0131", "sIt", "don't", "Nope", " I ", "me", "ace", "bde", "f", "-",
-                                 "x: 1", "a=b", "b->", " died", "has passed on", "A  K:"])
+                                 "x: 1", "a=b", "b->", " died", "has passed on", "A  K:", "a → b", "Ét", "ét"])
                 | st.text(alphabet="abcdeiknostuyx KS':=->\u212a\u017f\u0131", max_size=5), max_size=6).map("".join))
 def test_prefiltered_is_the_search(pattern: str, flags: int, text: str) -> None:
     """Ruling a text out by the literals its matches need answers exactly what ``re.search`` answers."""
@@ -101,3 +102,5 @@ def test_needed_literals() -> None:
     assert needed_literals(re.compile(r"\w+\s*(?:[:=]|->)")) == ("->", ":", "=")
     assert needed_literals(re.compile("\u017fit|x", re.I)) == ("it", "x")   # a long s matches ASCII "s" under re.I
     assert needed_literals(re.compile(r"\w+|x")) is None
+    assert needed_literals(re.compile(r"\w+\s*(?:[:=]|->|→)", re.I)) == ("->", ":", "=", "→")   # uncased: as it is
+    assert needed_literals(re.compile("ét|x", re.I)) == ("t", "x")     # cased "é" (also "É"): only its "t"
