@@ -8,7 +8,9 @@ its ~200 branches one by one at every word start. Here each cue's possible first
 from its parsed pattern, so at each position only the cues that can start with that character are
 tried (one smaller combined pattern per character, whose first matching branch is the first cue
 matching there), and the winning cue is matched once more on its own. The result is exactly
-``re.search`` of each cue in order: the same cue and an identical ``Match`` (span, groups).
+``re.search`` of each cue in order: the same cue and an identical ``Match`` (span, groups). The few
+alternatives that can start with any character (``\w+ine``) are tried at every position, so a text is
+scanned without those whose literals it lacks (the table for each such set is built once).
 
 The same reading of parsed patterns spares whole searches that cannot succeed, for the same reason
 (``re`` tries every alternative at every position, where a substring test is one C scan): ``has_digit``
@@ -18,6 +20,7 @@ match holds one of a few literals (``needed_literals``) on an ASCII text holding
 
 from __future__ import annotations
 
+import _sre  # type: ignore[import-not-found]  # the engine's test of a cased character, as re's compiler reads it
 import re
 import string
 from collections.abc import Iterator, Sequence
@@ -104,29 +107,53 @@ class CueScanner:
 
     def __init__(self, cues: Sequence[str], flags: int = 0, before: str = "", after: str = "") -> None:
         self.patterns = [re.compile(rf"{before}(?:{cue}){after}", flags) for cue in cues]
-        by_char: dict[str, list[str]] = {c: [] for c in _ASCII}
-        for i, cue in enumerate(cues):
-            starts = []
+        self._flags, self._before, self._after = flags, before, after
+        self._starts: list[list[tuple[str, frozenset[str] | None]]] = []
+        """Per cue, its alternatives with the characters each can start with (None: any)."""
+        for cue in cues:
+            alts = []
             for alt in _alternatives(cue, flags):
                 first, empty = _first(sre_parse.parse(alt, flags))
-                starts.append((alt, None if empty else first))
-            for c in by_char:
-                if alts := [alt for alt, first in starts if first is None or c in first or c.lower() in first]:
-                    by_char[c].append(f"(?P<cue{i}>{'|'.join(alts)})")
-        self._at = {c: re.compile(rf"{before}(?:{'|'.join(alts)}){after}", flags) if alts else None
-                    for c, alts in by_char.items()}
-        """Per character, the cues that can start with it, in order, each a named group holding those of
-        its alternatives that can: an alternation answers with its first branch that matches, so the
-        group named is the first cue matching here."""
+                alts.append((alt, None if empty else first))
+            self._starts.append(alts)
+        self._wild = {(i, j): needed_literals(re.compile(alt, flags)) for i, alts in enumerate(self._starts)
+                      for j, (alt, first) in enumerate(alts) if first is None}
+        """The alternatives that can start with any character (``\\w{3,}pril``), each with the literals one of
+        which its every match holds: tried at every position, they cost a scan more than all the others, and
+        a text holding none of an alternative's literals is scanned without it (see ``Prefiltered``)."""
+        self._tables: dict[frozenset[tuple[int, int]], dict[str, re.Pattern[str] | None]] = {}
         self._slow = re.compile(      # any cue: where the table does not reach (outside ASCII, case folding surprises)
             rf"{before}(?:{'|'.join(f'(?P<cue{i}>{cue})' for i, cue in enumerate(cues))}){after}", flags)
         self._where = re.compile(before, flags)
         """Where a match may start at all (``before`` is zero width, e.g. a lookbehind)."""
 
+    def _table(self, wild: frozenset[tuple[int, int]]) -> dict[str, re.Pattern[str] | None]:
+        """Per character, the cues that can start with it, in order, each a named group holding those of
+        its alternatives that can (of the wild ones, those in ``wild``): an alternation answers with its
+        first branch that matches, so the group named is the first cue matching here. Built on first use."""
+        table = self._tables.get(wild)
+        if table is None:
+            by_char: dict[str, list[str]] = {c: [] for c in _ASCII}
+            for i, alts in enumerate(self._starts):
+                for c in by_char:
+                    if chosen := [alt for j, (alt, first) in enumerate(alts)
+                                  if ((i, j) in wild if first is None else c in first or c.lower() in first)]:
+                        by_char[c].append(f"(?P<cue{i}>{'|'.join(chosen)})")
+            table = self._tables[wild] = {
+                c: re.compile(rf"{self._before}(?:{'|'.join(alts)}){self._after}", self._flags) if alts else None
+                for c, alts in by_char.items()}
+        return table
+
+    def _possible(self, text: str) -> frozenset[tuple[int, int]]:
+        """The wild alternatives that may match somewhere in ``text``: every one outside ASCII."""
+        low = text.lower() if text.isascii() else None
+        return frozenset(k for k, needed in self._wild.items()
+                         if needed is None or low is None or any(s in low for s in needed))
+
     def first(self, text: str) -> tuple[int, re.Match[str]] | None:
         """The first cue (in order) found anywhere: the least of the first cues matching at each position,
         matched again on its own at the leftmost position where it is the first, as ``re.search`` would."""
-        at, slow, n = self._at, self._slow, len(text)
+        at, slow, n = self._table(self._possible(text)), self._slow, len(text)
         best, where = len(self.patterns), -1
         for m in self._where.finditer(text):
             i = m.start()
@@ -181,7 +208,10 @@ class Prefiltered:
         if self.needed is None or not text.isascii():
             return True
         low = text.lower()
-        return any(s in low for s in self.needed)
+        for s in self.needed:       # (a loop, not any() over a generator: ~30 calls a decision)
+            if s in low:
+                return True
+        return False
 
     def search(self, text: str) -> re.Match[str] | None:
         return self.rx.search(text) if self._may_match(text) else None
@@ -199,7 +229,7 @@ class Prefiltered:
 def needed_literals(rx: re.Pattern[str]) -> tuple[str, ...] | None:
     """Lower-cased ASCII strings one of which every match of ``rx`` holds: an ASCII text whose lower
     case holds none of them has no match, whatever the case flags. None when no such set is known
-    (classes and repeats everywhere, or a non-ASCII letter that may fold to an ASCII one)."""
+    (classes and repeats everywhere, or a cased non-ASCII character that may fold to an ASCII one)."""
     found = _needed(list(sre_parse.parse(rx.pattern, rx.flags)))
     return None if found is None else tuple(sorted(found))
 
@@ -216,8 +246,15 @@ def _needed(seq: list) -> set[str] | None:
             options.append(None if None in parts else set().union(*parts))  # type: ignore[arg-type]
         elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[0] >= 1:
             options.append(_needed(list(av[2])))
-    valid = [o for o in options if o and "" not in o and all(s.isascii() for s in o)]
+    valid = [o for o in options if o and "" not in o and all(map(_exact, o))]
     return max(valid, key=lambda o: (min(map(len, o)), -len(o)), default=None)   # longest, then fewest
+
+
+def _exact(literal: str) -> bool:
+    """A literal an ASCII text's lower case holds whenever a match does, whatever the case flags: ASCII
+    (lower-cased on both sides), or with non-ASCII characters only of those ``re`` matches as they are
+    (uncased: "→" in a record's ``key → value``), which an ASCII text never holds."""
+    return literal.isascii() or not any(_sre.unicode_iscased(ord(c)) for c in literal if not c.isascii())
 
 
 def _starts(seq: sre_parse.SubPattern | list) -> tuple[set[str], bool]:

@@ -118,8 +118,8 @@ def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slo
                             and mine.subject in (None, theirs.subject)
                             and not (mine.known and not slots.same_attribute(mine, theirs)) for _, theirs in kept])
         p = np.where(named, model.probabilities(x), p)
-    return [None if mine.explicit is not None and theirs.explicit is not None else float(v)
-            for (e, theirs), v in zip(kept, p)]
+    return [None if mine.explicit is not None and theirs.explicit is not None else v
+            for (e, theirs), v in zip(kept, p.tolist())]     # (Python floats at once, not a numpy scalar each)
 
 
 _MOVED_ON = Prefiltered(re.compile(r"\b(?:left|quit|retired|resigned|switched|moved|transferred|promoted|stepped down|replaced)\b",

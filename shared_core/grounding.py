@@ -79,8 +79,12 @@ def content_tokens(text: str) -> frozenset[str]:
 
 def plain_number(value: str) -> str:
     """A tool's ``120.0`` is the user's ``120``: a zero fraction is dropped (``3.10`` keeps its digits), and so
-    are thousands separators (``1,180`` is ``1180``)."""
-    return _ZERO_FRACTION.sub(r"\1", value.replace(",", "") if _THOUSANDS.match(value) else value)
+    are thousands separators (``1,180`` is ``1180``). (What ``sub`` with a ``\\1`` template would give, without
+    its template handling: read for every number.)"""
+    if "," in value and _THOUSANDS.match(value):
+        value = value.replace(",", "")
+    m = _ZERO_FRACTION.match(value)
+    return value if m is None else m.group(1) + value[m.end():]
 
 
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$")

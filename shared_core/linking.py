@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -133,10 +133,14 @@ _DIGITAL = frozenset(name for name, rx in TYPES.items() if needs_digit(rx))
 """The shapes written with a digit: none to search for in a text without one."""
 
 
+_TYPE_SCANS = {name: Prefiltered(rx) for name, rx in TYPES.items()}
+"""Each shape's search, spared on a text holding none of the literals it needs ("@", a weekday's stem)."""
+
+
 @lru_cache(maxsize=65536)
 def types(text: str) -> frozenset[str]:
     digits = has_digit(text)
-    return frozenset(name for name, rx in TYPES.items() if (digits or name not in _DIGITAL) and rx.search(text))
+    return frozenset(name for name, rx in _TYPE_SCANS.items() if (digits or name not in _DIGITAL) and rx.search(text))
 
 
 def prepare(text: str) -> None:
@@ -209,24 +213,30 @@ def _pair(claim: tuple[frozenset[str], ...], mine: slots.Slot, mine_people: froz
     ]
 
 
-def _best_other(v: np.ndarray) -> np.ndarray:
+def _best_other(v: list[float]) -> list[float]:
     """For each position, the largest value among the others (0 when there are none)."""
     if len(v) < 2:
-        return np.zeros(len(v))
-    order = np.argsort(-v, kind="stable")
-    out = np.full(len(v), v[order[0]])
-    out[order[0]] = v[order[1]]
+        return [0.0] * len(v)
+    top = max(v)
+    first = v.index(top)            # (the first of equal maxima, as a stable sort puts it first)
+    out = [top] * len(v)
+    out[first] = max(v[:first] + v[first + 1:])
     return out
 
 
-def pool(rows: np.ndarray) -> np.ndarray:
-    """Each pair's place among the claim's candidates, appended as ``POOL_NAMES`` columns."""
+_COSINE = PAIR_NAMES.index("cosine")
+
+
+def pool(rows: list[list[float]]) -> list[list[float]]:
+    """Each pair's place among the claim's candidates, appended as ``POOL_NAMES`` columns. On the rows as
+    Python lists: one decision's ~16 candidates cost numpy more in calls than in arithmetic, and the
+    comparisons and differences are the same IEEE doubles either way."""
     n = len(rows)
-    shared, cos = rows[:, 0], rows[:, PAIR_NAMES.index("cosine")]
+    shared, cos = [r[0] for r in rows], [r[_COSINE] for r in rows]
     so, co = _best_other(shared), _best_other(cos)
-    extra = np.stack([((shared > 0) & (shared >= so)).astype(float), shared - so, (cos >= co).astype(float), cos - co,
-                      np.full(n, min(n, 10) / 10), np.full(n, float((shared > 0).sum()) / max(1, n))], axis=1)
-    return np.concatenate([rows, extra], axis=1)
+    size, sharers = min(n, 10) / 10, float(sum(s > 0 for s in shared)) / max(1, n)
+    return [[*r, float(s > 0 and s >= o), s - o, float(c >= d), c - d, size, sharers]
+            for r, s, o, c, d in zip(rows, shared, so, cos, co)]
 
 
 def matrix(claim_text: str, mine: slots.Slot, entries: Sequence[tuple[str, slots.Slot, float]]) -> np.ndarray:
@@ -234,7 +244,7 @@ def matrix(claim_text: str, mine: slots.Slot, entries: Sequence[tuple[str, slots
     if not entries:
         return np.zeros((0, len(NAMES)))
     claim, people = _view(claim_text), _subject_words(mine)
-    return pool(np.asarray([_pair(claim, mine, people, _view(t), s, c) for t, s, c in entries], dtype=np.float64))
+    return np.asarray(pool([_pair(claim, mine, people, _view(t), s, c) for t, s, c in entries]), dtype=np.float64)
 
 
 EVIDENCE = ("shared_beyond_subject", "ids_shared", "keys_shared", "family_same", "lexicon_identity", "types_shared")
@@ -284,11 +294,16 @@ class PairModel:
             "mean": np.round(self.mean, 6).tolist(), "std": np.round(self.std, 6).tolist(),
             "threshold": self.threshold, "meta": self.meta}, separators=(",", ":")))
 
+    @cached_property
+    def _scale(self) -> np.ndarray:
+        """``std`` with the constant features' zeros as 1: read at every call (~3 a decision), made once."""
+        return np.where(self.std > 1e-9, self.std, 1.0)
+
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         if len(x) == 0:
             return np.zeros(0)
-        z = ((x - self.mean) / np.where(self.std > 1e-9, self.std, 1.0)) @ self.w + self.b
-        return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+        z = ((x - self.mean) / self._scale) @ self.w + self.b
+        return 1.0 / (1.0 + np.exp(-np.minimum(np.maximum(z, -30), 30)))     # (np.clip's wrapper costs more)
 
 
 @lru_cache(maxsize=1)

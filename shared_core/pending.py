@@ -44,8 +44,8 @@ def corroborated(claim: Claim, grounding: Grounding, trusted: Callable[[str], bo
     agreeing (a web page repeating a rumour) is not confirmation. A Pending answer to a single-valued
     slot whose Accepted answer it does not contest is not promoted beside it (``slot_entries``: the
     claim's slot's open entries): the slot would hold two current values; the claim is decided instead."""
-    if hedged(claim.text):
-        return None
+    if hedged(claim.text) or not any(e.ledger is Ledger.PENDING for e, _ in grounding.candidates):
+        return None     # (nothing Pending to confirm: most writes, spared the slot map and the sort below)
     held: dict[str, set[str]] = {}      # single-valued slot -> its Accepted entries
     for e in [*slot_entries, *(e for e, _ in grounding.candidates)]:
         if e.ledger is Ledger.ACCEPTED and e.slot is not None and e.metadata.get("many") is not True:

@@ -21,8 +21,8 @@ Explicit slots given by the caller are parsed the same way, so a free-text claim
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .cuescan import CueScanner, Prefiltered, has_digit
 from .families import FAMILIES
@@ -37,13 +37,13 @@ RELATIONS = frozenset(
     "friend neighbour neighbor roommate landlord landlady dog cat doctor dentist grandma grandpa aunt uncle cousin "
     "team assistant teacher coach".split())
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|my|mine|myself)\b", re.I)
-_USER = re.compile(r"\b(?:the\s+)?user(?:'s)?\b", re.I)
+_USER = Prefiltered(re.compile(r"\b(?:the\s+)?user(?:'s)?\b", re.I))
 _PRONOUN = re.compile(r"^(?:he|she|they|his|her|their|him|them|it|its)\b", re.I)
 _ID_NOUN = re.compile(r"\b([a-z]+)\s*(?:number|no\.?|num|id|#)?\s*#?\s*([a-z]*[-_]?\d[\w-]*)\b", re.I)
 _ID_ATTRIBUTE = Prefiltered(re.compile(r"\b([a-z]+)\s+(?:number|id|code|reference|ref|no\.?)\s+(?:is|was|=|:|is now|now is)\b",
                                        re.I))
 _BARE_ID = re.compile(r"(?<![\w-])#?((?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9][a-z0-9_-]{2,})\b", re.I)
-_SNAKE_KEY = re.compile(r"\b([a-z][a-z0-9]*_[a-z0-9_]+)\b")
+_SNAKE_KEY = Prefiltered(re.compile(r"\b([a-z][a-z0-9]*_[a-z0-9_]+)\b"))
 _POSSESSIVE = re.compile(r"\b((?:[A-Z][a-z]+\s+){0,2}[A-Z][a-z]+|[a-z]+)['’]s\s+(\w+)")
 NOT_OWNERS = frozenset(
     "it that what there here he she who let where how today tonight tomorrow yesterday everyone everything "
@@ -92,14 +92,16 @@ class Slot:
     negated: bool = False
     explicit: str | None = None
     """The caller's slot, when given: between two explicit slots, the keys alone decide identity."""
+    known: bool = field(init=False, repr=False, compare=False)
+    """The attribute is a family (not a ``frame:``). Set when made: read ~200 times a decision, on ~50
+    candidates' slots (a cached_property's first read, once per candidate, took a lock)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "known", not self.attribute.startswith("frame:"))
 
     @property
     def key(self) -> str:
         return f"{self.subject or '?'}.{self.attribute}"
-
-    @cached_property
-    def known(self) -> bool:        # cached: read ~200 times a decision, on ~50 candidates' slots
-        return not self.attribute.startswith("frame:")
 
 
 @lru_cache(maxsize=65536)

@@ -39,7 +39,7 @@ class LearnedPolicy:
     def decide(self, claim: Claim, grounding: Grounding, comparison: Comparison | None) -> Decision:
         x = decision_features(claim, grounding, comparison)
         p = self.scorer.probabilities(x, temperature=self.scorer.weights.temperature_slotted if claim.slot else None)[0]
-        probs = {a: float(v) for a, v in zip(self.scorer.actions, p)}
+        probs = dict(zip(self.scorer.actions, p.tolist()))
         ok = feasible(grounding, self.scorer.actions)
         action = Action(self.scorer.actions[int(np.argmax(np.where(ok, p, -1.0)))])
         target = grounding.target.id if grounding.target is not None and action in _TARGETED else None

@@ -13,7 +13,8 @@ from shared_core.cuescan import CueScanner, Prefiltered, has_digit, needed_liter
 
 FRAGMENTS = ["my ", "I ", "the ", "new ", "password ", "pin", "-", "_", " ", ", ", "20mg ", "10 mg", "sertraline ",
              "lives in ", "moved to ", "Porto", "£40 ", "$", "€", "K", "\u212a", "\u017f", "ß", "İ", "٣", "dark mode ",
-             "likes ", "kids ", "order #1000 ", "api_key=", "to-do ", "remind me ", "team ", "a Spurs fan ", "\n"]
+             "likes ", "kids ", "order #1000 ", "api_key=", "to-do ", "remind me ", "team ", "a Spurs fan ", "\n",
+             "lisinopril ", "atorvastatin ", "online ", "Line ", "Eastern Standard Time ", " standard time", "PRIL"]
 
 
 def _reference(text: str) -> tuple[str, bool, tuple[int, int]] | None:
@@ -43,11 +44,12 @@ def test_family_on_written_text() -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(["ab", "a", "b+", "[xy]z", r"\d+", "c?d", "(?:e|f)g", "h*",
-                                "ab|c?d", "[|x]z|b+", r"\|a|(?:e|f)g", "h*|kz", "a|b"]), min_size=1, max_size=5),
+                                "ab|c?d", "[|x]z|b+", r"\|a|(?:e|f)g", "h*|kz", "a|b", r"\w+yz", r"a|\w{2,}kz"]), min_size=1, max_size=5),
        st.text(alphabet="abcdefghxyz0123 -_|ABK\u212a", max_size=20))
 def test_scanner_on_any_cues(cues: list[str], text: str) -> None:
-    """Empty-matching cues, classes, repeats, case folding and top-level alternatives (split per first
-    character): still the first cue ``re.search`` finds."""
+    """Empty-matching cues, classes, repeats, case folding, top-level alternatives (split per first
+    character) and alternatives that start anywhere (left out of texts without their literals): still the
+    first cue ``re.search`` finds."""
     scan = CueScanner(cues, re.I, before=r"(?<![\w-])", after=r"(?![\w-])")
     want = next(((i, m.span()) for i, rx in enumerate(scan.patterns) if (m := rx.search(text))), None)
     got = scan.first(text)
@@ -73,14 +75,15 @@ def test_needs_digit_is_safe(pattern: str, text: str) -> None:
 
 PREFILTERED = [r"\b(?:says?|said|told (?:me|us))\b", r"^\s*(?:the )?user\b|\brecap\b", r"\b(?:ab|a[bc]d|x+y)\b",
                r"\w+\s*(?:[:=]|->)\s*\S", r"\b(\w+)\s+(?:has |just )?(?:died|passed on)", r"[^\w]*(?:a|b)\s+k:",
-               r"(?:k|s)it|(?-i:Ki)t", r"n't\b|\bno(?:pe)?\b", r"[ks]i|ab", r"\bi\b|\bme\b", "(?:a|b)(?:c|d)e|f"]
+               r"(?:k|s)it|(?-i:Ki)t", r"n't\b|\bno(?:pe)?\b", r"[ks]i|ab", r"\bi\b|\bme\b", "(?:a|b)(?:c|d)e|f",
+               r"\w+\s*(?:[:=]|->|→)\s*\S", "ét|→k"]
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(PREFILTERED), st.sampled_from([0, re.I]),
        st.lists(st.sampled_from(["Said ", "SAYS", "told Us", "user", " recap", "ABd", "xxy", "Kit", "kit", "\u212ait",
                                  "\u017fit", "\u0131", "sIt", "don't", "Nope", " I ", "me", "ace", "bde", "f", "-",
-                                 "x: 1", "a=b", "b->", " died", "has passed on", "A  K:"])
+                                 "x: 1", "a=b", "b->", " died", "has passed on", "A  K:", "a → b", "Ét", "ét"])
                 | st.text(alphabet="abcdeiknostuyx KS':=->\u212a\u017f\u0131", max_size=5), max_size=6).map("".join))
 def test_prefiltered_is_the_search(pattern: str, flags: int, text: str) -> None:
     """Ruling a text out by the literals its matches need answers exactly what ``re.search`` answers."""
@@ -99,3 +102,5 @@ def test_needed_literals() -> None:
     assert needed_literals(re.compile(r"\w+\s*(?:[:=]|->)")) == ("->", ":", "=")
     assert needed_literals(re.compile("\u017fit|x", re.I)) == ("it", "x")   # a long s matches ASCII "s" under re.I
     assert needed_literals(re.compile(r"\w+|x")) is None
+    assert needed_literals(re.compile(r"\w+\s*(?:[:=]|->|→)", re.I)) == ("->", ":", "=", "→")   # uncased: as it is
+    assert needed_literals(re.compile("ét|x", re.I)) == ("t", "x")     # cased "é" (also "É"): only its "t"
