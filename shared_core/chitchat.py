@@ -31,16 +31,22 @@ MARKERS = frozenset(
 """Interjections and discourse markers of chat: general English, not any episode's words."""
 
 _ACT = re.compile(
-    r"\b(?:thanks?|thx|ty|cheers|ta|sorry|apologies|mornin[g']?|evening|night|nite|hi|hiya|hello|hey|bye|brb|gtg|g2g|"
-    r"ttyl|bbl|afk|off to|gotta go|got to go|talk (?:later|soon)|speak soon)\b", re.I)
+    r"\b(?:thanks?|thx|ty|cheers|ta|sorry|apologies|hi|hiya|hello|hey|bye|brb|gtg|g2g|ttyl|bbl|afk|off to|gotta go|"
+    r"got to go|talk (?:later|soon)|speak soon|good (?:morning|night|evening))\b|^\W*(?:mornin[g']?|evening|night|nite)\b", re.I)
 """A conversational act rather than a report: thanking, apologising, greeting, leaving."""
 _EMOTE = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]|(?<!\w)[:;]-?[()DPp]|!!|\b\w*([a-z])\1{2,}\b", re.I)
 """An emoji, an emoticon, a double exclamation or a stretched word ("yayyy"): how chat sounds, not what it says."""
+_FEELING = re.compile(
+    r"\b(?:gutted|brill|brilliant|terrible|awful|worst|best|freezing|boiling|chaos|chaotic|insane|grim|cursed|lovely|"
+    r"amazing|hilarious|ridiculous|annoying|exhausting|exhausted|knackered|tired|dead|cute|weird|wild|mad|crazy|"
+    r"obsessed|stressed|bored|boring|gross|ugh|yikes|phew|yay|finally|literally|honestly|so much|pure)\b", re.I)
+"""How a remark feels (general English): chat says how things are going, a fact says what holds."""
 _TOKEN = re.compile(r"[a-z0-9']+")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'll|my|mine|we|we're|our|me|us)\b", re.I)
 
 NAMES = ("log_tokens", "log_content", "marker_share", "has_number", "has_identifier", "has_name", "attribute_word",
-         "first_person", "question", "starts_with_marker", "from_user", "phatic_only", "chat_act", "emote")
+         "first_person", "question", "starts_with_marker", "from_user", "phatic_only", "chat_act", "emote",
+         "feeling")
 
 
 @lru_cache(maxsize=16384)
@@ -53,7 +59,8 @@ def features(text: str, source: str) -> tuple[float, ...]:
             float(bool(numbers(text))), float(bool(identifiers(text))), float(bool(names)),
             float(slots.family(text) is not None), float(bool(_FIRST_PERSON.search(text))), float("?" in text),
             float(bool(toks) and toks[0] in MARKERS), float(source == "user"), float(content_free(text)),
-            float(bool(_ACT.search(text))), float(bool(_EMOTE.search(text))))
+            float(bool(_ACT.search(text))), float(bool(_EMOTE.search(text))),
+            float(bool(_FEELING.search(text))))
 
 
 @lru_cache(maxsize=1)
