@@ -261,7 +261,10 @@ CUES: dict[str, Prefiltered] = {
                      r"\bin the (?:summer|spring|autumn|fall|winter|new year)\b|\bby (?:christmas|easter|the summer|summer|spring|"
                      r"autumn|winter|the new year)\b|\bend of (?:the )?(?:month|week|year|term)\b|\b(?:coming|going|be) back\b",
         "cue_injection": r"\b(?:ignore (?:all |the |any )?(?:previous|prior|above|earlier)|disregard|override|"
-                         r"system prompt|store (?:this|the following)|forget (?:everything|what)|new instructions?)\b",
+                         r"system prompt|store (?:this|the following)|forget (?:everything|what)|new instructions?|"
+                         r"if you(?:'re| are) an? (?:ai|assistant|bot|llm|language model)|(?:note|message|instructions?) (?:to|for) "
+                         r"(?:the |any )?(?:ai|assistants?|bots?|support bots?|llms?|agents?)|remove (?:it|this|that) from (?:the )?"
+                         r"(?:user's )?(?:record|memory|profile))\b",
         "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
         "cue_confirm": r"\b(?:still|yep|yup|as usual|same as|confirm(?:ed|s|ing)?|indeed|as before|again)\b",
         "cue_stale": r"\b(?:old|outdated|cached?|(?:cached?|fetched|synced|retrieved|snapshot)_(?:at|ts|time)|snapshot|archived?|last year|used to|back in|years ago|"
