@@ -30,6 +30,7 @@ from .policy.base import Policy
 from .policy.contract import enforce
 from .reliability import Comparison, compare, hedged, prior, reliability
 from .schema import Claim, Decision, Entry, Ledger
+from .written import written_alike
 
 CHANGE_CUE = ("update_cue", "negation_differs")
 
@@ -159,7 +160,7 @@ def _change(claim: Claim, entry: Entry, sim: float, mine: slots.Slot, theirs: sl
     model = change.default()
     if model is None:
         return float(slots.differs(mine, theirs) or bool(f["numbers_differ"]))
-    p, t = change.probability(grounding.written_alike(claim.text), grounding.written_alike(entry.text), sim), model.threshold
+    p, t = change.probability(written_alike(claim.text), written_alike(entry.text), sim), model.threshold
     return float(0.5 * p / t if p < t else 0.5 + 0.5 * (p - t) / (1 - t))  # type: ignore[operator]
 
 
@@ -265,7 +266,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         revived = change.revived(claim.text, best.text)
         record = records.compare(claim.text, best.text,     # two readings of one record, field by field
                                  mine.explicit.rsplit(".", 1)[-1] if mine.explicit else None)
-        alike = grounding.written_alike(claim.text), grounding.written_alike(best.text)   # "March 3rd" is "March 3"
+        alike = written_alike(claim.text), written_alike(best.text)   # "March 3rd" is "March 3"
         replaced = ended or revived or (record if record is not None
                                         else bool(f["value_replaced"]) or change.replaced(*alike))
         change_p = 0.0 if record is False and not replaced else _change(claim, best, sim, mine, theirs, f, replaced)

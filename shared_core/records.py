@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from .cuescan import Prefiltered
-from .grounding import plain_number
+from .written import plain_number
 
 _FIELD = Prefiltered(re.compile(
     r"[\"']?(?P<key>[A-Za-z_][A-Za-z0-9_.]{0,40})[\"']?\s*(?::|=|->|→)\s*"

@@ -1,0 +1,94 @@
+"""Values people write in many ways, written one way: a tool that restates what the user said in its own
+format ("16:00" for "4pm", "+14155550188" for "415-555-0188", "2024-10-12" for "12 Oct") says the same value,
+so grounding and the change model compare values as written here, not as typed."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .cuescan import Prefiltered, has_digit
+
+_ZERO_FRACTION = re.compile(r"^(-?\d+)\.0+$")
+
+
+def plain_number(value: str) -> str:
+    """A tool's ``120.0`` is the user's ``120``: a zero fraction is dropped (``3.10`` keeps its digits), and so
+    are thousands separators (``1,180`` is ``1180``). (What ``sub`` with a ``\\1`` template would give, without
+    its template handling: read for every number.)"""
+    if "," in value and _THOUSANDS.match(value):
+        value = value.replace(",", "")
+    m = _ZERO_FRACTION.match(value)
+    return value if m is None else m.group(1) + value[m.end():]
+
+
+_THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
+_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.I)
+_PHONE = re.compile(r"(?<![\w/-])\+?\(?\d[\d ().-]{6,}\d\b")
+
+
+def _clock(m: re.Match[str]) -> str:
+    if m.group(4) is not None:
+        return f"{int(m.group(4)) % 24:02d}:{m.group(5)}"
+    hour = int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0)
+    return f"{hour:02d}:{m.group(2) or '00'}"
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:T[\d:.]+Z?)?\b|"
+                   rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)? {_MONTH}(?:,? (\d{{4}}))?\b|"
+                   rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?\b(?:,? (\d{{4}}))?", re.I)
+
+
+def _date(m: re.Match[str]) -> str:
+    """One spelling per calendar day: ``2024-10-12``, ``12 Oct`` and ``October 12th`` are ``oct-12`` (and the
+    year, when written, beside it)."""
+    g = m.groups()
+    if g[0]:
+        month, day, year = int(g[1]), int(g[2]), g[0]
+        if not 1 <= month <= 12:
+            return m.group()
+        name = _MONTHS[month - 1]
+    else:
+        day, name, year = (int(g[3]), g[4], g[5]) if g[3] else (int(g[7]), g[6], g[8])
+        name = name.lower()[:3]
+    return f" {name}-{day}{' ' + year if year else ''} "
+
+
+def _phone(m: re.Match[str]) -> str:
+    digits = re.sub(r"\D", "", m.group())
+    return f" {digits[-10:]} " if len(digits) >= 9 else m.group()
+
+
+@lru_cache(maxsize=65536)
+def written_alike(text: str) -> str:
+    """One spelling for the values people write in many ways: a time of day as ``HH:MM`` ("4pm", "4:00
+    PM", "16:00"), a phone number as its last ten digits ("+14155550188", "415-555-0188"), a day as
+    ``oct-12`` ("2024-10-12", "12 Oct"), a count as digits ("two") and a street's kind in full ("Rd", "St,"), so a tool that restates
+    what the user said in its own format is not taken for a new value. Cached: an entry's text meets every
+    later claim that grounds on it. (Each pattern but the street's needs a digit.)"""
+    if _STREET.search(text):
+        text = _STREET.sub(_street, text)
+    if _NUMBER_WORD.search(text):
+        text = _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS.index(m.group(1).lower()) + 2), text)
+    if not has_digit(text):
+        return text
+    return _CLOCK.sub(_clock, _PHONE.sub(_phone, _DATE.sub(_date, _HTTP_STATUS.sub(r"\1", text))))
+
+
+_NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+_NUMBER_WORD = Prefiltered(re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b", re.I))
+"""A count in words is its number ("two kids" is "2 kids"); "one" is left alone, it is mostly a pronoun."""
+_STREET = re.compile(r"\b((?i:rd|ave|ln|sq|st))\.?(?=\s*(?:[,;)]|$)|\s+[a-z\d])")
+_STREETS = {"rd": "road", "ave": "avenue", "ln": "lane", "sq": "square", "st": "street"}
+
+
+def _street(m: re.Match[str]) -> str:
+    """"Harbour Rd" is "Harbour Road", "12 Queen St, Bedford" is "12 Queen Street" ("St Aidan's", followed by
+    a name, stays a saint)."""
+    return _STREETS[m.group(1).lower()]
+
+
+_HTTP_STATUS = re.compile(r"(->|→)\s*[1-5]\d\d(?=\s*[{\[])")
+"""``GET /orders/B204 -> 200 {...}``: the request's status code is no value of the record."""
