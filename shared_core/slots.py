@@ -174,7 +174,8 @@ def _subject(text: str) -> tuple[str | None, str]:
             candidates.append((m.start(), m.group(1).lower(), m.group(0)))
     if candidates:
         pos, subj, seen = min(candidates)
-        if pos <= max(12, len(text) // 3):            # an id near the front names the thing; later it is a value
+        named = text.lstrip().startswith(("{", "[")) and subj.split("#")[0] in ID_NOUNS   # a record's "Invoice INV-0932"
+        if pos <= max(12, len(text) // 3) or named:   # an id near the front names the thing; later it is a value
             return subj, text.replace(seen, " ", 1)
     first = re.split(r"[,;.!?]\s|\s[-–]\s", text, maxsplit=1)[0]   # an owner names the subject in the first clause:
     m = next((m for m in _POSSESSIVE.finditer(first) if m.group(1).lower() not in NOT_OWNERS   # not "..., the camera's unreal"

@@ -75,3 +75,17 @@ def test_a_changed_value_revises(name: str) -> None:
         first, second = _write(engine, old, "user", 0), _write(engine, new, "user", 1)
         assert second.action is Action.REVISE and second.target_id == first.entry_id
         assert [e.text for e in engine.accepted("c")] == [new]
+
+
+@pytest.mark.parametrize("policy", ["learned", "rules"])
+def test_two_invoices_a_record_names_are_two_under_every_policy(policy: str) -> None:
+    """The contract, not the policy's taste, keeps two ids apart: "Invoice INV-0941" in a record's field names
+    another invoice than "Invoice INV-0932", however the rest of the two records reads."""
+    from shared_core.policy.rules import RulePolicy
+
+    texts = ['{"from": "billing@acme.test", "subject": "Invoice INV-0932", "amount": "£480.00"}',
+             '{"from": "billing@acme.test", "subject": "Invoice INV-0941", "amount": "£95.00"}']
+    with MemoryEngine.open(policy=RulePolicy() if policy == "rules" else None) as engine:
+        for day, text in enumerate(texts):
+            _write(engine, text, "tool", day)
+        assert {e.text for e in engine.accepted("c")} == set(texts)
