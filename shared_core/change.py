@@ -98,6 +98,19 @@ def replaced(claim: str, entry: str) -> bool:
     return [w for w in a if w not in new] == [w for w in b if w not in lost] and len(a) - len(new) >= 2
 
 
+_ENUMERATORS = frozenset({"number", "no", "num", "nr", "item"})
+
+
+def enumerated(claim: str, entry: str) -> bool:
+    """The same sentence with only an enumerated number swapped ("Ana visited city number 1" after "... city
+    number 0", "item 4" after "item 3"): another item of the list, not the entry's value changed."""
+    a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
+    if len(a) != len(b):
+        return False
+    swaps = [(i, x, y) for i, (x, y) in enumerate(zip(a, b)) if x != y]
+    return bool(swaps) and all(x.isdigit() and y.isdigit() and i and a[i - 1] in _ENUMERATORS for i, x, y in swaps)
+
+
 _FROM_TO = Prefiltered(re.compile(
     r"\b(?:chang|mov|switch|updat|increas|decreas|rais|lower|bump|upgrad|downgrad|promot|shift|went)"
     r"[a-z]*\b[^.;]{0,60}?\bfrom\s+['\"]?([^'\",;.]{1,40}?)['\"]?\s+(?:to|into)\s+['\"]?([^'\",;.]{1,40}?)['\"]?(?=[\s.,;]|$)",

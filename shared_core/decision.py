@@ -283,6 +283,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
                  ended=float(ended), revived=float(revived), same_call=float(again(best, theirs)),
                  adds_value=float(bool(theirs.values) and theirs.values < mine.values),    # its values and more
+                 enumerated=float(change.enumerated(claim.text, best.text)),
                  state_moved=float(change.moved_state(claim.text, best.text)), record_same=float(record is False),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"),

@@ -134,6 +134,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if identity and f.get("many") and (f.get("value_differs") or f.get("additive_cue")) \
             and not (f.get("change_signal") or f.get("value_overlap") or swapped):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
+    if identity and f.get("many") and f.get("enumerated"):
+        ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # "city number 1" after "city number 0": another
+        # item of the list, for every policy (the rule policy kept 1 of 10 visited cities)
     if identity and not f.get("many") and f.get("same_slot") and (accepted or f.get("slot_held", 1.0)):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
         # (a slot only a Pending entry holds is free: the owner's own answer is kept, tarl_labels.md)

@@ -89,3 +89,13 @@ def test_two_invoices_a_record_names_are_two_under_every_policy(policy: str) -> 
         for day, text in enumerate(texts):
             _write(engine, text, "tool", day)
         assert {e.text for e in engine.accepted("c")} == set(texts)
+
+
+@pytest.mark.parametrize("policy", ["learned", "rules"])
+def test_numbered_items_of_a_list_are_several_under_every_policy(policy: str) -> None:
+    from shared_core.policy.rules import RulePolicy
+
+    with MemoryEngine.open(policy=RulePolicy() if policy == "rules" else None) as engine:
+        for i in range(10):
+            _write(engine, f"Ana visited city number {i}", "user", i)
+        assert len(engine.accepted("c")) == 10
