@@ -83,19 +83,12 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     return bool(a and b) and not (a & linking.specific(entry) or b & linking.specific(claim))
 
 
-_CALL_ARGS = re.compile(r"^([\w.]+)\((.*)\)(?:#.*)?$", re.S)
-
-
 def _other_call(claim: str, entry: str) -> bool:
     """One function asked about something else (``config.get('retries')`` after ``config.get('timeout')``):
     another record, whatever else the two share; ``config.set('timeout', 90)`` after ``config.set('timeout',
-    60)`` is the same one."""
-    a, b = slots.call(claim), slots.call(entry)
-    if a is None or b is None or a == b:
-        return False
-    ma, mb = _CALL_ARGS.match(a), _CALL_ARGS.match(b)
-    return bool(ma and mb) and ma.group(1) == mb.group(1) \
-        and ma.group(2).split(",")[0].strip() != mb.group(2).split(",")[0].strip()    # (its first argument names it)
+    60)`` is the same one (its first argument names the record)."""
+    a, b = slots.asked(claim), slots.asked(entry)
+    return a is not None and b is not None and a[0] == b[0] and a[1] != b[1]
 
 
 def _holds(owner: slots.Slot, other: slots.Slot) -> bool:
@@ -174,7 +167,7 @@ def prepare(item: Claim | Entry) -> None:
     linking.person_words(slot.subject or "")
     change.prepare(item.text)
     grounding.prepare(item.text)
-    slots.family(item.text), slots.call(item.text), hedged(item.text)
+    slots.family(item.text), slots.call(item.text), slots.asked(item.text), hedged(item.text)
 
 
 def _attribute_known(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str, ids_shared: bool) -> bool:
@@ -283,7 +276,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
                  ended=float(ended), revived=float(revived), same_call=float(again(best, theirs)),
                  adds_value=float(bool(theirs.values) and theirs.values < mine.values),    # its values and more
-                 enumerated=float(change.enumerated(claim.text, best.text)),
+                 enumerated=float((mine.many or theirs.many) and change.enumerated(claim.text, best.text)),
                  state_moved=float(change.moved_state(claim.text, best.text)), record_same=float(record is False),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"),

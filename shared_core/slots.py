@@ -160,6 +160,20 @@ def call(text: str) -> str | None:
     return re.sub(r"\s+", " ", m.group(1).lower().replace('"', "'")) + (f"#{record}" if record else "")
 
 
+_CALL_ARGS = re.compile(r"^([\w.]+)\((.*)\)$", re.S)
+
+
+@lru_cache(maxsize=65536)
+def asked(text: str) -> tuple[str, str] | None:
+    """(function, first argument) of the function call a tool's output answers (``config.get('timeout')``
+    asks ``config.get`` about ``'timeout'``), spelled as ``call`` spells them; None for anything else."""
+    m = _CALL.match(text)
+    f = _CALL_ARGS.match(m.group(1)) if m else None
+    if f is None:
+        return None
+    return f.group(1).lower(), f.group(2).split(",")[0].strip().lower().replace('"', "'")
+
+
 def _subject(text: str) -> tuple[str | None, str]:
     """(subject, the text with the subject's words removed)."""
     if (m := _SNAKE_KEY.search(text)) and m.start() <= 2:      # a key leading the text: "bob_city: Paris"
@@ -225,14 +239,23 @@ def _other_family(relation: str, rest: str) -> bool:
     return fam is not None and (own is None or fam[0] != own[0])
 
 
-_RELATIVE_IS = Prefiltered(re.compile(
-    r"\b(?i:my|the user's|user's)\s+(\w+)\s+(?i:is|was|=|:|now is|is now)\s+(?:(?i:called|named)\s+\w|[A-Z])"))
-"""``my sister is called Ana``: a relative the user names, not the user's own name."""
+_NAMED = r"(?i:is|was|=|:|now is|is now)\s+(?:(?i:called|named)\s+\w|[A-Z])"
+"""``is Priya`` / ``= Daniel`` / ``is called rui``: a name given as the value."""
+_RELATIVE_IS = Prefiltered(re.compile(rf"\b(?i:my|the user's|user's)\s+(\w+)\s+{_NAMED}"))
+_COPULA_VALUE = re.compile(rf"\s*{_NAMED}")
 
 
 def _copula_value(rest: str) -> bool:
     """``is Priya`` / ``= Daniel``: the relation word is the attribute and a name is its value."""
-    return bool(re.match(r"\s*(?:is|was|=|:|now is|is now)\s+(?:(?i:called|named)\s+\w|[A-Z])", rest))
+    return bool(_COPULA_VALUE.match(rest))
+
+
+def _relative(prop: str) -> str | None:
+    """``my sister is called Ana``: the relative the user names (its own attribute, not the user's name);
+    None for a relation that names a family itself (``my manager is Priya``: the manager family)."""
+    m = _RELATIVE_IS.search(prop)
+    word = m.group(1).lower() if m else ""
+    return word if word in RELATIONS and family(word) is None else None
 
 
 @lru_cache(maxsize=65536)
@@ -243,12 +266,11 @@ def infer(text: str) -> Slot:
     subject, rest = (tool, re.sub(re.escape(tool), " ", prop, count=1, flags=re.I)) if tool else _subject(prop)
     rest = rest.replace("_", " ")
     fam = family(_PROMPT.sub("", rest)) or family(_PROMPT.sub("", prop))    # a shell's "$ " is no price
-    relative = _RELATIVE_IS.search(prop) if subject == "user" and fam is None or fam and fam[0] == "name" else None
+    relative = _relative(prop) if (subject == "user" and fam is None) or (fam and fam[0] == "name") else None
     if tool:
         name, many, attribute = "record", False, "record"       # a tool's record of one thing: one current state
-    elif relative is not None and relative.group(1).lower() in RELATIONS and family(relative.group(1)) is None:
-        name = attribute = relative.group(1).lower()            # "my sister is called Ana": who the sister is
-        many = False
+    elif relative is not None:
+        name, many, attribute = relative, False, relative       # "my sister is called Ana": who the sister is
     elif (ida := _ID_ATTRIBUTE.search(prop)) and (subject in (None, "user") or subject.removeprefix("the ") in _words(ida.group(0))):
         subject = "user" if _FIRST_PERSON.search(prop) or _USER.search(prop) else None
         rest = prop[ida.end():]

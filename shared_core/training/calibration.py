@@ -27,6 +27,7 @@ from ..bench.tarl_mem_examples import Vectors
 from ..bench.tarl_mem_rollout import metrics, rollout
 from ..policy.learned import LearnedPolicy
 from ..policy.model import ScorerWeights
+from .linking import fit
 
 GRID = tuple(float(t) for t in np.round(np.arange(0.6, 2.01, 0.1), 2))
 """Temperatures tried (the shipped refit's grid)."""
@@ -61,20 +62,15 @@ def temperatures(weights: ScorerWeights, raws: Sequence[RawEpisode], vectors: Ve
 
 def confidence_map(weights: ScorerWeights, raws: Sequence[RawEpisode], vectors: Vectors) -> tuple[ScorerWeights, str]:
     """``weights`` with ``confidence_slotted`` fitted on ``raws`` (slotted, rollout): the logistic regression
-    of "the executed action was right" on the logit of its reported probability (Platt scaling, by Newton's
-    method), and a one-line account for the weights' metadata."""
+    of "the executed action was right" on the logit of its reported probability (Platt scaling, with the
+    linker's unregularised Newton fit), and a one-line account for the weights' metadata."""
     steps = _rollout(replace(weights, confidence_slotted=None), raws, vectors, slots=True)
     p = np.clip([s.confidence for s in steps], 1e-6, 1 - 1e-6)
-    x = np.stack([np.log(p / (1 - p)), np.ones(len(p))], axis=1)
     y = np.asarray([s.gold == s.pred for s in steps], dtype=np.float64)
-    ab = np.array([1.0, 0.0])
-    for _ in range(50):
-        q = 1.0 / (1.0 + np.exp(-x @ ab))
-        step = np.linalg.solve(x.T @ (x * (q * (1 - q))[:, None]) + 1e-9 * np.eye(2), x.T @ (y - q))
-        ab += step
-        if np.abs(step).max() < 1e-10:
-            break
-    mapped = replace(weights, confidence_slotted=(round(float(ab[0]), 4), round(float(ab[1]), 4)))
+    w, b, mean, std = fit(np.log(p / (1 - p))[:, None], y, l2=0.0)     # on the standardised logit: undo it
+    a = float(w[0] / std[0]) if std[0] > 1e-9 else 0.0
+    ab = (a, float(b) - a * float(mean[0]))
+    mapped = replace(weights, confidence_slotted=(round(ab[0], 4), round(ab[1], 4)))
     note = (f"slotted confidence sigmoid({ab[0]:.4f} * logit(p) + {ab[1]:.4f}) on {len(raws)} hand-written episodes "
             f"({len(steps)} slotted decisions): rollout ECE {metrics(steps)['ece']:.4f} -> "
             f"{rollout_ece(mapped, raws, vectors, slots=True):.4f}")
