@@ -68,7 +68,7 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     differ. A guessed subject the other text holds as a value ("karate's moving to thursdays" after
     "Noah does karate wednesdays") and stray words the subject guesser picked up ("20mg") are left to
     the linker as evidence."""
-    if _other_call(claim, entry):
+    if _other_call(claim, entry) or _reported(claim) and _reported(entry) and not _near_copy(claim, entry):
         return True
     if slots.same_subject(mine, theirs):
         return False
@@ -81,6 +81,25 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     a, b = (linking.person_words(s.subject or "") for s in (mine, theirs))
     a, b = a - b, b - a         # the words that tell them apart: "Project Borealis" is not "Project Atlas"
     return bool(a and b) and not (a & linking.specific(entry) or b & linking.specific(claim))
+
+
+_REPORTED = Prefiltered(re.compile(
+    r"^(?:(?:the\s+)?user|(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*){0,2})(?:'s\s+dialogue)?\s+(?:also\s+|has\s+|had\s+|was\s+)?"
+    r"(?:expressed|shared|reflected|emphasi[sz]ed|acknowledged|highlighted|discussed|sought|seeks|recogni[sz]ed|voiced|"
+    r"conveyed|celebrated|admitted|marked|reflects|envisions)\b(?!\s+that\b)", re.I))
+
+
+def _reported(text: str) -> bool:
+    """A conversation's moment as a memory extractor reports it ("Martin expressed gratitude for ...", "Martin
+    reflected on ...", "Martin's dialogue was marked by ..."): an event of the talk, not an attribute's value.
+    Two of them are two events, never one fact changing (HaluMem, the extracted memory points given as claims:
+    new facts superseding each other); "The user mentioned that ..." wraps a fact and is not one of them."""
+    return bool(_REPORTED.search(text))
+
+
+def _near_copy(claim: str, entry: str) -> bool:
+    a, b = content_tokens(claim), content_tokens(entry)
+    return bool(a) and len(a & b) / len(a | b) >= RESTATES
 
 
 def _other_call(claim: str, entry: str) -> bool:

@@ -224,7 +224,7 @@ def retargeted(claim: Claim, grounding: Grounding, entry: Entry | None, similari
         if g.target is None:        # slot inference read another subject; the judge read the same one
             base = {k: grounding.features[k] for k in CLAIM_LEVEL if k in grounding.features}
             g = Grounding(entry, similarity, {**base, **features(claim, entry, similarity)}, grounding.candidates)
-    vouched = {"identity": 1.0} if entry is not None else {}
+    vouched = {"identity": 1.0, "link_p": 1.0} if entry is not None else {}   # the judge read the link itself
     if action is Action.NOOP and entry is not None:
         vouched["value_differs"] = vouched["change_sure"] = 0.0
     if action in (Action.REVISE, Action.REJECT_CONFLICT):

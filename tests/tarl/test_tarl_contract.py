@@ -53,6 +53,12 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
                             Action.APPEND),
     "rumour_of_a_future_change_waits_without_a_target": ([], ("Bob says the user is moving to Berlin next year", "user"),
                                                          Action.DEFER_VERIFY),
+    "two_moments_a_talk_reports_are_two_facts": ([("Ana expressed concern about the increased workload since her promotion to head of year.", "user")],
+                                                 ("Ana expressed excitement about her new role as head of year and the chance to mentor staff.", "user"),
+                                                 Action.APPEND),
+    "two_reflections_are_two_facts": ([("Ana reflected on how teaching has shaped her patience and her goals.", "user")],
+                                      ("Ana reflected on how her move to the coast has shaped her goals and daily routine.", "user"),
+                                      Action.APPEND),
     "visited_places_are_several": ([("Ana visited city number 0", "user")], ("Ana visited city number 1", "user"), Action.APPEND),
     "another_number_appends": ([("+1 415 555 0107 is my cell", "user")],
                                ("we also have a landline at home, 415 555 0120", "user"), Action.APPEND),
@@ -382,3 +388,18 @@ def test_a_forced_decision_reports_the_policys_own_probability() -> None:
     own = policy.decide(claim, outcome.grounding, outcome.comparison).probabilities
     assert outcome.decision.action is Action.APPEND
     assert outcome.decision.probabilities["append"] == pytest.approx(own["append"]) and own["append"] < 1.0
+
+
+@pytest.mark.parametrize("link_p, evidence, revise_allowed", [
+    (0.4, None, False), (0.6, None, True), (0.4, "replaced", True), (0.4, "ended", True), (0.4, "same_slot", True)])
+def test_a_weak_inferred_link_supersedes_nothing(link_p: float, evidence: str | None, revise_allowed: bool) -> None:
+    """An inferred link under ``LINK_REVISE`` with a change cue and a known attribute (what let an extractor's
+    "... used to play football with his dad when he was a kid" supersede "... finds cooking with his kids
+    relaxing") may not revise, unless the words swap the entry's value or a shared explicit slot says it."""
+    from shared_core.grounding import Grounding
+    from shared_core.policy.contract import ACTIONS, allowed
+    target = Entry(id="e1", text="x", namespace="c", source="user", confidence=0.9, observed_at=T0,
+                   ledger=Ledger.ACCEPTED, created_tx=1)
+    flags = {"identity": 1.0, "link_p": link_p, "change_signal": 1.0, "value_differs": 1.0, "attribute_known": 1.0,
+             "source_prior": 0.95, **({evidence: 1.0} if evidence else {})}
+    assert bool(allowed(Grounding(target, 0.5, flags))[ACTIONS.index("revise")]) is revise_allowed
