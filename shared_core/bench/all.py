@@ -18,8 +18,9 @@ import traceback
 from datetime import datetime, timezone
 from pathlib import Path
 
-BENCHMARKS = ("core", "embedders", "tarl-mem", "escalation", "lre", "janus", "beliefs", "scale")
-"""Every benchmark DESIGN.md names, in its order; those not in this build are listed as absent."""
+BENCHMARKS = ("core", "embedders", "tarl-mem", "escalation", "lre", "janus", "beliefs", "scale", "observations")
+"""Every benchmark DESIGN.md names, in its order (those not in this build are listed as absent), then this
+build's own: ``observations`` (what memory keeps of an extractor's facts about a conversation)."""
 
 
 def run_one(name: str, flags: list[str]) -> tuple[bool, str]:
