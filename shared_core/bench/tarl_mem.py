@@ -5,6 +5,9 @@ Data sets (one table each, every system a row):
 - ``handwritten_free``: the test split of the hand-written corpus (``bench/corpus``, frozen split), claims
   given as free text (no slot): what agents write. The headline.
 - ``handwritten_slot``: the same episodes with the corpus's slots given.
+- ``crowded_free`` / ``crowded_slot``: the same episodes, each with three other test episodes' memory in
+  front of it as unscored gold seeds (``tarl_mem_sources.crowded``): one user's memory holds more than
+  the attribute a claim is about.
 - ``generated``: the test split of the project's generator (disjoint by person from train/dev).
 - ``halumem``: HaluMem-derived episodes from ``--data`` (memory points given as claims, extraction
   skipped; labels per ``tarl_mem_sources.halumem``), plus HaluMem's operation-level numbers
@@ -42,11 +45,12 @@ from .probe import fitted
 from .tarl_mem_baselines import ContentFreeProbe, FullHistory, Mem0AddOnly, OverwriteSimilar, WriteHold
 from .tarl_mem_examples import NEIGHBOURS, Vectors, examples
 from .tarl_mem_rollout import halumem_operations, metrics, rollout
-from .tarl_mem_sources import halumem
+from .tarl_mem_sources import crowded, halumem
 
 SYSTEMS = ("learned", "learned_label_only", "rules", "content_free_probe", "full_history", "mem0_add_only",
            "overwrite_similar", "write_hold")
-DATASETS = ("handwritten_free", "handwritten_slot", "check_free", "check_slot", "generated", "halumem")
+DATASETS = ("handwritten_free", "handwritten_slot", "crowded_free", "crowded_slot", "check_free", "check_slot", "generated",
+            "halumem")
 SHOWN = ("macro_f1", "next_state_acc", "next_state_acc_AH", "pollution", "conflict_preservation", "ece",
          "next_state_acc_tf", "next_state_acc_AH_tf", "decisions")
 
@@ -65,8 +69,8 @@ def systems(content_free: ContentFreeProbe, weights: Path = WEIGHTS_DIR) -> dict
 
 def corpus_sets(folder: Path, part: str = "test") -> dict[str, list[Episode]]:
     raws = corpus_split.load(folder)[part]
-    return {"handwritten_free": [to_episode(r, slots=False) for r in raws],
-            "handwritten_slot": [to_episode(r, slots=True) for r in raws]}
+    free, slot = [to_episode(r, slots=False) for r in raws], [to_episode(r, slots=True) for r in raws]
+    return {"handwritten_free": free, "handwritten_slot": slot, "crowded_free": crowded(free), "crowded_slot": crowded(slot)}
 
 
 def latency_at(n_entries: int, policy: Policy, decisions: int, seed: int) -> tuple[float, float]:

@@ -1,9 +1,12 @@
-"""TARL-Mem episodes from outside the generator: HaluMem (read at run time, never shipped) and a small
-hand-written held-out set worded unlike the generator, used only as a sanity check."""
+"""TARL-Mem episodes from outside the generator: HaluMem (read at run time, never shipped), a small
+hand-written held-out set worded unlike the generator, used only as a sanity check, and hand-written episodes
+crowded by other episodes' memory (``crowded``)."""
 
 from __future__ import annotations
 
 import json
+import random
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -12,6 +15,38 @@ from ..schema import Action, Claim
 from .episodes import EPOCH, Episode, GoldStep
 
 RESTATEMENT_JACCARD = 0.8
+CROWD = 3
+"""Other episodes whose memory ``crowded`` puts in front of each episode."""
+
+
+def crowded(episodes: list[Episode], others: int = CROWD, seed: int = 0) -> list[Episode]:
+    """Each episode with ``others`` other episodes of the same list in front of it, in its namespace and a
+    month earlier each, their steps gold and unscored: the memory of one user holds more than the one or
+    two attributes an episode is about, and a decision must find its target among the rest. Only episodes
+    that share no gold slot with it are put in front (so every label stays right); their own dated
+    changes lose their ``valid_from`` (seeds, not the test)."""
+    rng = random.Random(seed)
+    out = []
+    for ep in episodes:
+        mine = _slots(ep)
+        pool = [o for o in episodes if o.name != ep.name and not _slots(o) & mine]
+        for other in rng.sample(pool, min(others, len(pool))):
+            ep = _in_front(other, ep)
+        out.append(ep)
+    return out
+
+
+def _slots(ep: Episode) -> set[str]:
+    return {x for s in ep.steps for x in (s.slot, s.claim.slot) if x}
+
+
+def _in_front(other: Episode, ep: Episode) -> Episode:
+    ns, start, n = ep.namespace, ep.steps[0].claim.observed_at, len(other.steps)
+    seeds = [replace(s, scored=False, claim=s.claim.model_copy(update={
+        "namespace": ns, "observed_at": start - timedelta(days=30 + n - i), "valid_from": None}))
+        for i, s in enumerate(other.steps)]
+    moved = [replace(s, target=None if s.target is None else s.target + n) for s in ep.steps]
+    return Episode(ep.name, ep.split, ep.origin, tuple(seeds + moved))
 
 
 def _when(stamp: str, fallback: datetime) -> datetime:

@@ -69,3 +69,26 @@ def test_quick_benchmark_writes_json_and_plot(tmp_path: Path) -> None:
     assert record["systems"]["learned"]["next_state_acc"] > record["systems"]["full_history"]["next_state_acc"]
     assert (tmp_path / "plots" / "tarl_mem_macro_f1.png").stat().st_size > 1000
     assert {"update_correct_halumem", "false_memory_resistance_halumem", "macro_f1_generated"} <= set(record["systems"]["learned"])
+
+
+def test_crowded_episodes_keep_their_labels_and_add_only_unscored_memory() -> None:
+    from shared_core.bench.corpus import HERE, split, to_episode
+    from shared_core.bench.tarl_mem_sources import crowded
+
+    raws = split.load(HERE)["test"][:12]
+    plain = [to_episode(r, slots=False) for r in raws]
+    for ep, crowd in zip(plain, crowded(plain, others=3, seed=0)):
+        scored = [s for s in crowd.steps if s.scored]
+        assert [s.claim.text for s in scored] == [s.claim.text for s in ep.steps if s.scored]
+        assert len(crowd.steps) > len(ep.steps) and {s.claim.namespace for s in crowd.steps} == {ep.namespace}
+        seeds = crowd.steps[: len(crowd.steps) - len(ep.steps)]
+        assert not any(s.scored for s in seeds)
+        assert not {s.slot for s in seeds if s.slot} & {s.slot for s in ep.steps if s.slot}
+        times = [s.claim.observed_at for s in crowd.steps]
+        assert times == sorted(times)
+        states = gold_states(crowd)                # every gold label still executes on the crowded memory
+        tail = crowd.steps[len(seeds):]
+        for s in tail:
+            if s.target is not None:
+                assert crowd.steps[s.target].claim.text == ep.steps[s.target - len(seeds)].claim.text
+        assert len(states) == len(crowd.steps) + 1
