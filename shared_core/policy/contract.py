@@ -92,7 +92,9 @@ superseding a true fact needs more. Measured (``tarl bench observations``): of 1
 LLM's extracted memories, written in order, one namespace per speaker), the shipped policy revised 236, nearly
 all a second, unrelated event of the same person (of the kind "Jon used to play football with his dad when he
 was a kid" superseding "Jon finds cooking with his kids relaxing"); at 0.5, 131 (hand-written dev and train
-c-l, free text: 2 decisions better, 4 worse of 3,329; slotted: none moves)."""
+c-l, free text: 2 decisions better, 4 worse of 3,329; slotted: none moves). Nor does such a link stop the owner's
+claim from being kept: without it, a claim neither revise nor append was allowed waited in Pending ("User
+expressed excitement about having a balcony in the new place"; choosing sets 0 moves, held-out +4)."""
 RESTATES_P = 0.25
 """A change probability below this, where the contract refuses the policy's revise, reads as a restatement:
 the policy's most probable allowed action decides (usually noop), not the keep-the-claim fallback. Chosen
@@ -140,8 +142,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
             or f.get("additive_cue")                                        # "we also have a landline": a further one
             or not (f.get("attribute_known") or f.get("replaced"))):        # topic words alone: another fact
         ok[Action.REVISE] = False       # an inferred link that does not show a replacement
-    if identity and not f.get("same_slot") and f.get("link_p", 1.0) < LINK_REVISE and not any(
-            f.get(k) for k in ("replaced", "ended", "state_moved", "same_call")):
+    weak = identity and not f.get("same_slot") and f.get("link_p", 1.0) < LINK_REVISE and not any(
+        f.get(k) for k in ("replaced", "ended", "state_moved", "same_call"))
+    if weak:
         ok[Action.REVISE] = False       # a weak inferred link supersedes nothing: both are kept
     swapped = f.get("replaced") and not f.get("additive_cue")
     if identity and f.get("many") and (f.get("value_differs") or f.get("additive_cue")) \
@@ -160,7 +163,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
             and not f.get("additive_cue") and not f.get("ids_differ"))     # "just turned 35" about "I'm 34"
         or (f.get("state_moved") and not f.get("many") and not f.get("ids_differ")))   # a record's state moved
     # on ("1182 is done" about its "In Progress")
-    if owner_changes:                   # (different ids: another order, invoice, key, so another subject)
+    if owner_changes and not weak:      # (different ids: another order, invoice, key, so another subject; a weak
+        # link that may not supersede the entry does not stop the claim from being kept either)
         ok[Action.APPEND] = False       # the owner changes the value: not a second one beside it
     if identity and accepted and f.get("weaker_source") and (f.get("revived") or f.get("value_differs") and not f.get("many")
                                                              and f.get("same_attribute") and f.get("same_subject")
