@@ -137,7 +137,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if identity and f.get("many") and f.get("adds_value"):
         ok[Action.NOOP] = False         # "allergic to peanuts and tree nuts" after "allergic to peanuts": a value
         # more is news, not a repeat (dev and train f-j: slotted +1 / -1, a recap appended beside what it repeats)
-    if identity and not f.get("same_slot") and not f.get("change_signal") and (
+    signal = f.get("change_signal") and not f.get("time_cue_only")     # "recently" dates an event; it changes nothing
+    if identity and not f.get("same_slot") and not signal and (
             not f.get("value_differs")                                      # no sign of change: not worth a true fact
             or f.get("additive_cue")                                        # "we also have a landline": a further one
             or not (f.get("attribute_known") or f.get("replaced"))):        # topic words alone: another fact
