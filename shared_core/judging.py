@@ -228,7 +228,7 @@ def retargeted(claim: Claim, grounding: Grounding, entry: Entry | None, similari
     if action is Action.NOOP and entry is not None:
         vouched["value_differs"] = vouched["change_sure"] = 0.0
     if action in (Action.REVISE, Action.REJECT_CONFLICT):
-        vouched["change_signal"] = 1.0
+        vouched["change_signal"], vouched["time_cue_only"] = 1.0, 0.0
     if action in (Action.APPEND, Action.REVISE):
         vouched.update(dict.fromkeys(GUESS, 0.0))
     if action is Action.DEFER_VERIFY:
