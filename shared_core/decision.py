@@ -48,7 +48,11 @@ RESTATES = 0.6
 
 
 def restates(claim: Claim, entry: Entry) -> bool:
-    a, b = content_tokens(proposition(claim.text)), content_tokens(proposition(entry.text))
+    return restated(claim.text, entry.text)
+
+
+def restated(claim: str, entry: str) -> bool:
+    a, b = content_tokens(proposition(claim)), content_tokens(proposition(entry))
     return bool(a) and len(a & b) / len(a | b) >= RESTATES
 
 
@@ -68,7 +72,7 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     differ. A guessed subject the other text holds as a value ("karate's moving to thursdays" after
     "Noah does karate wednesdays") and stray words the subject guesser picked up ("20mg") are left to
     the linker as evidence."""
-    if _other_call(claim, entry) or _reported(claim) and _reported(entry) and not _near_copy(claim, entry):
+    if _other_call(claim, entry) or _reported(claim) and _reported(entry) and not restated(claim, entry):
         return True
     if slots.same_subject(mine, theirs):
         return False
@@ -95,11 +99,6 @@ def _reported(text: str) -> bool:
     Two of them are two events, never one fact changing (HaluMem, the extracted memory points given as claims:
     new facts superseding each other); "The user mentioned that ..." wraps a fact and is not one of them."""
     return bool(_REPORTED.search(text))
-
-
-def _near_copy(claim: str, entry: str) -> bool:
-    a, b = content_tokens(claim), content_tokens(entry)
-    return bool(a) and len(a & b) / len(a | b) >= RESTATES
 
 
 def _other_call(claim: str, entry: str) -> bool:

@@ -21,10 +21,10 @@ from pathlib import Path
 
 from ..engine import MemoryEngine
 from ..policy import LearnedPolicy, Policy, RulePolicy
+from ..policy.contract import ACTIONS
 from ..schema import Claim
 from .report import DATA_DIR, Report, bench_args
 
-ACTIONS = ("append", "noop", "revise", "reject_conflict", "defer_verify")
 _SESSION = re.compile(r"session_(\d+)_observation")
 
 
