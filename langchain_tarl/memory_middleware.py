@@ -15,7 +15,8 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.store.base import BaseStore, SearchItem
 from shared_core import Action, Decision, TarlError
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_escalation
-from shared_core.extraction import EXTRACT_PROMPT, ExtractedFact, ExtractedFacts, canonical_slot, parse_facts, store_key
+from shared_core.extraction import (EXTRACT_PROMPT, KNOWN_SLOTS, ExtractedFact, ExtractedFacts, canonical_slot, line,
+                                     named_slot, parse_facts, store_key, with_known_slots)
 from shared_core.trust import Attribution, attribute
 
 from .judge import as_judge
@@ -193,11 +194,18 @@ class TarlMemoryMiddleware(AgentMiddleware):
             return f"not stored: {err}"
 
     # -- extraction after the run -------------------------------------------------------------
-    def _extraction_prompt(self, state: Any) -> list[BaseMessage] | None:
+    def _turn(self, state: Any) -> str | None:
         if self.extractor is None:
             return None
-        turn = transcript(latest_turn(list(state["messages"])))
-        return [SystemMessage(EXTRACT_PROMPT), HumanMessage(turn)] if turn else None
+        return transcript(latest_turn(list(state["messages"]))) or None
+
+    @staticmethod
+    def _extraction_prompt(turn: str, known: list[SearchItem]) -> list[BaseMessage]:
+        """The core's prompt, with the slots already in memory that the turn may be about (the most
+        similar memories first, then the newest) so the model names one attribute the same way each time."""
+        slotted = [(n[0], n[1], _text(i.value)) for i in known
+                   if (n := named_slot(i.key, i.value.get("many"))) is not None]
+        return [SystemMessage(with_known_slots(EXTRACT_PROMPT, slotted)), HumanMessage(turn)]
 
     def _store_extracted(self, state: Any, runtime: Any, result: Any) -> None:
         store, ns, said = self._store(runtime), self._ns(runtime), conversation(state)
@@ -213,15 +221,17 @@ class TarlMemoryMiddleware(AgentMiddleware):
                 log.warning("extracted claim not stored: %s", err)
 
     def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        prompt = self._extraction_prompt(state)
-        if prompt is not None and self.extractor is not None:
-            self._store_extracted(state, runtime, self.extractor.invoke(prompt))
+        if (turn := self._turn(state)) is not None and self.extractor is not None:
+            store, ns = self._store(runtime), self._ns(runtime)
+            known = store.search(ns, query=turn, limit=KNOWN_SLOTS) + store.search(ns, limit=KNOWN_SLOTS)
+            self._store_extracted(state, runtime, self.extractor.invoke(self._extraction_prompt(turn, known)))
         return None
 
     async def aafter_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        prompt = self._extraction_prompt(state)
-        if prompt is not None and self.extractor is not None:
-            result = await self.extractor.ainvoke(prompt)
+        if (turn := self._turn(state)) is not None and self.extractor is not None:
+            store, ns = self._store(runtime), self._ns(runtime)
+            known = await store.asearch(ns, query=turn, limit=KNOWN_SLOTS) + await store.asearch(ns, limit=KNOWN_SLOTS)
+            result = await self.extractor.ainvoke(self._extraction_prompt(turn, known))
             await asyncio.to_thread(self._store_extracted, state, runtime, result)
         return None
 
@@ -252,4 +262,4 @@ def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None,
 
 
 def _lines(hits: list[SearchItem]) -> str:
-    return "\n".join(f"- {_text(h.value)}" for h in hits) or "no memories found"
+    return "\n".join(line(_text(h.value), h.key) for h in hits) or "no memories found"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -12,7 +13,7 @@ from llama_index.core.llms import LLM
 from llama_index.core.memory import BaseMemoryBlock
 from pydantic import AfterValidator, Field, PrivateAttr, ValidationError
 
-from shared_core import Claim, Decision, Hit, MemoryEngine, TarlError, extraction
+from shared_core import Claim, Decision, Entry, Hit, MemoryEngine, TarlError, extraction
 
 from .messages import query_of, role_of
 
@@ -20,8 +21,6 @@ ClaimLike = str | dict[str, Any] | Claim
 Extractor = Callable[[list[ChatMessage]], Iterable[ClaimLike]]
 """Turns messages into claims (texts, dicts of ``Claim`` fields, or ``Claim``s); may be async."""
 
-EXTRACT_PROMPT = extraction.EXTRACT_PROMPT + extraction.JSON_REPLY + "\n\nConversation:\n{transcript}"
-"""The core's one slot-naming extraction prompt, asked in plain chat (any LLM), JSON reply."""
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*")
 
 
@@ -97,7 +96,8 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
     # -- writes: messages -> claims -> engine -------------------------------------------------
     def remember(self, messages: Sequence[ChatMessage]) -> list[Decision]:
         if isinstance(self.extractor, LLM):
-            raw: Any = _facts(self.extractor.chat([_prompt(messages)]).message.content)
+            prompt = _prompt(messages, self._known(messages))
+            raw: Any = _facts(self.extractor.chat([prompt]).message.content)
         else:
             raw = (self.extractor or user_statements)(list(messages))
             if inspect.isawaitable(raw):
@@ -108,13 +108,21 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
 
     async def aremember(self, messages: Sequence[ChatMessage]) -> list[Decision]:
         if isinstance(self.extractor, LLM):
-            raw: Any = _facts((await self.extractor.achat([_prompt(messages)])).message.content)
+            prompt = _prompt(messages, await asyncio.to_thread(self._known, messages))
+            raw: Any = _facts((await self.extractor.achat([prompt])).message.content)
         else:
             raw = (self.extractor or user_statements)(list(messages))
             if inspect.isawaitable(raw):
                 raw = await raw
         self._decisions = await self._engine.awrite_many(self._claims(raw))
         return self.last_decisions
+
+    def _known(self, messages: Sequence[ChatMessage]) -> list[Entry]:
+        """Memories whose slots the extracting LLM is shown: the most similar to the turn, then the newest."""
+        query = " ".join((m.content or "") for m in messages).strip()
+        similar = [h.entry for h in self._engine.search(query, self.namespace, extraction.KNOWN_SLOTS)] if query else []
+        newest = sorted(self._engine.accepted(self.namespace), key=lambda e: -e.created_tx)
+        return similar + newest[:extraction.KNOWN_SLOTS]
 
     def _claims(self, raw: Any) -> list[Claim]:
         """Validate every extracted item before anything is written (one bad item writes nothing)."""
@@ -161,12 +169,16 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
 
 def render(hits: Sequence[Hit]) -> str:
     """Memories as the LLM sees them: one line each, most relevant first."""
-    return "\n".join(f"- {h.entry.text}" for h in hits)
+    return "\n".join(extraction.line(h.entry.text, h.entry.slot) for h in hits)
 
 
-def _prompt(messages: Sequence[ChatMessage]) -> ChatMessage:
+def _prompt(messages: Sequence[ChatMessage], known: Sequence[Entry]) -> ChatMessage:
+    """The core's one slot-naming extraction prompt, asked in plain chat (any LLM; JSON reply), with the
+    slots already in memory (``extraction.with_known_slots``)."""
     transcript = "\n".join(f"{role_of(m)}: {m.content}" for m in messages if m.content)
-    return ChatMessage(role="user", content=EXTRACT_PROMPT.replace("{transcript}", transcript))  # JSON braces
+    slotted = [(n[0], n[1], e.text) for e in known if (n := extraction.named_slot(e.slot, e.metadata.get("many")))]
+    prompt = extraction.with_known_slots(extraction.EXTRACT_PROMPT, slotted) + extraction.JSON_REPLY
+    return ChatMessage(role="user", content=f"{prompt}\n\nConversation:\n{transcript}")
 
 
 def _facts(reply: str | None) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
@@ -41,6 +42,8 @@ JSON_REPLY = (
     '"many": false}]}, or {"facts": []}.'
 )
 """Appended for models asked in plain chat rather than through structured output."""
+KNOWN_SLOTS = 12
+"""At most this many slots already in memory are shown to the extracting model (:func:`with_known_slots`)."""
 
 _LABEL = re.compile(r"^[a-z][a-z0-9_]*$")
 _RANDOM = re.compile(r"^(?:[0-9a-f]{12,}|[0-9a-f]{8}_?[0-9a-f]{4}_?[0-9a-f]{4}_?[0-9a-f]{4}_?[0-9a-f]{12})$")
@@ -113,3 +116,41 @@ def store_key(fact: ExtractedFact) -> str:
     if fact.slot is None:
         return f"fact{MANY_KEY_SEPARATOR}{digest}"
     return f"{fact.slot}{MANY_KEY_SEPARATOR}{digest}" if fact.many else fact.slot
+
+
+def named_slot(key: Any, many: Any = None) -> tuple[str, bool] | None:
+    """The ``subject.attribute`` slot a stored key names and whether it holds several values: a slot
+    (``user.home_city``) or a multi-valued slot's key (``user.likes_food#1a2b3c4d``, :func:`store_key`).
+    None for keys that name no slot: entry ids, a text's digest, an application's own plain keys."""
+    if not isinstance(key, str):
+        return None
+    slot, sep, _ = key.partition(MANY_KEY_SEPARATOR)
+    if "." not in slot or canonical_slot(slot) != slot:
+        return None
+    return slot, bool(sep) or many is True
+
+
+def with_known_slots(prompt: str, known: Iterable[tuple[str, bool, str]], limit: int = KNOWN_SLOTS) -> str:
+    """``prompt`` and the slots already in memory, each with its cardinality and one text held under it.
+
+    Why: the model extracts each turn on its own, so without this it names one attribute differently
+    from turn to turn (``user.home_city``, then ``user.city``), and a value that changed lands on a new
+    slot beside the old one, both current, instead of revising it. ``known`` (slot, many, text) comes
+    most relevant first; the first ``limit`` distinct slots are shown."""
+    seen: dict[str, tuple[bool, str]] = {}
+    for slot, many, text in known:
+        if slot not in seen and len(seen) < limit:
+            seen[slot] = (many, " ".join(text.split())[:120])
+    if not seen:
+        return prompt
+    lines = "\n".join(f"- {s} ({'several values' if m else 'one value'}): {t}" for s, (m, t) in seen.items())
+    return (f"{prompt}\nSlots already in memory. Use the same slot when a fact is about the same attribute of "
+            f"the same subject, also when its value changed; choose a new slot only for a new attribute or "
+            f"subject:\n{lines}")
+
+
+def line(text: str, slot: str | None) -> str:
+    """One memory as a model sees it; a slotted memory names its slot, so a ``remember`` about the same
+    attribute can reuse it."""
+    named = named_slot(slot)
+    return f"- {text} (slot: {named[0]})" if named else f"- {text}"

@@ -27,7 +27,7 @@ def test_example_runs_and_reports_each_decision(tmp_path, capsys, persist):
     assert "recorded as tool's (relays a tool message of this conversation)" in out
     assert "memory: remembered; the memory it updates was moved to history" in out
     assert "memory: not remembered: it contradicts a memory that memory trusts more" in out
-    assert "<memories>\n- The user lives in Porto\n</memories>" in out
+    assert "<memories>\n- The user lives in Porto (slot: user.home_city)\n</memories>" in out
     assert "Accepted: ['The user lives in Porto']" in out
     assert "('The user lives in Lisbon', 'superseded'), ('The user lives in Madrid', 'rejected')" in out
     if persist:

@@ -8,6 +8,7 @@ import threading
 import pytest
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_tarl.testing import ScriptedToolModel, call, scripted
 from shared_core import Action, Ledger
 from shared_core.escalation import EscalatingPolicy, Uncertainty
@@ -148,6 +149,34 @@ async def test_extraction_names_slots_and_a_second_value_revises_the_first():
         assert ("", "The user's badge is blue") in accepted                 # a random id is never a slot
         assert [e.text for e in store.engine.history("memories.u1")] == ["The user's manager is Priya"]
     assert "subject.attribute" in extractor.prompts[0][0].content
+    shown = extractor.prompts[1][0].content         # the second turn's extraction sees the first's slots
+    assert "- user.manager (one value): The user's manager is Priya" in shown
+    assert "- user.likes_food (several values): The user likes sushi" in shown
+    assert "Slots already in memory" not in extractor.prompts[0][0].content
+
+
+class SlotReuser(ScriptedToolModel):
+    """An extractor that follows the prompt: it files the manager under a slot memory shows for it, and
+    otherwise under a name of its own ("user.line_manager"), as a model extracting each turn afresh does."""
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        self.prompts.append(list(messages))
+        slot = "user.manager" if "- user.manager (one value): " in messages[0].content else "user.line_manager"
+        name = "Daniel" if "Daniel" in messages[-1].content else "Priya"
+        fact = {"text": f"The user's manager is {name}", "source": "user", "slot": slot, "many": False}
+        reply = call(ExtractedFacts.__name__, f"x{len(self.prompts)}", facts=[fact])
+        return ChatResult(generations=[ChatGeneration(message=reply)])
+
+
+def test_extraction_reuses_a_slot_memory_shows_so_the_new_manager_revises_the_old():
+    extractor = SlotReuser(messages=iter([]), prompts=[])
+    with TarlStore.open() as store:
+        store.put(NS, "user.manager", {"text": "The user's manager is Priya", "source": "user"})
+        agent = create_agent(scripted(AIMessage("ok")), store=store,
+                             middleware=[TarlMemoryMiddleware(namespace=NS, extractor=extractor, with_tools=False)])
+        agent.invoke({"messages": [HumanMessage("I changed teams, Daniel is my manager now")]})
+        assert [e.text for e in store.engine.accepted("memories.u1")] == ["The user's manager is Daniel"]
+        assert [e.text for e in store.engine.history("memories.u1")] == ["The user's manager is Priya"]
 
 
 def test_a_bad_judge_is_refused_before_a_store_is_created(tmp_path):

@@ -130,6 +130,30 @@ async def test_block_extraction_names_slots(engine, recorder):
     assert "subject.attribute" in recorder.seen(0)
 
 
+def reuses_a_shown_slot(messages, kwargs) -> ChatMessage:
+    """An LLM that follows the prompt: it files the manager under a slot memory already shows for it, and
+    otherwise under a name of its own ("user.line_manager"), as a model extracting each turn afresh does."""
+    prompt = messages[-1].content
+    slot = "user.manager" if "- user.manager (one value): " in prompt else "user.line_manager"
+    name = "Daniel" if "Daniel" in prompt.split("Conversation:")[-1] else "Priya"
+    return ChatMessage(role="assistant", content=f'{{"facts": [{{"text": "Ana\'s manager is {name}", '
+                                                 f'"source": "user", "slot": "{slot}", "many": false}}]}}')
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+async def test_extraction_is_shown_the_slots_in_memory_so_a_changed_value_revises(engine, recorder, asynchronous):
+    engine.write(Claim(text="Ana's manager is Priya", namespace=NS, source="user", slot="user.manager", many=False))
+    engine.write(Claim(text="Ana likes sushi", namespace=NS, source="user", slot="user.likes_food", many=True))
+    recorder.script = reuses_a_shown_slot
+    block = TarlMemoryBlock(engine, namespace=NS, extractor=recorder.llm)
+    turn = [ChatMessage(role="user", content="I changed teams, my manager is Daniel now")]
+    [decision] = await block.aremember(turn) if asynchronous else block.remember(turn)
+    assert "- user.manager (one value): Ana's manager is Priya" in recorder.seen(0)
+    assert "- user.likes_food (several values): Ana likes sushi" in recorder.seen(0)
+    assert decision.action is Action.REVISE
+    assert [e.text for e in engine.accepted(NS) if e.slot == "user.manager"] == ["Ana's manager is Daniel"]
+
+
 JUDGE_APPENDS = '{"action": "append", "target_id": null, "rationale": "new"}'
 
 
