@@ -71,7 +71,10 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     explicit slot, or both name a person ("Ana", "Ben") neither text mentions on the other side, and
     differ. A guessed subject the other text holds as a value ("karate's moving to thursdays" after
     "Noah does karate wednesdays") and stray words the subject guesser picked up ("20mg") are left to
-    the linker as evidence."""
+    the linker as evidence. One explicit slot on both sides is one thing, whatever the texts' subjects
+    ("Tom passed away" under the key ``pet`` after "I have a cat named Tom"): a key holds one value."""
+    if mine.explicit is not None and mine.explicit == theirs.explicit:
+        return False
     if _other_call(claim, entry) or _reported(claim) and _reported(entry) and not restated(claim, entry):
         return True
     if slots.same_subject(mine, theirs):

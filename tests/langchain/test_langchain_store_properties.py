@@ -46,10 +46,17 @@ LIKES = st.sampled_from([
     "The user likes jazz", "The user likes jazz and techno", "The user loves sushi", "The user also likes opera",
     "The user is really into climbing", "The user enjoys long walks", "maybe the user likes rap",
 ])
+SUBJECTS = st.sampled_from([     # texts whose own subjects differ: a key still names one thing
+    "I have a cat named Tom", "Tom passed away last week", "Order #1000 ships to warehouse 0",
+    "Order #1049 ships to warehouse 49", "My manager is Priya", "Priya's manager is Tom", "Ana drives a blue car",
+    "Ben drives a red car", '{"editor": "vim"}', "config.get('timeout') -> 30", "config.get('retries') -> 5",
+    "Martin expressed gratitude for his friends", "Martin reflected on his career", "INV-2211 is paid",
+])
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ops=st.lists(st.tuples(KEYS, LIKES, SOURCES), min_size=1, max_size=10))
+@given(ops=st.lists(st.tuples(KEYS, st.one_of(LIKES, SUBJECTS), SOURCES), min_size=1, max_size=10))
+@example(ops=[("pet", "I have a cat named Tom", "user"), ("pet", "Tom passed away last week", "user")])
 @example(ops=[("home", "maybe the user likes rap", "user"), ("home", "The user loves sushi", "user"),
               ("home", "The user likes jazz and techno", "user")])
 @example(ops=[("home", "The user loves sushi", "third_party"), ("home", "The user likes jazz", "user"),
@@ -58,7 +65,8 @@ def test_a_key_never_holds_two_current_values_unless_declared_many(ops):
     """A key-value caller's expectation: whatever the words ("likes", "also"), a key holds at most one
     Accepted value, and ``get`` returns it; search lists each key at most once. The examples were found
     by this property: a change weighed against the key's Pending value was appended beside its Accepted
-    one, and a restatement of a Pending value promoted it beside the key's Accepted one."""
+    one, a restatement of a Pending value promoted it beside the key's Accepted one, and a text whose
+    guessed subject differed ("Tom passed away" after "I have a cat named Tom") was appended beside it."""
     with TarlStore.open() as store:
         for key, text, source in ops:
             store.put(NS, key, {"text": text, "source": source})
