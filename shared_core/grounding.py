@@ -48,6 +48,20 @@ def time_cue_only(text: str) -> bool:
     return bool(found) and found <= TIME_CUES
 
 
+_DATED_PAST = Prefiltered(re.compile(
+    r"\b(?:yesterday|the day before|the other day|recently|this morning|earlier today|over the weekend|before the "
+    r"conversation|last (?:week|weekend|month|year|night|summer|winter|spring|autumn|fall|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday)|(?:a|a few|few|a couple of|couple of|two|three|\d+) (?:days?|weeks?|weekends?|"
+    r"months?|years?) ago)\b", re.I))
+
+
+def dated_past(text: str) -> bool:
+    """``text`` dates what it says in the past ("last Tuesday", "two weeks ago", "recently"): an event
+    that happened. Two such events are two events: the later one ends nothing the earlier one said
+    ("went fishing last weekend" does not replace "went on a bike ride last weekend")."""
+    return bool(_DATED_PAST.search(text))
+
+
 _ADDITIVE_CUE = Prefiltered(re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides|plus|second|both)\b",
                                        re.I))
 PHATIC = frozenset(

@@ -8,7 +8,9 @@ these are the cases where a wrong guess destroys a true fact:
 
 - ``revise``, ``reject_conflict`` and a ``noop`` that drops content need evidence of identity (the same
   slot, explicit or linked: ``linking``); different ids are different subjects; a weak link (``LINK_REVISE``)
-  supersedes nothing unless the words swap the entry's value;
+  supersedes nothing unless the words swap the entry's value; two events both dated in the past
+  (``grounding.dated_past``: "went fishing last weekend", "went on a bike ride last weekend") are two events,
+  so an inferred link between them is weak too, and the later one repeats the earlier only if it says the same;
 - a claim on a slot whose open entry says something different (a swapped value, or the change model
   sure of it: ``PolicyConfig.change_sure``) is never ``noop``; and a
   claim linked by inference only (no shared explicit slot) that shows no sign of change is never
@@ -143,10 +145,14 @@ def _allowed(grounding: Grounding) -> np.ndarray:
             or f.get("additive_cue")                                        # "we also have a landline": a further one
             or not (f.get("attribute_known") or f.get("replaced"))):        # topic words alone: another fact
         ok[Action.REVISE] = False       # an inferred link that does not show a replacement
-    weak = identity and not f.get("same_slot") and f.get("link_p", 1.0) < LINK_REVISE and not any(
-        f.get(k) for k in ("replaced", "ended", "state_moved", "same_call"))
+    swapped_state = any(f.get(k) for k in ("ended", "state_moved", "same_call"))
+    weak = identity and not f.get("same_slot") and not swapped_state and (
+        f.get("link_p", 1.0) < LINK_REVISE and not f.get("replaced")
+        or f.get("two_events"))         # two dated past events: a later one replaces nothing the earlier one said
     if weak:
         ok[Action.REVISE] = False       # a weak inferred link supersedes nothing: both are kept
+    if weak and f.get("two_events") and not (f.get("near_duplicate") or f.get("change_p", 1.0) < UNCHANGED):
+        ok[Action.NOOP] = False         # nor does a later event repeat an earlier one unless it says the same
     swapped = f.get("replaced") and not f.get("additive_cue")
     if identity and f.get("many") and (f.get("value_differs") or f.get("additive_cue")) \
             and not (f.get("change_signal") or f.get("value_overlap") or swapped):
