@@ -46,16 +46,20 @@ KNOWN_SLOTS = 12
 """At most this many slots already in memory are shown to the extracting model (:func:`with_known_slots`)."""
 
 _LABEL = re.compile(r"^[a-z][a-z0-9_]*$")
+_USER_WORDS = re.compile(r"^(?:the\s+)?user(?:'s|s)?[\s_:-]+(.*)$", re.I)
 _RANDOM = re.compile(r"^(?:[0-9a-f]{12,}|[0-9a-f]{8}_?[0-9a-f]{4}_?[0-9a-f]{4}_?[0-9a-f]{4}_?[0-9a-f]{12})$")
 MANY_KEY_SEPARATOR = "#"
 
 
 def canonical_slot(raw: Any) -> str | None:
     """``raw`` as a ``subject.attribute`` slot (lower snake_case labels; a bare attribute is the
-    user's: ``home_city`` -> ``user.home_city``), or None when it is missing, malformed or contains a
+    user's: ``home_city`` -> ``user.home_city``, and so is one written in words: ``user manager`` and
+    ``User's manager`` -> ``user.manager``), or None when it is missing, malformed or contains a
     random id label (hex of 12+ characters, or a uuid)."""
     if not isinstance(raw, str):
         return None
+    if "." not in raw and (words := _USER_WORDS.match(raw.strip())) is not None and words.group(1):
+        raw = "user." + words.group(1)
     labels = [re.sub(r"[^a-z0-9]+", "_", part.strip().lower()).strip("_") for part in raw.split(".")]
     if len(labels) == 1:                        # an attribute alone ("home_city") is the user's
         labels = ["user", *labels]
@@ -66,8 +70,17 @@ def canonical_slot(raw: Any) -> str | None:
     return ".".join(labels)
 
 
+SOURCES = ("user", "third_party", "tool", "assistant", "document", "web")
+"""The sources an extracting model may name; anything else is recorded as the model's own (``assistant``)."""
+
+
 class ExtractedFact(BaseModel):
-    """One fact as the model extracts it (the schema chat models fill through structured output)."""
+    """One fact as the model extracts it (the schema chat models fill through structured output).
+
+    Lenient where models are sloppy and nothing is lost by it: ``null`` for an optional field means its
+    default, a source is read case- and dash-insensitively ("User", "third-party"), a source the model
+    may not claim ("system", a typo) is its own word (``assistant``), and a confidence given as a
+    percentage (95) is read as one (0.95). The text must still be a sentence."""
 
     text: str = Field(description="One short self-contained factual sentence.")
     source: str = Field(default="user", description="user | third_party | tool | assistant | document | web")
@@ -80,11 +93,40 @@ class ExtractedFact(BaseModel):
     def _slot(cls, v: Any) -> str | None:
         return canonical_slot(v)
 
+    @field_validator("source", mode="before")
+    @classmethod
+    def _source(cls, v: Any) -> str:
+        if v is None or isinstance(v, str) and not v.strip():
+            return "user"
+        name = re.sub(r"[\s-]+", "_", str(v).strip().lower())
+        return name if name in SOURCES else "assistant"
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def _confidence(cls, v: Any) -> Any:
+        if v is None:
+            return 0.9
+        return v / 100 if isinstance(v, (int, float)) and not isinstance(v, bool) and 1 < v <= 100 else v
+
+    @field_validator("many", mode="before")
+    @classmethod
+    def _many(cls, v: Any) -> Any:
+        return False if v is None else v
+
 
 class ExtractedFacts(BaseModel):
     """Facts extracted from one conversation turn."""
 
     facts: list[ExtractedFact] = Field(default_factory=list)
+
+    @field_validator("facts", mode="before")
+    @classmethod
+    def _facts(cls, v: Any) -> Any:
+        return [] if v is None else v
+
+
+_NO_FACTS = re.compile(r"^\W*(?:none|no facts?|nothing|n/a)\W*$|\b(?:no|none|nothing|not any)\b[^.]{0,40}"
+                       r"\b(?:facts?|memor(?:y|ies)|to (?:store|remember|extract|save))\b", re.I)
 
 
 def parse_facts(raw: Any) -> list[ExtractedFact]:
@@ -96,7 +138,7 @@ def parse_facts(raw: Any) -> list[ExtractedFact]:
     raw = reply_object(raw)
     if isinstance(raw, str):
         lines = [re.sub(r"^\s*(?:[-*\u2022]|\d+[.)])\s*", "", x).strip() for x in raw.splitlines()]
-        return [ExtractedFact(text=x) for x in lines if x and x.upper() != "NONE"]
+        return [ExtractedFact(text=x) for x in lines if x and not _NO_FACTS.search(x)]
     if isinstance(raw, list):
         raw = {"facts": raw}
     try:

@@ -16,6 +16,7 @@ against the target the judge chose, with the premises of identity and value the 
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from typing import Any, Literal
 
@@ -160,11 +161,26 @@ def reply_object(raw: Any) -> Any:
     if isinstance(raw, BaseModel):
         return raw.model_dump()
     if isinstance(raw, str):
-        try:
-            return json.loads(raw)
-        except json.JSONDecodeError:
-            return raw
+        for text in (raw, _json_part(raw)):
+            try:
+                return json.loads(text)
+            except (json.JSONDecodeError, TypeError):
+                continue
+        return raw
     return raw
+
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
+
+
+def _json_part(text: str) -> str | None:
+    """The JSON a chat model wrapped in a code fence or in a sentence ("Here you go: {...}"), as models
+    asked for JSON in plain chat usually reply."""
+    if (fenced := _FENCE.search(text)) is not None:
+        return fenced.group(1)
+    start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
+    end = max(text.rfind("}"), text.rfind("]"))
+    return text[start:end + 1] if 0 <= start < end else None
 
 
 def parse_answer(raw: Any) -> JudgeAnswer:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from shared_core.extraction import (KNOWN_SLOTS, EXTRACT_PROMPT, ExtractedFact, line, named_slot, store_key,
-                                    with_known_slots)
+from shared_core.extraction import (EXTRACT_PROMPT, KNOWN_SLOTS, ExtractedFact, canonical_slot, line, named_slot,
+                                    parse_facts, store_key, with_known_slots)
 
 
 def test_keys_that_name_a_slot_and_keys_that_do_not():
@@ -45,3 +45,43 @@ def test_a_slotted_memory_names_its_slot_to_the_model():
     assert line("The user lives in Porto", "user.home_city") == "- The user lives in Porto (slot: user.home_city)"
     assert line("My order id is A-7731", None) == line("My order id is A-7731", "3f5953cd6fd240de") == \
         "- My order id is A-7731"
+
+
+def test_slots_written_in_words_are_the_users():
+    for raw in ("user manager", "User Manager", "User's manager", "the user manager", "Manager", "user.manager"):
+        assert canonical_slot(raw) == "user.manager", raw
+    assert canonical_slot("home city") == "user.home_city"
+
+
+def test_sloppy_model_replies_are_read_not_refused():
+    """What chat models send when asked for JSON in plain chat or through structured output: a fenced
+    block, nulls for optional fields, a capitalised or dashed source, a percentage, no list at all."""
+    reply = ('```json\n{"facts": [{"text": "The user lives in Porto", "source": "User", "slot": "user.home_city",'
+             ' "many": null, "confidence": 95}, {"text": "Bo says the user likes jazz", "source": "third-party",'
+             ' "confidence": null}]}\n```')
+    first, second = parse_facts(reply)
+    assert (first.text, first.source, first.slot, first.many, first.confidence) == (
+        "The user lives in Porto", "user", "user.home_city", False, 0.95)
+    assert (second.source, second.confidence) == ("third_party", 0.9)
+    assert parse_facts('Sure! Here they are: {"facts": [{"text": "The user has a cat"}]}')[0].text == "The user has a cat"
+    assert parse_facts('{"facts": null}') == parse_facts("NONE") == []
+    assert parse_facts("There are no durable facts in this conversation.") == []
+
+
+def test_a_model_cannot_name_a_source_it_may_not_claim():
+    [fact] = parse_facts({"facts": [{"text": "The user's plan is Pro", "source": "system"}]})
+    assert fact.source == "assistant"
+
+
+def test_a_bad_fact_is_still_refused_naming_the_field():
+    import pytest
+
+    with pytest.raises(ValueError, match="text"):
+        parse_facts({"facts": [{"source": "user"}]})
+
+
+def test_a_judge_answer_in_a_code_fence_is_read():
+    from shared_core.judging import parse_answer
+
+    answer = parse_answer('```json\n{"action": "append", "target_id": null, "rationale": "a new fact"}\n```')
+    assert (answer.action, answer.target_id) == ("append", None)
