@@ -9,8 +9,9 @@ One rule, used by every adapter's ``remember`` tool, so LangChain and LlamaIndex
 - ``user`` and ``tool`` are *relays*: the agent passes on what the user said, or what a tool returned.
   A relay is granted when the conversation holds a message of that role that supports the fact: every
   value word of the fact (number, identifier, name) occurs in it and at least :data:`SUPPORT` of the
-  fact's content words do. So the agent can store the user's new city in its own words, or an order
-  API's new address against the user's older statement, and TARL weighs it as the user's or the tool's.
+  fact's content words do (:data:`SUPPORT_WITH_VALUES` when it has values; "the user" is no content).
+  So the agent can store the user's new city in its own words, or an order API's new address against
+  the user's older statement, and TARL weighs it as the user's or the tool's.
 - A relay with no supporting message is stored as ``assistant``, with the reason in the claim's
   metadata: a model cannot launder its guess (or an injected instruction) into the user's voice.
 - No claimed source (``None``): the most trusted role that supports the fact, else ``assistant``.
@@ -37,6 +38,10 @@ LOWER = ("assistant", "third_party", "document", "web")
 MODEL_SOURCES = RELAYS + LOWER
 SUPPORT = 0.5
 """Share of the fact's content words that must occur in one message of the relayed role."""
+SUPPORT_WITH_VALUES = 1 / 3
+"""The same share for a fact whose values (numbers, ids, names) all occur in the message: the values anchor
+it, and a paraphrase says the rest in other words ("Order A-1001 was delivered" for "A-1001 arrived
+today", "The user is 34 years old" for "I'm 34")."""
 
 
 @dataclass(frozen=True)
@@ -51,16 +56,24 @@ class Attribution:
         return {"claimed_source": self.claimed or "", "attribution": self.note}
 
 
+_SUBJECT_WORDS = frozenset({"user", "users", "user's"})
+"""How a relayed fact names its subject ("The user lives in Porto", the extraction prompt's own phrasing):
+not content the message must say."""
+
+
 def supports(message: str, fact: str) -> bool:
-    """``message`` says ``fact``: all of the fact's value words occur in it, and enough content words."""
+    """``message`` says ``fact``: all of the fact's value words occur in it (a number also as the number
+    of a measure written together: "3" in "3pm", "10" in "10k"), and enough content words."""
     said = message.lower()
     values = numbers(fact) | identifiers(fact) | entities(fact)
-    if not all(re.search(rf"(?<![a-z0-9]){re.escape(v.lower())}(?![a-z0-9])", said) for v in values):
+    if not all(re.search(rf"(?<![a-z0-9]){re.escape(v.lower())}(?![0-9])" if v.isdigit()
+                         else rf"(?<![a-z0-9]){re.escape(v.lower())}(?![a-z0-9])", said) for v in values):
         return False
-    words = content_tokens(fact)
+    words = {w for w in content_tokens(fact) if len(w) > 1} - _SUBJECT_WORDS
     if not words:
         return False
-    return len(words & content_tokens(message)) >= SUPPORT * len(words)
+    share = SUPPORT_WITH_VALUES if values else SUPPORT
+    return len(words & content_tokens(message)) >= share * len(words)
 
 
 def attribute(fact: str, claimed: str | None, conversation: Iterable[tuple[str, str]]) -> Attribution:

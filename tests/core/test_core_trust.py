@@ -47,3 +47,18 @@ def test_never_raises_trust_without_a_supporting_message(fact, claimed, said):
         assert any(role == got.source and supports(text, fact) for role, text in said)
     else:
         assert got.source == "assistant"
+
+
+@pytest.mark.parametrize(("message", "fact", "supported"), [
+    ("The bank meeting is on Monday at 3pm, by the way.", "The user's meeting is on Monday at 3pm", True),
+    ("I run 10k every Sunday.", "The user runs 10k every Sunday", True),           # "10" of "10k"
+    ("I weigh 80kg now.", "The user weighs 80kg", True),
+    ("I'm 34.", "The user is 34 years old", True),                                  # the value anchors a paraphrase
+    ("A-1001 arrived today.", "Order A-1001 was delivered", True),
+    ("Got promoted to senior engineer!", "The user's job title is senior engineer", True),   # "the user" is no content
+    ("I'm 34.", "The user is 43 years old", False),                                 # another value
+    ("My flight is at 10am.", "The user's flight is at 1am", False),
+    ("I moved last week.", "The user lives in Madrid now", False),                  # no value, nothing said
+])
+def test_a_relay_is_read_the_way_people_write(message, fact, supported):
+    assert supports(message, fact) is supported
