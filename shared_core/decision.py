@@ -79,6 +79,8 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
         return True
     if slots.same_subject(mine, theirs):
         return False
+    if "user" in (mine.subject, theirs.subject) and (_of_relative(claim) or _of_relative(entry)):
+        return True         # "my son is 5" is not about "I'm 34": the speaker and someone of theirs
     if mine.attribute == theirs.attribute and mine.attribute in change.PERSON_VALUED \
             and (_holds(theirs, mine) or _holds(mine, theirs)):
         return True         # "Priya's manager is Tom" after "my manager is Priya": the manager's own manager
@@ -110,6 +112,16 @@ def _other_call(claim: str, entry: str) -> bool:
     60)`` is the same one (its first argument names the record)."""
     a, b = slots.asked(claim), slots.asked(entry)
     return a is not None and b is not None and a[0] == b[0] and a[1] != b[1]
+
+
+_RELATIVE = Prefiltered(re.compile(
+    rf"^\W*(?:my|our)\s+(?:{'|'.join(sorted(slots.RELATIONS))})(?:'s|\s+(?:is|was|has|had|turns?|turned|lives|works))\b",
+    re.I))
+
+
+def _of_relative(text: str) -> bool:
+    """The text is about someone of the speaker's, named first ("My wife's birthday is June 9", "my son is 5")."""
+    return bool(_RELATIVE.search(text))
 
 
 def _holds(owner: slots.Slot, other: slots.Slot) -> bool:
