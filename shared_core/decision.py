@@ -79,7 +79,7 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
         return True
     if slots.same_subject(mine, theirs):
         return False
-    if "user" in (mine.subject, theirs.subject) and (_of_relative(claim) or _of_relative(entry)):
+    if "user" in (mine.subject, theirs.subject) and (_of_relative(claim, entry) or _of_relative(entry, claim)):
         return True         # "my son is 5" is not about "I'm 34": the speaker and someone of theirs
     if mine.attribute == theirs.attribute and mine.attribute in change.PERSON_VALUED \
             and (_holds(theirs, mine) or _holds(mine, theirs)):
@@ -115,13 +115,15 @@ def _other_call(claim: str, entry: str) -> bool:
 
 
 _RELATIVE = Prefiltered(re.compile(
-    rf"^\W*(?:my|our)\s+(?:{'|'.join(sorted(slots.RELATIONS))})(?:'s|\s+(?:is|was|has|had|turns?|turned|lives|works))\b",
+    rf"^\W*(?:my|our)\s+({'|'.join(sorted(slots.RELATIONS))})(?:'s|\s+(?:is|was|has|had|turns?|turned|lives|works))\b",
     re.I))
 
 
-def _of_relative(text: str) -> bool:
-    """The text is about someone of the speaker's, named first ("My wife's birthday is June 9", "my son is 5")."""
-    return bool(_RELATIVE.search(text))
+def _of_relative(text: str, other: str) -> bool:
+    """``text`` is about someone of the speaker's, named first ("My wife's birthday is June 9", "my son is
+    5"), whom ``other`` does not mention ("the dog's name is Max" is still about "my dog")."""
+    found = _RELATIVE.search(text)
+    return found is not None and re.search(rf"\b{found.group(1)}", other, re.I) is None
 
 
 def _holds(owner: slots.Slot, other: slots.Slot) -> bool:
