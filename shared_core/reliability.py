@@ -82,7 +82,8 @@ def compare(claim: Claim, target: Entry, config: PolicyConfig | None = None) -> 
     stale = bool(
         (claim.valid_to is not None and target.valid_from is not None and claim.valid_to <= target.valid_from)
         or (claim.valid_from is not None and target.valid_from is not None and claim.valid_from < target.valid_from)
-    )
+        or (claim.valid_from is None and target.valid_from is None and claim.observed_at < target.observed_at)
+    )   # (observed before the entry it meets, neither dated otherwise: history loaded newest first)
     margin = (new - old + (cfg.recency_bonus if newer else -cfg.recency_bonus)
               + (cfg.validity_bonus if outdates else 0.0) - (cfg.validity_bonus if stale else 0.0))
     return Comparison(new=new, old=old, margin=margin, newer=newer, outdates=outdates, stale=stale)

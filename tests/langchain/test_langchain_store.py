@@ -325,3 +325,18 @@ def test_a_key_declared_many_keeps_each_value_and_a_repeat_changes_nothing(store
     assert d.action is Action.APPEND
     assert sorted(i.value["text"] for i in store.search(NS)) == ["Alice also likes techno", "Alice likes jazz"]
     assert store.put(NS, "likes", {"text": "Alice also likes techno", "many": True}).action is Action.NOOP
+
+
+def test_history_loaded_newest_first_leaves_the_newest_value_current():
+    """A put observed before the value it meets (older validity, labels: it loses) does not replace it,
+    whoever wrote it; it is kept in History, visible as a version."""
+    with TarlStore.open() as store:
+        for source in ("user", "tool"):
+            key = f"home_{source}"
+            store.put(("crm", "alice"), key, {"text": "The user lives in Berlin", "source": source,
+                                              "observed_at": "2023-03-01T00:00:00+00:00"})
+            store.put(("crm", "alice"), key, {"text": "The user lives in Lisbon", "source": source,
+                                              "observed_at": "2019-01-01T00:00:00+00:00"})
+            assert store.get(("crm", "alice"), key).value["text"] == "The user lives in Berlin"
+            assert {v.value["text"] for v in store.versions(("crm", "alice"), key)} == {
+                "The user lives in Berlin", "The user lives in Lisbon"}
