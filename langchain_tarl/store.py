@@ -243,16 +243,16 @@ class TarlStore(BaseStore):
         ns = namespaces.to_engine(namespace)
         if not isinstance(key, str):
             raise TarlError("key", key, "must be a string")
-        found = self._open_entries(ns, key, (Ledger.ACCEPTED, Ledger.PENDING, Ledger.HISTORY))
+        found = self._open_entries(ns, key, (Ledger.ACCEPTED, Ledger.PENDING, Ledger.HISTORY), expired=True)
         return [TarlItem(e) for e in reversed(found)]
 
     async def aversions(self, namespace: tuple[str, ...], key: str) -> list[TarlItem]:
         return await asyncio.to_thread(self.versions, namespace, key)
 
     # -- operations ---------------------------------------------------------------------------
-    def _open_entries(self, ns: str, key: str, ledgers: tuple[Ledger, ...]) -> list[Entry]:
+    def _open_entries(self, ns: str, key: str, ledgers: tuple[Ledger, ...], expired: bool = False) -> list[Entry]:
         """Open entries stored under ``key``: its slot, or (for engine-written entries) its id."""
-        found = [e for lg in ledgers for e in self.engine.by_slot(ns, key, lg)]
+        found = [e for lg in ledgers for e in self.engine.by_slot(ns, key, lg, expired=expired)]
         if not found:
             entry = self.engine.get(key)
             if entry is not None and entry.namespace == ns and entry.slot is None and entry.ledger in ledgers:

@@ -12,7 +12,6 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -31,17 +30,11 @@ from .index.cache import CachedNeighbours
 from .index.served import ServedNeighbours
 from .ledgers import LedgerStore
 from .policy import LearnedPolicy, Policy
-from .schema import Action, Claim, Decision, Entry, Ledger, Reason, Transaction, utcnow
+from .schema import Action, Claim, Decision, Entry, Hit, Ledger, Reason, Transaction, utcnow
 
 _T = TypeVar("_T")
 _OPEN = (Ledger.ACCEPTED, Ledger.PENDING)
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Hit:
-    entry: Entry
-    score: float
 
 
 class MemoryEngine(BeliefsAPI):
@@ -248,7 +241,8 @@ class MemoryEngine(BeliefsAPI):
 
     # -- reads --------------------------------------------------------------------------------
     def search(self, query: str, namespace: str, k: int = 5, *, valid_at: datetime | None = None) -> list[Hit]:
-        """Accepted entries most similar to ``query``; with ``valid_at``, only those valid then."""
+        """Accepted entries most similar to ``query``; with ``valid_at``, only those valid then; without,
+        none whose ``valid_to`` has passed (see ``accepted``)."""
         if not isinstance(query, str) or not query.strip():
             raise TarlError("query", query, "must be a non-empty string")
         _check_namespace(namespace)
@@ -256,26 +250,32 @@ class MemoryEngine(BeliefsAPI):
             raise TarlError("k", k, "must be a non-negative integer")
         if k == 0:
             return []
-        vector = self.index.embed([query])[0]
-        fetch = k if valid_at is None else 4 * k
-        with self._lock:
-            self._refresh()
-            scored = self.vectors.query(vector, namespace, fetch, (Ledger.ACCEPTED,), weigh=True)
-        entries = {e.id: e for e in self.store.entries([i for i, _ in scored])}
-        hits = [Hit(entries[i], s) for i, s in scored if i in entries and entries[i].ledger is Ledger.ACCEPTED]
-        if valid_at is not None:
-            hits = [h for h in hits if h.entry.is_valid_at(valid_at)]
-        return hits[:k]
+        vector, fetch, now = self.index.embed([query])[0], k, self.clock()
+        while True:
+            with self._lock:
+                self._refresh()
+                scored = self.vectors.query(vector, namespace, fetch, (Ledger.ACCEPTED,), weigh=True)
+            entries = {e.id: e for e in self.store.entries([i for i, _ in scored])}
+            hits = [Hit(entries[i], s) for i, s in scored if i in entries and entries[i].ledger is Ledger.ACCEPTED]
+            kept = [h for h in hits if (h.entry.is_valid_at(valid_at) if valid_at else not h.entry.expired(now))]
+            if len(kept) >= k or len(scored) < fetch:           # enough, or nothing more to fetch
+                return kept[:k]
+            fetch *= 4
 
     def get(self, entry_id: str) -> Entry | None:
         return self.store.entry(entry_id)
 
-    def by_slot(self, namespace: str, slot: str, ledger: Ledger = Ledger.ACCEPTED) -> list[Entry]:
-        """Entries of ``ledger`` holding ``slot`` (a key-value view: adapters map keys to slots)."""
-        return [e for e in self.store.slot(_check_namespace(namespace), slot) if e.ledger is ledger]
+    def by_slot(self, namespace: str, slot: str, ledger: Ledger = Ledger.ACCEPTED, *,
+                expired: bool = False) -> list[Entry]:
+        """Entries of ``ledger`` holding ``slot`` (a key-value view: adapters map keys to slots); Accepted
+        ones past their ``valid_to`` only with ``expired`` (see ``accepted``)."""
+        found = [e for e in self.store.slot(_check_namespace(namespace), slot) if e.ledger is ledger]
+        return found if ledger is not Ledger.ACCEPTED or expired else [e for e in found if not e.expired(self.clock())]
 
     def accepted(self, namespace: str) -> list[Entry]:
-        return self.store.ledger(_check_namespace(namespace), Ledger.ACCEPTED)
+        """The Accepted entries still valid: one whose ``valid_to`` has passed is no longer served, even
+        before ``sweep`` moves it to History (``valid_to`` is how a value expires, as a TTL would)."""
+        return [e for e in self.store.ledger(_check_namespace(namespace), Ledger.ACCEPTED) if not e.expired(self.clock())]
 
     def pending(self, namespace: str) -> list[Entry]:
         return self.store.ledger(_check_namespace(namespace), Ledger.PENDING)

@@ -10,6 +10,7 @@ import json
 import math
 import unicodedata
 import uuid
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from enum import StrEnum
 from typing import Any
@@ -217,6 +218,18 @@ class Entry(BaseModel):
         return (self.valid_from is None or self.valid_from <= when) and (
             self.valid_to is None or when < self.valid_to
         )
+
+    def expired(self, when: datetime) -> bool:
+        """Past its ``valid_to`` at ``when``: no longer served as current, even before a sweep closes it."""
+        return self.valid_to is not None and self.valid_to <= _aware(when)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A search result: an Accepted entry and its similarity to the query."""
+
+    entry: Entry
+    score: float
 
 
 class Decision(BaseModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -142,3 +142,17 @@ def test_a_committed_write_returns_even_if_preparing_its_features_fails(monkeypa
         monkeypatch.setattr(decision, "prepare", broken)
         d = engine.apply("ana", [Step(Action.APPEND, Claim(text="Ana lives in Rome", namespace="ana"))])
         assert [e.text for e in engine.accepted("ana")] == ["Ana lives in Rome"] and d[0].created
+
+
+def test_an_expired_value_is_no_longer_served(engine):
+    """``valid_to`` is how a value expires (the store's TTL): once it has passed, reads leave the entry out,
+    before any sweep; as-of reads still find it, and the sweep then moves it to History."""
+    past = datetime.now(timezone.utc) - timedelta(minutes=1)
+    for i in range(6):
+        engine.write(Claim(text=f"Ana's one-time code {i} is 44{i}1", namespace="ana", slot=f"otp{i}", valid_to=past))
+    engine.write(Claim(text="Ana's one-time code 9 is 9999", namespace="ana", slot="otp9"))
+    assert [h.entry.text for h in engine.search("one-time code", "ana", k=3)] == ["Ana's one-time code 9 is 9999"]
+    assert [e.slot for e in engine.accepted("ana")] == ["otp9"] and engine.by_slot("ana", "otp0") == []
+    assert len(engine.search("one-time code", "ana", k=10, valid_at=past - timedelta(minutes=1))) == 7
+    engine.sweep()
+    assert len(engine.history("ana")) == 6

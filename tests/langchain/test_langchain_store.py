@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
 import pytest
 from langgraph.store.base import GetOp, InvalidNamespaceError, PutOp, SearchOp
 from langgraph.store.memory import InMemoryStore
@@ -167,14 +169,14 @@ def test_delete_retracts_into_history_never_erases(store):
 
 def test_claim_fields_ride_in_the_value(store):
     value = {"content": "Alice is on holiday", "source": "tool", "confidence": 0.7,
-             "valid_from": "2026-08-01T00:00:00+00:00", "valid_to": "2026-08-15T00:00:00+00:00",
+             "valid_from": "2099-08-01T00:00:00+00:00", "valid_to": "2099-08-15T00:00:00+00:00",
              "metadata": {"origin": "calendar"}}
     store.put(NS, "holiday", value)
     item = store.get(NS, "holiday")
     assert item.value == value
     e = item.entry
     assert (e.text, e.source, e.confidence, e.slot) == ("Alice is on holiday", "tool", 0.7, "holiday")
-    assert e.valid_to.isoformat() == "2026-08-15T00:00:00+00:00" and e.metadata["origin"] == "calendar"
+    assert e.valid_to.isoformat() == "2099-08-15T00:00:00+00:00" and e.metadata["origin"] == "calendar"
 
 
 def test_structured_value_without_text_is_searchable_by_its_json(store):
@@ -340,3 +342,15 @@ def test_history_loaded_newest_first_leaves_the_newest_value_current():
             assert store.get(("crm", "alice"), key).value["text"] == "The user lives in Berlin"
             assert {v.value["text"] for v in store.versions(("crm", "alice"), key)} == {
                 "The user lives in Berlin", "The user lives in Lisbon"}
+
+
+def test_a_value_past_its_valid_to_is_gone_like_an_expired_ttl():
+    """The README's answer to TTL is ``valid_to``: past it, get, search and listing no longer serve the
+    value (no sweep needed), and its version stays visible."""
+    past = (datetime.now(timezone.utc) - timedelta(days=1)).isoformat()
+    with TarlStore.open() as store:
+        store.put(NS, "otp", {"text": "The one-time code is 4471", "valid_to": past})
+        store.put(NS, "promo", {"text": "The discount code is SPRING10"})
+        assert store.get(NS, "otp") is None
+        assert [i.key for i in store.search(NS)] == ["promo"] and [i.key for i in store.search(NS, query="code")] == ["promo"]
+        assert [v.value["text"] for v in store.versions(NS, "otp")] == ["The one-time code is 4471"]
