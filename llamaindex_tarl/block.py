@@ -159,8 +159,12 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
     async def _aput(self, messages: list[ChatMessage]) -> None:
         await self.aremember(messages)
 
-    async def atruncate(self, content: str, tokens_to_truncate: int) -> str | None:
-        """Drop memories from the least relevant end, about ``tokens_to_truncate`` words' worth."""
+    async def atruncate(self, content: Any, tokens_to_truncate: int) -> str | None:
+        """Drop memories from the least relevant end, about ``tokens_to_truncate`` words' worth. Anything
+        but this block's text (``Memory`` passes ``[]`` for a block that returned nothing) is dropped
+        whole, as LlamaIndex's own blocks do."""
+        if not isinstance(content, str):
+            return await super().atruncate(content, tokens_to_truncate)
         lines = content.splitlines()
         while lines and tokens_to_truncate > 0:
             tokens_to_truncate -= len(lines.pop().split())
