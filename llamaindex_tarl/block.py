@@ -16,6 +16,7 @@ from pydantic import AfterValidator, Field, PrivateAttr, ValidationError
 from shared_core import Claim, Decision, Entry, Hit, MemoryEngine, TarlError, extraction
 
 from .messages import query_of, role_of
+from .statements import user_statements
 
 ClaimLike = str | dict[str, Any] | Claim
 Extractor = Callable[[list[ChatMessage]], Iterable[ClaimLike]]
@@ -28,12 +29,6 @@ def _check_extractor(value: Any) -> Any:
     if value is not None and not (isinstance(value, LLM) or callable(value)):
         raise ValueError(f"extractor={value!r} must be a llama_index LLM or a callable")
     return value
-
-
-def user_statements(messages: Sequence[ChatMessage]) -> list[str]:
-    """The default extractor: each user message that is a statement (not a question) is one claim."""
-    texts = [(m.content or "").strip() for m in messages if role_of(m) == "user"]
-    return [t for t in texts if t and not t.endswith("?")]
 
 
 class TarlMemoryBlock(BaseMemoryBlock[str]):
@@ -65,8 +60,9 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
     ``aremember`` to write right away. With ``extractor=`` (an ``LLM`` or a callable) claims are extracted
     from whole turns (an LLM gets the core's slot-naming prompt: each fact with a canonical
     ``subject.attribute`` slot and whether it holds several values, so a second value of one attribute
-    is weighed against the first); otherwise every user statement is one claim with ``source``. ``atruncate`` drops the
-    least relevant memories first.
+    is weighed against the first); otherwise each user message is one claim with ``source``, made of its
+    statements (``user_statements``: questions and requests to the assistant are left out). ``atruncate``
+    drops the least relevant memories first.
     """
 
     name: str = "tarl_memory"
