@@ -203,18 +203,19 @@ class TarlMemory(BaseChatStoreMemory):
         return await asyncio.to_thread(self._compose, history, memories, initial_token_count)
 
     def put(self, message: ChatMessage) -> None:
-        """Store the message; when it closes a turn, hand the turn to TARL first (a failing extractor
-        then leaves the history untouched too)."""
+        """Store the message; when it closes a turn, hand the turn to TARL after: a turn that cannot become
+        memories (a pasted document, a failing extractor) is skipped as a memory with a warning, so the
+        chat never fails on it and the turn stays closed (``TarlMemoryBlock.remember_turn``)."""
         _check_message(message)
-        if ends_turn(message):
-            self._block.remember(last_turn([*self.get_all(), message]))
         super().put(message)
+        if ends_turn(message):
+            self._block.remember_turn(last_turn(self.get_all()))
 
     async def aput(self, message: ChatMessage) -> None:
         _check_message(message)
-        if ends_turn(message):
-            await self._block.aremember(last_turn([*await self.aget_all(), message]))
         await super().aput(message)
+        if ends_turn(message):
+            await self._block.aremember_turn(last_turn(await self.aget_all()))
 
     def put_messages(self, messages: list[ChatMessage]) -> None:
         for m in _check_messages(messages):

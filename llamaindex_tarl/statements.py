@@ -9,12 +9,17 @@ costs more than storing a remark, which the engine's chit-chat model turns into 
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 
 from llama_index.core.base.llms.types import ChatMessage
 
+from shared_core.schema import MAX_TEXT_CHARS
+
 from .messages import role_of
+
+log = logging.getLogger(__name__)
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _CLAUSE = re.compile(r"\s*[,;:]\s+|\s+[-\u2013\u2014]\s+")
@@ -46,15 +51,20 @@ def user_statements(messages: Sequence[ChatMessage]) -> list[str]:
     ...) and requests to the assistant (an imperative such as write/tell/book/find/summarize/show/give/help
     followed by its object, "I'd like you to ...", "let me know ..."; a leading "please" is ignored). In a
     sentence whose later clause asks ("..., can you recommend ...?", "..., right?"), the clauses before it
-    are kept. The kept sentences of a message are joined in order; a message with none gives no claim.
+    are kept. The kept sentences of a message are joined in order; a message with none gives no claim, and
+    one whose statements run over a claim's ``MAX_TEXT_CHARS`` (a pasted document) gives none either, with
+    a warning: a memory is a fact, not a document.
     """
     claims = []
     for m in messages:
         if role_of(m) != "user":
             continue
-        kept = [s for s in map(_stated, _SENTENCE.split((m.content or "").strip())) if s]
-        if kept:
-            claims.append(" ".join(kept))
+        claim = " ".join(s for s in map(_stated, _SENTENCE.split((m.content or "").strip())) if s)
+        if len(claim) > MAX_TEXT_CHARS:
+            log.warning("a user message was not made a memory: its statements have %d characters, over the %d "
+                        "a claim may have", len(claim), MAX_TEXT_CHARS)
+        elif claim:
+            claims.append(claim)
     return claims
 
 

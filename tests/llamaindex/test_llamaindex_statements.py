@@ -30,8 +30,9 @@ def test_statements_are_kept(text, kept):
 
 
 @pytest.mark.parametrize("text", [
-    "Where is the nearest bakery?", "Write me a poem about cats", "Book me a flight to Rome", "Summarize our conversation",
-    "Tell me my order id", "Can you remind me what my order id is", "Please book a table for two at 8pm",
+    "Where is the nearest bakery?", "Write me a poem about cats", "Book me a flight to Rome",
+    "Summarize our conversation", "Tell me my order id", "Can you remind me what my order id is",
+    "Please book a table for two at 8pm",
     "Translate 'hello' to French", "What's up", "How do I reset my password", "Could you check my order, please?",
     "Help!", "Is pad thai safe for me?",
 ])
@@ -49,6 +50,6 @@ def test_one_claim_per_user_message():
 
 def test_a_chat_remembers_the_fact_before_the_question(engine):
     memory = TarlMemory.from_defaults(engine=engine, namespace="u", session_id="s")
-    for text in ["I just moved to Berlin, can you recommend a good sushi place near Mitte?", "Book me a flight to Rome"]:
+    for text in ["I just moved to Berlin, can you recommend a sushi place near Mitte?", "Book me a flight to Rome"]:
         memory.put_messages([ChatMessage(role="user", content=text), ChatMessage(role="assistant", content="Sure.")])
     assert [e.text for e in engine.accepted("u")] == ["I just moved to Berlin"]
