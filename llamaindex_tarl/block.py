@@ -207,7 +207,7 @@ def brief(err: TarlError, limit: int = 120) -> str:
     value = repr(err.value)
     if len(value) > limit and text.startswith(f"{err.field}={value}"):
         text = f"{err.field}={value[:limit]}...{text[len(err.field) + 1 + len(value):]}"
-    return " ".join(text.split())
+    return " ".join(line.strip() for line in text.splitlines())
 
 
 @contextmanager
