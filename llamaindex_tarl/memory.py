@@ -65,7 +65,9 @@ class TarlMemory(BaseChatStoreMemory):
     session's history only; long-term memory is changed through the engine (``retract``/``verify``).
 
     ``close()`` (or ``with TarlMemory.from_defaults(path=...) as memory:``) releases the engine and
-    chat store that ``from_defaults`` opened; an engine or chat store passed in stays the caller's.
+    chat store that ``from_defaults`` opened; an engine or chat store passed in stays the caller's. A
+    closed memory raises ``TarlError`` saying so on every use. ``session_id`` can be set, as on LlamaIndex's
+    ``Memory``: the memory then reads and writes that session's history.
     """
 
     token_limit: int = Field(default=3000, gt=0)
@@ -77,6 +79,7 @@ class TarlMemory(BaseChatStoreMemory):
     _owned: list[Any] = PrivateAttr(default_factory=list)
     _stream: Any = PrivateAttr(default=None)
     _stream_lock: Any = PrivateAttr(default_factory=threading.Lock)
+    _closed: bool = PrivateAttr(default=False)
 
     def __init__(self, block: TarlMemoryBlock, **data: Any) -> None:
         super().__init__(**data)
@@ -151,9 +154,21 @@ class TarlMemory(BaseChatStoreMemory):
         return memory
 
     def close(self) -> None:
-        """Close what ``from_defaults`` opened (the engine at ``path``, the chat store beside it)."""
+        """Close what ``from_defaults`` opened (the engine at ``path``, the chat store beside it); this
+        object is then done with, whoever owns the engine."""
+        self._closed = True
         while self._owned:
             self._owned.pop().close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def _check_open(self) -> None:
+        """One clear error instead of whatever a closed chat store or engine raises first."""
+        if self.closed:
+            raise TarlError("session_id", self.session_id, "this TarlMemory is closed (close() was called); "
+                            "open it again with TarlMemory.from_defaults")
 
     def __enter__(self) -> TarlMemory:
         return self
@@ -174,6 +189,14 @@ class TarlMemory(BaseChatStoreMemory):
     def session_id(self) -> str:
         return self.chat_store_key
 
+    @session_id.setter
+    def session_id(self, value: str) -> None:
+        if not isinstance(value, str) or not value.strip():
+            raise TarlError("session_id", value, "must be a non-empty string")
+        with self._stream_lock:
+            self.chat_store_key = value
+            self._stream = None                     # the streaming scorer's cache is the old session's
+
     @property
     def namespace(self) -> str:
         return self._block.namespace
@@ -184,14 +207,32 @@ class TarlMemory(BaseChatStoreMemory):
         return lambda text: range(self.token_counter(text))
 
     def as_retriever(self, **kwargs: Any) -> TarlRetriever:
+        self._check_open()
         return TarlRetriever(self.engine, namespace=self.namespace, **kwargs)
 
     def tools(self, **kwargs: Any) -> list[FunctionTool]:
         """``remember``/``recall`` on this memory's namespace; ``remember`` checks relayed facts against
         this session's history (and, inside an agent run, the run's own tool results)."""
+        self._check_open()
         return memory_tools(self.engine, namespace=self.namespace, history=self.aget_all, **kwargs)
 
     # -- BaseMemory -------------------------------------------------------------------------------
+    def get_all(self) -> list[ChatMessage]:
+        self._check_open()
+        return super().get_all()
+
+    async def aget_all(self) -> list[ChatMessage]:
+        self._check_open()
+        return await super().aget_all()
+
+    def reset(self) -> None:
+        self._check_open()
+        super().reset()
+
+    async def areset(self) -> None:
+        self._check_open()
+        await super().areset()
+
     def get(self, input: str | None = None, initial_token_count: int = 0, **kwargs: Any) -> list[ChatMessage]:
         history = self.get_all()
         return self._compose(history, self._block.recall(query_of(history, input)), initial_token_count)
@@ -207,12 +248,14 @@ class TarlMemory(BaseChatStoreMemory):
         memories (a pasted document, a failing extractor) is skipped as a memory with a warning, so the
         chat never fails on it and the turn stays closed (``TarlMemoryBlock.remember_turn``)."""
         _check_message(message)
+        self._check_open()
         super().put(message)
         if ends_turn(message):
             self._block.remember_turn(last_turn(self.get_all()))
 
     async def aput(self, message: ChatMessage) -> None:
         _check_message(message)
+        self._check_open()
         await super().aput(message)
         if ends_turn(message):
             await self._block.aremember_turn(last_turn(await self.aget_all()))
@@ -227,9 +270,11 @@ class TarlMemory(BaseChatStoreMemory):
 
     def set(self, messages: list[ChatMessage]) -> None:
         """Replace this session's history (no claims are written: it is restored, not said anew)."""
+        self._check_open()
         super().set(_check_messages(messages))
 
     async def aset(self, messages: list[ChatMessage]) -> None:
+        self._check_open()
         await super().aset(_check_messages(messages))
 
     # -- composition (pure) -------------------------------------------------------------------------
