@@ -10,7 +10,9 @@ external: the history lives in a LlamaIndex chat store under ``session_id`` and 
 ``MemoryEngine`` under ``namespace``, so copies of this object share one state. With a ``path`` the chat
 store is a :class:`~llamaindex_tarl.chat_store.SQLiteChatStore` in the same directory as the ledger
 (``path/chat.db``), so a new process with the same path and ``session_id`` resumes the conversation. A
-workflow ``Context`` does not serialise memory: pass ``memory=`` on every ``agent.run``.
+workflow ``Context`` saved with ``to_dict`` keeps where the memory lives (namespace, session, chat store),
+and ``Context.from_dict`` restores it onto the open ``TarlMemory`` holding that state (``live``): in a new
+process, open the memory before the restored context is used.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_esca
 from shared_core.lre import MESSAGE_OVERHEAD, Scorer, StreamingScorer, count_tokens, trim
 from shared_core.policy import Policy
 
+from . import live
 from .block import TarlMemoryBlock
 from .chat_store import CHAT_FILE, SQLiteChatStore
 from .engine import open_engine
@@ -80,12 +83,15 @@ class TarlMemory(BaseChatStoreMemory):
     _stream: Any = PrivateAttr(default=None)
     _stream_lock: Any = PrivateAttr(default_factory=threading.Lock)
     _closed: bool = PrivateAttr(default=False)
+    _memory_id: str = PrivateAttr(default_factory=lambda: uuid.uuid4().hex)
+    _origin: TarlMemory | None = PrivateAttr(default=None)
 
     def __init__(self, block: TarlMemoryBlock, **data: Any) -> None:
         super().__init__(**data)
         if not isinstance(block, TarlMemoryBlock):
             raise TarlError("block", block, "must be a TarlMemoryBlock")
         self._block = block
+        live.register(self)
 
     @classmethod
     def class_name(cls) -> str:
@@ -162,7 +168,36 @@ class TarlMemory(BaseChatStoreMemory):
 
     @property
     def closed(self) -> bool:
-        return self._closed
+        """Closed, or restored from a saved context onto a memory that is now closed."""
+        return self._closed or (self._origin is not None and self._origin.closed)
+
+    @property
+    def memory_id(self) -> str:
+        """This memory's identity in this process, shared by the copies a workflow ``Context`` restores."""
+        return self._memory_id
+
+    def to_dict(self, **kwargs: Any) -> dict[str, Any]:
+        """What a workflow ``Context`` saves: where this memory's state lives (namespace, session, the chat
+        store's kind and file), never the state, which stays in its stores (``live``). So a chat store's
+        messages are not dumped (a ``SimpleChatStore`` holding messages fails to dump under LlamaIndex 0.14
+        and pydantic 2, and the workflow then drops the memory with a warning); ``kwargs`` are ignored."""
+        store = {"class_name": self.chat_store.class_name(), "path": getattr(self.chat_store, "path", None)}
+        return {**super().to_dict(exclude={"chat_store"}), "chat_store": store, "namespace": self.namespace,
+                "memory_id": self.memory_id}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], **kwargs: Any) -> TarlMemory:  # type: ignore[override]
+        """A memory saved by ``to_dict`` (a workflow ``Context`` restoring its state): a view sharing the
+        engine, extractor and chat store of the open memory holding that state (``live.find``; none open is
+        a ``TarlError`` naming the fix), with the saved session and limits; closing it closes only the view."""
+        saved = {**data, **kwargs}
+        origin = live.find(saved)
+        view = cls(origin.block, chat_store=origin.chat_store, token_counter=origin.token_counter,
+                   scorer=origin.scorer, chat_store_key=saved.get("chat_store_key", origin.session_id),
+                   token_limit=saved.get("token_limit", origin.token_limit),
+                   keep_last=saved.get("keep_last", origin.keep_last))
+        view._memory_id, view._origin = origin.memory_id, origin
+        return view
 
     def _check_open(self) -> None:
         """One clear error instead of whatever a closed chat store or engine raises first."""
