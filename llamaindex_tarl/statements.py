@@ -80,7 +80,7 @@ def _stated(sentence: str) -> str:
 
 
 def _asks(clause: str) -> bool:
-    rest = _PLEASE.sub("", clause)
+    rest = _PLEASE.sub("", clause.replace("\u2019", "'"))      # a phone keyboard's apostrophe
     if rest != clause and not re.search(r"\w", rest):
         return True                             # a bare "please": part of a request
     return bool(_QUESTION.match(rest) or _REQUEST.match(rest))

@@ -32,9 +32,9 @@ def test_statements_are_kept(text, kept):
 @pytest.mark.parametrize("text", [
     "Where is the nearest bakery?", "Write me a poem about cats", "Book me a flight to Rome",
     "Summarize our conversation", "Tell me my order id", "Can you remind me what my order id is",
-    "Please book a table for two at 8pm",
-    "Translate 'hello' to French", "What's up", "How do I reset my password", "Could you check my order, please?",
-    "Help!", "Is pad thai safe for me?",
+    "Please book a table for two at 8pm", "Translate 'hello' to French", "What's up", "What\u2019s my order id",
+    "I\u2019d like you to book it", "How do I reset my password", "Could you check my order, please?", "Help!",
+    "Is pad thai safe for me?",
 ])
 def test_questions_and_requests_are_left_out(text):
     assert _said(text) == []
