@@ -5,13 +5,14 @@ Thin by design: every class translates LlamaIndex objects to ``shared_core.Memor
 """
 
 from .beliefs import TarlBeliefBlock, belief_tools
-from .block import TarlMemoryBlock, user_statements
+from .block import TarlMemoryBlock
 from .chat_store import SQLiteChatStore
 from .engine import llamaindex_embedder, open_engine
 from .judge import LLMJudge
 from .memory import TarlMemory, trim_history
 from .reflections import AgentReflections
 from .retriever import TarlRetriever
+from .statements import user_statements
 from .tools import memory_tools
 
 __all__ = [

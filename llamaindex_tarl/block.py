@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 from llama_index.core.base.llms.types import ChatMessage
@@ -16,24 +18,20 @@ from pydantic import AfterValidator, Field, PrivateAttr, ValidationError
 from shared_core import Claim, Decision, Entry, Hit, MemoryEngine, TarlError, extraction
 
 from .messages import query_of, role_of
+from .statements import user_statements
 
 ClaimLike = str | dict[str, Any] | Claim
 Extractor = Callable[[list[ChatMessage]], Iterable[ClaimLike]]
 """Turns messages into claims (texts, dicts of ``Claim`` fields, or ``Claim``s); may be async."""
 
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*")
+log = logging.getLogger(__name__)
 
 
 def _check_extractor(value: Any) -> Any:
     if value is not None and not (isinstance(value, LLM) or callable(value)):
         raise ValueError(f"extractor={value!r} must be a llama_index LLM or a callable")
     return value
-
-
-def user_statements(messages: Sequence[ChatMessage]) -> list[str]:
-    """The default extractor: each user message that is a statement (not a question) is one claim."""
-    texts = [(m.content or "").strip() for m in messages if role_of(m) == "user"]
-    return [t for t in texts if t and not t.endswith("?")]
 
 
 class TarlMemoryBlock(BaseMemoryBlock[str]):
@@ -62,11 +60,13 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
     </memory>
 
     Writes happen when ``Memory`` flushes (``_aput``), i.e. once the history outgrows its budget; call
-    ``aremember`` to write right away. With ``extractor=`` (an ``LLM`` or a callable) claims are extracted
-    from whole turns (an LLM gets the core's slot-naming prompt: each fact with a canonical
-    ``subject.attribute`` slot and whether it holds several values, so a second value of one attribute
-    is weighed against the first); otherwise every user statement is one claim with ``source``. ``atruncate`` drops the
-    least relevant memories first.
+    ``aremember`` to write right away. A flushed turn that cannot become claims (a failing extractor, a
+    malformed reply) is skipped with a warning, never failing ``Memory``'s put (``remember_turn``). With
+    ``extractor=`` (an ``LLM`` or a callable) claims are extracted from whole turns (an LLM gets the core's
+    slot-naming prompt: each fact with a canonical ``subject.attribute`` slot and whether it holds several
+    values, so a second value of one attribute is weighed against the first); otherwise each user message
+    is one claim with ``source``, made of its statements (``user_statements``: questions and requests to the
+    assistant are left out). ``atruncate`` drops the least relevant memories first.
     """
 
     name: str = "tarl_memory"
@@ -95,11 +95,16 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
 
     # -- writes: messages -> claims -> engine -------------------------------------------------
     def remember(self, messages: Sequence[ChatMessage]) -> list[Decision]:
+        """Write ``messages`` as claims now; a TarlError (naming the extractor's bad item, or the extractor
+        when it fails) means nothing was written."""
         if isinstance(self.extractor, LLM):
             prompt = _prompt(messages, self._known(messages))
-            raw: Any = _facts(self.extractor.chat([prompt]).message.content)
+            with _failing(self.extractor):
+                reply = self.extractor.chat([prompt])
+            raw: Any = _facts(reply.message.content)
         else:
-            raw = (self.extractor or user_statements)(list(messages))
+            with _failing(extract := self.extractor or user_statements):
+                raw = extract(list(messages))
             if inspect.isawaitable(raw):
                 getattr(raw, "close", lambda: None)()          # never awaited: close it quietly
                 raise TarlError("extractor", self.extractor, "is async; use the async path (aput/aremember)")
@@ -109,13 +114,37 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
     async def aremember(self, messages: Sequence[ChatMessage]) -> list[Decision]:
         if isinstance(self.extractor, LLM):
             prompt = _prompt(messages, await asyncio.to_thread(self._known, messages))
-            raw: Any = _facts((await self.extractor.achat([prompt])).message.content)
+            with _failing(self.extractor):
+                reply = await self.extractor.achat([prompt])
+            raw: Any = _facts(reply.message.content)
         else:
-            raw = (self.extractor or user_statements)(list(messages))
-            if inspect.isawaitable(raw):
-                raw = await raw
+            with _failing(extract := self.extractor or user_statements):
+                raw = extract(list(messages))
+                if inspect.isawaitable(raw):
+                    raw = await raw
         self._decisions = await self._engine.awrite_many(self._claims(raw))
         return self.last_decisions
+
+    def remember_turn(self, messages: Sequence[ChatMessage]) -> list[Decision]:
+        """``remember`` for a turn the chat has already closed: a turn that cannot become claims is skipped
+        with a warning, because a memory is a side effect of the chat and must never fail the user's turn
+        (nor, failing, leave it open to be sent again with every later turn)."""
+        try:
+            return self.remember(messages)
+        except TarlError as err:
+            return self._skipped(err)
+
+    async def aremember_turn(self, messages: Sequence[ChatMessage]) -> list[Decision]:
+        try:
+            return await self.aremember(messages)
+        except TarlError as err:
+            return self._skipped(err)
+
+    def _skipped(self, err: TarlError) -> list[Decision]:
+        log.warning("a closed turn was not written to long-term memory (namespace %r): %s", self.namespace,
+                    brief(err))
+        self._decisions = []
+        return []
 
     def _known(self, messages: Sequence[ChatMessage]) -> list[Entry]:
         """Memories whose slots the extracting LLM is shown: the most similar to the turn, then the newest."""
@@ -157,14 +186,40 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
         return await self.arecall(query_of(messages))
 
     async def _aput(self, messages: list[ChatMessage]) -> None:
-        await self.aremember(messages)
+        """``Memory`` has already archived the flushed messages: a failure here would only fail its put."""
+        await self.aremember_turn(messages)
 
-    async def atruncate(self, content: str, tokens_to_truncate: int) -> str | None:
-        """Drop memories from the least relevant end, about ``tokens_to_truncate`` words' worth."""
+    async def atruncate(self, content: Any, tokens_to_truncate: int) -> str | None:
+        """Drop memories from the least relevant end, about ``tokens_to_truncate`` words' worth. Anything
+        but this block's text (``Memory`` passes ``[]`` for a block that returned nothing) is dropped
+        whole, as LlamaIndex's own blocks do."""
+        if not isinstance(content, str):
+            return await super().atruncate(content, tokens_to_truncate)
         lines = content.splitlines()
         while lines and tokens_to_truncate > 0:
             tokens_to_truncate -= len(lines.pop().split())
         return "\n".join(lines) or None
+
+
+def brief(err: TarlError, limit: int = 120) -> str:
+    """``err`` on one line, its value cut to ``limit`` characters (a pasted document is not repeated)."""
+    text = str(err)
+    value = repr(err.value)
+    if len(value) > limit and text.startswith(f"{err.field}={value}"):
+        text = f"{err.field}={value[:limit]}...{text[len(err.field) + 1 + len(value):]}"
+    return " ".join(line.strip() for line in text.splitlines())
+
+
+@contextmanager
+def _failing(extractor: Any) -> Iterator[None]:
+    """An extractor's own failure (an LLM's timeout, a callable's bug) as a TarlError naming the extractor."""
+    try:
+        yield
+    except TarlError:
+        raise
+    except Exception as exc:
+        name = getattr(extractor, "__qualname__", None) or type(extractor).__name__
+        raise TarlError("extractor", name, f"failed: {type(exc).__name__}: {exc}") from exc
 
 
 def render(hits: Sequence[Hit]) -> str:

@@ -8,8 +8,11 @@ table a user can read with the ``sqlite3`` shell::
 
     sqlite3 mem/chat.db 'select session_id, position, message from chat_messages'
 
-Each row is one ``ChatMessage`` as pydantic JSON (tool-call blocks included), ordered by ``position``.
-Every change is one SQLite transaction, so another process opening the same file never sees half of one.
+Each row is one ``ChatMessage`` as pydantic JSON (tool-call blocks included), ordered by ``position``;
+``chat_sessions`` lists the keys in the order they were first written, since ``SimpleChatStore`` keeps a
+key whose history is empty (``get_keys`` lists it, ``delete_messages`` returns ``[]`` for it). Every change
+is one SQLite transaction, so another process opening the same file never sees half of one. Unlike
+``SimpleChatStore``, an empty key is refused (``TarlError``): a session id must name a session.
 """
 
 from __future__ import annotations
@@ -34,7 +37,17 @@ create table if not exists chat_messages (
     position   integer not null,
     message    text not null,            -- one llama_index ChatMessage as JSON
     primary key (session_id, position)
-)"""
+);
+create table if not exists chat_sessions (session_id text primary key)   -- rowid: first-written order
+"""
+
+
+def _backfill(conn: sqlite3.Connection) -> None:
+    """List the keys of a file written before ``chat_sessions`` existed (once: the table is then never empty
+    while messages exist)."""
+    if conn.execute("select 1 from chat_sessions limit 1").fetchone() is None:
+        conn.execute("insert into chat_sessions (session_id) select session_id from chat_messages "
+                     "group by session_id order by min(rowid)")
 
 
 class SQLiteChatStore(BaseChatStore):
@@ -53,6 +66,7 @@ class SQLiteChatStore(BaseChatStore):
     path: str
     _conn: sqlite3.Connection = PrivateAttr()
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+    _closed: bool = PrivateAttr(default=False)
 
     def __init__(self, path: str | Path, **data: Any) -> None:
         if not isinstance(path, (str, Path)) or not str(path).strip():
@@ -61,7 +75,8 @@ class SQLiteChatStore(BaseChatStore):
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
         self._conn.execute("pragma journal_mode=wal")
-        self._conn.execute(_SCHEMA)
+        self._conn.executescript(_SCHEMA)
+        self._run(_backfill)
 
     @classmethod
     def class_name(cls) -> str:
@@ -70,6 +85,7 @@ class SQLiteChatStore(BaseChatStore):
     def _run(self, body: Any) -> Any:
         """``body(conn)`` inside one write transaction (threads serialised by a lock, processes by SQLite)."""
         with self._lock:
+            self._check_open()
             self._conn.execute("begin immediate")
             try:
                 out = body(self._conn)
@@ -79,6 +95,14 @@ class SQLiteChatStore(BaseChatStore):
             self._conn.execute("commit")
             return out
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise TarlError("chat_store", self.path, "is closed (close() was called); open the file again")
+
+    @staticmethod
+    def _known(conn: sqlite3.Connection, key: str) -> bool:
+        return conn.execute("select 1 from chat_sessions where session_id = ?", (key,)).fetchone() is not None
+
     @staticmethod
     def _load(conn: sqlite3.Connection, key: str) -> list[ChatMessage]:
         rows = conn.execute("select message from chat_messages where session_id = ? order by position", (key,))
@@ -86,6 +110,7 @@ class SQLiteChatStore(BaseChatStore):
 
     @staticmethod
     def _write(conn: sqlite3.Connection, key: str, messages: list[ChatMessage]) -> None:
+        conn.execute("insert or ignore into chat_sessions (session_id) values (?)", (key,))
         conn.execute("delete from chat_messages where session_id = ?", (key,))
         conn.executemany("insert into chat_messages (session_id, position, message) values (?, ?, ?)",
                          [(key, i, m.model_dump_json()) for i, m in enumerate(messages)])
@@ -95,11 +120,13 @@ class SQLiteChatStore(BaseChatStore):
 
     def get_messages(self, key: str) -> list[ChatMessage]:
         with self._lock:
+            self._check_open()
             return self._load(self._conn, _key(key))
 
     def add_message(self, key: str, message: ChatMessage, idx: int | None = None) -> None:
         def body(c: sqlite3.Connection) -> None:
             if idx is None:                      # the common case: append one row
+                c.execute("insert or ignore into chat_sessions (session_id) values (?)", (_key(key),))
                 c.execute("insert into chat_messages (session_id, position, message) select ?, "
                           "coalesce(max(position) + 1, 0), ? from chat_messages where session_id = ?",
                           (_key(key), message.model_dump_json(), _key(key)))
@@ -111,27 +138,34 @@ class SQLiteChatStore(BaseChatStore):
 
     def delete_messages(self, key: str) -> list[ChatMessage] | None:
         def body(c: sqlite3.Connection) -> list[ChatMessage] | None:
-            messages = self._load(c, _key(key))
-            c.execute("delete from chat_messages where session_id = ?", (_key(key),))
-            return messages or None
+            if not self._known(c, _key(key)):
+                return None
+            messages = self._load(c, key)
+            c.execute("delete from chat_messages where session_id = ?", (key,))
+            c.execute("delete from chat_sessions where session_id = ?", (key,))
+            return messages
         return self._run(body)
 
     def delete_message(self, key: str, idx: int) -> ChatMessage | None:
+        """As ``list.pop(idx)`` (``-1`` is the last message); None for an unknown key or an index out of
+        range, either way (``SimpleChatStore`` raises ``IndexError`` below ``-len``: a chat history that
+        shrank under a caller is not an error worth a crash)."""
         def body(c: sqlite3.Connection) -> ChatMessage | None:
             messages = self._load(c, _key(key))
-            if not 0 <= idx < len(messages):
+            if not -len(messages) <= idx < len(messages):
                 return None
             gone = messages.pop(idx)
-            self._write(c, _key(key), messages)
+            self._write(c, key, messages)
             return gone
         return self._run(body)
 
     def delete_last_message(self, key: str) -> ChatMessage | None:
-        return self.delete_message(key, len(self.get_messages(key)) - 1)
+        return self.delete_message(key, -1)
 
     def get_keys(self) -> list[str]:
         with self._lock:
-            return [r[0] for r in self._conn.execute("select distinct session_id from chat_messages order by 1")]
+            self._check_open()
+            return [r[0] for r in self._conn.execute("select session_id from chat_sessions order by rowid")]
 
     # async twins: SQLite calls run in a worker thread, never on the event loop
     async def aset_messages(self, key: str, messages: list[ChatMessage]) -> None:
@@ -157,6 +191,7 @@ class SQLiteChatStore(BaseChatStore):
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             self._conn.close()
 
     def __enter__(self) -> SQLiteChatStore:

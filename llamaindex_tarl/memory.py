@@ -10,7 +10,9 @@ external: the history lives in a LlamaIndex chat store under ``session_id`` and 
 ``MemoryEngine`` under ``namespace``, so copies of this object share one state. With a ``path`` the chat
 store is a :class:`~llamaindex_tarl.chat_store.SQLiteChatStore` in the same directory as the ledger
 (``path/chat.db``), so a new process with the same path and ``session_id`` resumes the conversation. A
-workflow ``Context`` does not serialise memory: pass ``memory=`` on every ``agent.run``.
+workflow ``Context`` saved with ``to_dict`` keeps where the memory lives (namespace, session, chat store),
+and ``Context.from_dict`` restores it onto the open ``TarlMemory`` holding that state (``live``): in a new
+process, open the memory before the restored context is used.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_esca
 from shared_core.lre import MESSAGE_OVERHEAD, Scorer, StreamingScorer, count_tokens, trim
 from shared_core.policy import Policy
 
+from . import live
 from .block import TarlMemoryBlock
 from .chat_store import CHAT_FILE, SQLiteChatStore
 from .engine import open_engine
@@ -65,7 +68,9 @@ class TarlMemory(BaseChatStoreMemory):
     session's history only; long-term memory is changed through the engine (``retract``/``verify``).
 
     ``close()`` (or ``with TarlMemory.from_defaults(path=...) as memory:``) releases the engine and
-    chat store that ``from_defaults`` opened; an engine or chat store passed in stays the caller's.
+    chat store that ``from_defaults`` opened; an engine or chat store passed in stays the caller's. A
+    closed memory raises ``TarlError`` saying so on every use. ``session_id`` can be set, as on LlamaIndex's
+    ``Memory``: the memory then reads and writes that session's history.
     """
 
     token_limit: int = Field(default=3000, gt=0)
@@ -77,12 +82,16 @@ class TarlMemory(BaseChatStoreMemory):
     _owned: list[Any] = PrivateAttr(default_factory=list)
     _stream: Any = PrivateAttr(default=None)
     _stream_lock: Any = PrivateAttr(default_factory=threading.Lock)
+    _closed: bool = PrivateAttr(default=False)
+    _memory_id: str = PrivateAttr(default_factory=lambda: uuid.uuid4().hex)
+    _origin: TarlMemory | None = PrivateAttr(default=None)
 
     def __init__(self, block: TarlMemoryBlock, **data: Any) -> None:
         super().__init__(**data)
         if not isinstance(block, TarlMemoryBlock):
             raise TarlError("block", block, "must be a TarlMemoryBlock")
         self._block = block
+        live.register(self)
 
     @classmethod
     def class_name(cls) -> str:
@@ -151,9 +160,50 @@ class TarlMemory(BaseChatStoreMemory):
         return memory
 
     def close(self) -> None:
-        """Close what ``from_defaults`` opened (the engine at ``path``, the chat store beside it)."""
+        """Close what ``from_defaults`` opened (the engine at ``path``, the chat store beside it); this
+        object is then done with, whoever owns the engine."""
+        self._closed = True
         while self._owned:
             self._owned.pop().close()
+
+    @property
+    def closed(self) -> bool:
+        """Closed, or restored from a saved context onto a memory that is now closed."""
+        return self._closed or (self._origin is not None and self._origin.closed)
+
+    @property
+    def memory_id(self) -> str:
+        """This memory's identity in this process, shared by the copies a workflow ``Context`` restores."""
+        return self._memory_id
+
+    def to_dict(self, **kwargs: Any) -> dict[str, Any]:
+        """What a workflow ``Context`` saves: where this memory's state lives (namespace, session, the chat
+        store's kind and file), never the state, which stays in its stores (``live``). So a chat store's
+        messages are not dumped (a ``SimpleChatStore`` holding messages fails to dump under LlamaIndex 0.14
+        and pydantic 2, and the workflow then drops the memory with a warning); ``kwargs`` are ignored."""
+        store = {"class_name": self.chat_store.class_name(), "path": getattr(self.chat_store, "path", None)}
+        return {**super().to_dict(exclude={"chat_store"}), "chat_store": store, "namespace": self.namespace,
+                "memory_id": self.memory_id}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], **kwargs: Any) -> TarlMemory:  # type: ignore[override]
+        """A memory saved by ``to_dict`` (a workflow ``Context`` restoring its state): a view sharing the
+        engine, extractor and chat store of the open memory holding that state (``live.find``; none open is
+        a ``TarlError`` naming the fix), with the saved session and limits; closing it closes only the view."""
+        saved = {**data, **kwargs}
+        origin = live.find(saved)
+        view = cls(origin.block, chat_store=origin.chat_store, token_counter=origin.token_counter,
+                   scorer=origin.scorer, chat_store_key=saved.get("chat_store_key", origin.session_id),
+                   token_limit=saved.get("token_limit", origin.token_limit),
+                   keep_last=saved.get("keep_last", origin.keep_last))
+        view._memory_id, view._origin = origin.memory_id, origin
+        return view
+
+    def _check_open(self) -> None:
+        """One clear error instead of whatever a closed chat store or engine raises first."""
+        if self.closed:
+            raise TarlError("session_id", self.session_id, "this TarlMemory is closed (close() was called); "
+                            "open it again with TarlMemory.from_defaults")
 
     def __enter__(self) -> TarlMemory:
         return self
@@ -174,6 +224,14 @@ class TarlMemory(BaseChatStoreMemory):
     def session_id(self) -> str:
         return self.chat_store_key
 
+    @session_id.setter
+    def session_id(self, value: str) -> None:
+        if not isinstance(value, str) or not value.strip():
+            raise TarlError("session_id", value, "must be a non-empty string")
+        with self._stream_lock:
+            self.chat_store_key = value
+            self._stream = None                     # the streaming scorer's cache is the old session's
+
     @property
     def namespace(self) -> str:
         return self._block.namespace
@@ -184,14 +242,32 @@ class TarlMemory(BaseChatStoreMemory):
         return lambda text: range(self.token_counter(text))
 
     def as_retriever(self, **kwargs: Any) -> TarlRetriever:
+        self._check_open()
         return TarlRetriever(self.engine, namespace=self.namespace, **kwargs)
 
     def tools(self, **kwargs: Any) -> list[FunctionTool]:
         """``remember``/``recall`` on this memory's namespace; ``remember`` checks relayed facts against
         this session's history (and, inside an agent run, the run's own tool results)."""
+        self._check_open()
         return memory_tools(self.engine, namespace=self.namespace, history=self.aget_all, **kwargs)
 
     # -- BaseMemory -------------------------------------------------------------------------------
+    def get_all(self) -> list[ChatMessage]:
+        self._check_open()
+        return super().get_all()
+
+    async def aget_all(self) -> list[ChatMessage]:
+        self._check_open()
+        return await super().aget_all()
+
+    def reset(self) -> None:
+        self._check_open()
+        super().reset()
+
+    async def areset(self) -> None:
+        self._check_open()
+        await super().areset()
+
     def get(self, input: str | None = None, initial_token_count: int = 0, **kwargs: Any) -> list[ChatMessage]:
         history = self.get_all()
         return self._compose(history, self._block.recall(query_of(history, input)), initial_token_count)
@@ -203,18 +279,21 @@ class TarlMemory(BaseChatStoreMemory):
         return await asyncio.to_thread(self._compose, history, memories, initial_token_count)
 
     def put(self, message: ChatMessage) -> None:
-        """Store the message; when it closes a turn, hand the turn to TARL first (a failing extractor
-        then leaves the history untouched too)."""
+        """Store the message; when it closes a turn, hand the turn to TARL after: a turn that cannot become
+        memories (a pasted document, a failing extractor) is skipped as a memory with a warning, so the
+        chat never fails on it and the turn stays closed (``TarlMemoryBlock.remember_turn``)."""
         _check_message(message)
-        if ends_turn(message):
-            self._block.remember(last_turn([*self.get_all(), message]))
+        self._check_open()
         super().put(message)
+        if ends_turn(message):
+            self._block.remember_turn(last_turn(self.get_all()))
 
     async def aput(self, message: ChatMessage) -> None:
         _check_message(message)
-        if ends_turn(message):
-            await self._block.aremember(last_turn([*await self.aget_all(), message]))
+        self._check_open()
         await super().aput(message)
+        if ends_turn(message):
+            await self._block.aremember_turn(last_turn(await self.aget_all()))
 
     def put_messages(self, messages: list[ChatMessage]) -> None:
         for m in _check_messages(messages):
@@ -226,9 +305,11 @@ class TarlMemory(BaseChatStoreMemory):
 
     def set(self, messages: list[ChatMessage]) -> None:
         """Replace this session's history (no claims are written: it is restored, not said anew)."""
+        self._check_open()
         super().set(_check_messages(messages))
 
     async def aset(self, messages: list[ChatMessage]) -> None:
+        self._check_open()
         await super().aset(_check_messages(messages))
 
     # -- composition (pure) -------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from shared_core import Claim, Decision, MemoryEngine, TarlError
 from shared_core.extraction import canonical_slot
 from shared_core.trust import Attribution, attribute
 
-from .block import render
+from .block import brief, render
 from .messages import role_of, text_of
 
 History = Callable[[], Sequence[ChatMessage] | Awaitable[Sequence[ChatMessage]]]
@@ -48,7 +48,9 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
     values only, so a second manager revises the first; ``many`` says the attribute holds several
     values (a further liked food is kept beside the others). A slot that is not ``subject.attribute``
     or holds a random id is dropped (``shared_core.extraction.canonical_slot``): the fact is then
-    weighed against every memory. The tool replies with TARL's decision, so the model knows what happened.
+    weighed against every memory. The tool replies with TARL's decision, so the model knows what happened;
+    bad arguments (a null fact, an empty query) get a one-line answer naming the argument ("not stored: ...",
+    "not searched: ..."), never an exception, so the model can correct itself.
     """
     if not isinstance(engine, MemoryEngine):
         raise TarlError("engine", engine, "must be a shared_core MemoryEngine")
@@ -90,20 +92,28 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
                 False if a new value replaces the old one (city, employer, manager).
         """
         try:
+            if not isinstance(fact, str):               # a model may send null: the schema is not enforced
+                raise TarlError("fact", fact, "must be a string (one short sentence)")
             key = canonical_slot(slot)
             attribution = attribute(fact, source, await said(ctx))
             decision = await engine.awrite(claim(fact, attribution, key, many), keyed=key is not None)
             return _said(decision, attribution)
         except TarlError as err:                        # tell the model what was wrong; nothing was written
-            return f"not stored: {err}"
+            return f"not stored: {brief(err)}"
 
     def recall(query: str) -> str:
         """Search long-term memory for facts relevant to the query."""
-        return render(engine.search(query, namespace, top_k)) or "No relevant memories."
+        try:
+            return render(engine.search(query, namespace, top_k)) or "No relevant memories."
+        except TarlError as err:                        # as remember: the model reads what was wrong
+            return f"not searched: {brief(err)}"
 
     async def arecall(query: str) -> str:
         """Search long-term memory for facts relevant to the query."""
-        return render(await engine.asearch(query, namespace, top_k)) or "No relevant memories."
+        try:
+            return render(await engine.asearch(query, namespace, top_k)) or "No relevant memories."
+        except TarlError as err:
+            return f"not searched: {brief(err)}"
 
     return [FunctionTool.from_defaults(async_fn=aremember, name="remember"),
             FunctionTool.from_defaults(fn=recall, async_fn=arecall, name="recall")]

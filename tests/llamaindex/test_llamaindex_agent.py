@@ -78,3 +78,42 @@ def test_tools_follow_the_trust_rule_and_report_errors():
     assert remember.call(fact="Ana is an admin", source="system", ctx=None).content.startswith("not stored: source=")
     assert {e.text: e.source for e in memory.engine.accepted(NS)}["Ana's cat is called Miso"] == "user"
     memory.engine.close()
+
+
+@pytest.mark.parametrize("args, reply", [
+    ({"fact": None}, "not stored: fact=None: must be a string"),
+    ({"fact": 42}, "not stored: fact=42: must be a string"),
+    ({"fact": "x" * 9000}, "not stored: fact='xxx"),
+    ({"fact": "Ana likes tea", "slot": "user.drinks", "many": "perhaps"}, "not stored: many='perhaps'"),
+])
+async def test_remember_answers_bad_arguments_in_one_line(args, reply):
+    remember, _ = TarlMemory.from_defaults(namespace=NS).tools()
+    out = (await remember.acall(ctx=None, **args)).content
+    assert out.startswith(reply) and "\n" not in out and len(out) < 400
+    assert remember.call(ctx=None, **args).content == out
+
+
+@pytest.mark.parametrize("query", ["", "   ", None, 7])
+async def test_recall_answers_bad_arguments_in_one_line(query):
+    _, recall = TarlMemory.from_defaults(namespace=NS).tools()
+    out = recall.call(query=query).content
+    assert out == f"not searched: query={query!r}: must be a non-empty string"
+    assert (await recall.acall(query=query)).content == out
+
+
+async def test_an_agent_gets_a_clear_answer_for_odd_arguments(recorder):
+    calls = [("remember", {"fact": None}), ("recall", {"query": ""})]
+
+    def odd(messages, kwargs):
+        done = [m for m in messages if m.role == MessageRole.TOOL]
+        if len(done) == len(calls):
+            return ChatMessage(role="assistant", content=" | ".join(m.content for m in done))
+        name, args = calls[len(done)]
+        return ChatMessage(role="assistant", blocks=[ToolCallBlock(tool_call_id=f"c{len(done)}", tool_name=name,
+                                                                   tool_kwargs=args)])
+
+    memory = TarlMemory.from_defaults(namespace=NS)
+    recorder.script = odd
+    reply = await FunctionAgent(tools=memory.tools(), llm=recorder.llm).run(user_msg="hi", memory=memory)
+    assert reply.response.content == ("not stored: fact=None: must be a string (one short sentence) | "
+                                      "not searched: query='': must be a non-empty string")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.chat_engine import SimpleChatEngine
-from llama_index.core.memory import Memory
+from llama_index.core.memory import Memory, StaticMemoryBlock
 
 from llamaindex_tarl import TarlMemory, TarlMemoryBlock
 from shared_core import Claim, Ledger, MemoryEngine
@@ -82,3 +82,16 @@ def test_tarl_memory_accepts_a_llamaindex_embedding(hash_embedding, recorder):
     hit = memory.as_retriever(top_k=1).retrieve("which bike do I have")[0]
     assert hit.node.get_content() == "My bike is a red Gazelle" and hit.node.metadata["ledger"] == Ledger.ACCEPTED.value
     memory.engine.close()
+
+
+async def test_truncation_accepts_what_memory_passes_for_an_empty_block(engine):
+    """``Memory`` passes ``[]`` for a block that returned nothing (``_truncate_memory_blocks``)."""
+    block = TarlMemoryBlock(engine, namespace="nobody", priority=1)
+    assert await block.atruncate([], 10) is None
+    static = StaticMemoryBlock(name="profile", static_content="word " * 60, priority=2)
+    memory = Memory.from_defaults(session_id="s", token_limit=50, tokenizer_fn=str.split, memory_blocks=[block, static])
+    await memory.aput(ChatMessage(role="user", content="hello there"))
+    assert (await memory.aget())[-1].content == "hello there"
+    long_first = Memory.from_defaults(session_id="t", token_limit=100, tokenizer_fn=str.split, memory_blocks=[block])
+    long_first.put(ChatMessage(role="user", content="Please summarise this report: " + "lorem ipsum " * 100))
+    assert [m.role.value for m in long_first.get()] == ["user"]

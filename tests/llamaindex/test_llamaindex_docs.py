@@ -14,7 +14,7 @@ import pytest
 
 MODULES = ["llamaindex_tarl.beliefs", "llamaindex_tarl.block", "llamaindex_tarl.chat_store", "llamaindex_tarl.engine",
            "llamaindex_tarl.memory", "llamaindex_tarl.reflections",
-           "llamaindex_tarl.retriever", "llamaindex_tarl.tools"]
+           "llamaindex_tarl.retriever", "llamaindex_tarl.statements", "llamaindex_tarl.tools"]
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "llamaindex_chat.py"
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+import re
+
 import pytest
 from llama_index.core.base.llms.types import ChatMessage
 from pydantic import ValidationError
@@ -45,12 +48,15 @@ async def test_async_put_rejects_non_messages(engine):
     (["a good fact", 7], r"extractor\[1\]=7"),
     ("one string, not a list", r"extractor="),
 ])
-def test_bad_extractor_output_writes_nothing(engine, output, field):
+def test_bad_extractor_output_writes_nothing(engine, output, field, caplog):
     memory = TarlMemory.from_defaults(engine=engine, namespace=NS, extractor=lambda messages: output)
-    memory.put(USER)
     with pytest.raises(TarlError, match=field):
-        memory.put(REPLY)                       # the turn closes: extraction fails before any write
-    assert [m.content for m in memory.get_all()] == [USER.content]
+        memory.block.remember([USER, REPLY])    # asked directly: the error, before any write
+    memory.put(USER)
+    with caplog.at_level(logging.WARNING, logger="llamaindex_tarl"):
+        memory.put(REPLY)                       # the turn closes: a warning naming the item, the chat goes on
+    assert re.search(field, caplog.text)
+    assert [m.content for m in memory.get_all()] == [USER.content, REPLY.content]
     assert memory.engine.log(NS) == []
 
 

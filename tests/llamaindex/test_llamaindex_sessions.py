@@ -15,6 +15,7 @@ from llama_index.core.base.llms.types import ChatMessage, ToolCallBlock
 
 from llamaindex_tarl import TarlMemory
 from llamaindex_tarl.chat_store import SQLiteChatStore
+from shared_core import TarlError
 
 ROOT = Path(__file__).resolve().parents[2]
 RESUME = textwrap.dedent("""
@@ -109,3 +110,32 @@ def test_chat_store_keys_and_deletes(tmp_path):
         assert [m.content for m in store.delete_messages("a")] == ["first", "m1"]
         assert store.get_messages("a") == [] and store.delete_messages("a") is None
         assert json.loads(store.get_messages("b")[0].model_dump_json())["role"] == "user"
+
+
+def test_session_id_can_be_set_as_on_llamaindex_memory(engine):
+    memory = TarlMemory.from_defaults(engine=engine, namespace="user:ana", session_id="a")
+    memory.put_messages([ChatMessage(role="user", content="My order id is A-7731"),
+                         ChatMessage(role="assistant", content="Noted.")])
+    memory.session_id = "b"                                             # as Memory.session_id = "b"
+    assert memory.session_id == "b" and memory.chat_store_key == "b" and memory.get_all() == []
+    assert "A-7731" in memory.get(input="what is my order id?")[0].content   # long-term memory is the namespace's
+    memory.session_id = "a"
+    assert [m.content for m in memory.get_all()] == ["My order id is A-7731", "Noted."]
+    for bad in ("", "  ", None, 3):
+        with pytest.raises(TarlError, match=r"session_id="):
+            memory.session_id = bad
+    assert memory.session_id == "a"
+
+
+async def test_a_closed_memory_says_so(tmp_path):
+    memory = TarlMemory.from_defaults(path=tmp_path, session_id="monday")
+    memory.put(ChatMessage(role="user", content="hello there"))
+    memory.close()
+    for use in (lambda: memory.put(ChatMessage(role="user", content="hello")), memory.get, memory.get_all,
+                memory.reset, memory.tools, lambda: memory.set([]), memory.as_retriever):
+        with pytest.raises(TarlError, match=r"session_id='monday': .*closed"):
+            use()
+    for ause in (memory.aget, memory.aget_all, memory.areset,
+                 lambda: memory.aput(ChatMessage(role="user", content="hello"))):
+        with pytest.raises(TarlError, match="closed"):
+            await ause()
