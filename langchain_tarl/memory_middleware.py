@@ -17,10 +17,11 @@ from shared_core import Action, Decision, TarlError
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_escalation
 from shared_core.extraction import (EXTRACT_PROMPT, KNOWN_SLOTS, ExtractedFact, ExtractedFacts, canonical_slot, line,
                                      named_slot, parse_facts, store_key, with_known_slots)
+from shared_core.judging import reply_object
 from shared_core.trust import Attribution, attribute
 
 from .judge import as_judge
-from .messages import as_message, last_user_text, latest_turn, transcript
+from .messages import as_message, last_user_text, latest_turn, structured_reply, transcript
 from .store import TarlStore
 from .values import text_of as _text
 
@@ -85,7 +86,9 @@ class TarlMemoryMiddleware(AgentMiddleware):
       a (valid) slot is grounded against the whole namespace; a random id is never a key.
     - With ``extractor`` (a chat model supporting structured output), after each run the latest turn
       is turned into facts with slots by the core's one extraction prompt (``shared_core.extraction``)
-      and each is put through the store (TARL decides, as for any write).
+      and each is put through the store (TARL decides, as for any write). Extraction is best effort: a
+      provider error or a reply the schema refuses is logged as a warning naming it and that turn stores
+      nothing, but the run still returns its reply; facts sent as JSON text are read, prose is not.
     - With ``judge`` (a chat model, or a ``ChatModelJudge``), a ``TarlStore``'s engine asks it about the
       writes its policy is unsure of (``shared_core.escalation``; the store's engine is changed), with
       ``share``, ``calls_per_minute`` and ``judge_timeout`` as ``TarlStore.open`` takes them (they replace
@@ -105,7 +108,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
         if not callable(namespace) and (not isinstance(namespace, tuple) or not namespace):
             raise TarlError("namespace", namespace, "must be a non-empty tuple of labels or a function of the runtime")
         self.namespace, self.store, self.k = namespace, store, k
-        self.extractor = extractor.with_structured_output(ExtractedFacts) if extractor is not None else None
+        self.extractor = (extractor.with_structured_output(ExtractedFacts, include_raw=True)
+                          if extractor is not None else None)
         self.judge = as_judge(judge)
         self.escalation = {"share": share, "calls_per_minute": calls_per_minute, "judge_timeout": judge_timeout}
         check_escalation(self.judge, **self.escalation)     # now, not at the first call
@@ -207,13 +211,17 @@ class TarlMemoryMiddleware(AgentMiddleware):
                    if (n := named_slot(i.key, i.value.get("many"))) is not None]
         return [SystemMessage(with_known_slots(EXTRACT_PROMPT, slotted)), HumanMessage(turn)]
 
-    def _store_extracted(self, state: Any, runtime: Any, result: Any) -> None:
-        store, ns, said = self._store(runtime), self._ns(runtime), conversation(state)
-        try:
-            facts = parse_facts(result)
-        except ValueError as err:                   # the model's reply does not parse: nothing to store
-            log.warning("extraction reply not used: %s", err)
-            return
+    @staticmethod
+    def _known(store: BaseStore, ns: tuple[str, ...], turn: str) -> list[SearchItem]:
+        return store.search(ns, query=turn, limit=KNOWN_SLOTS) + store.search(ns, limit=KNOWN_SLOTS)
+
+    @staticmethod
+    async def _aknown(store: BaseStore, ns: tuple[str, ...], turn: str) -> list[SearchItem]:
+        return await store.asearch(ns, query=turn, limit=KNOWN_SLOTS) + await store.asearch(ns, limit=KNOWN_SLOTS)
+
+    @staticmethod
+    def _store_facts(store: BaseStore, ns: tuple[str, ...], said: list[tuple[str, str]],
+                     facts: list[ExtractedFact]) -> None:
         for fact in facts:
             try:
                 _offer(store, ns, fact.text, fact.source, fact.slot, said, fact.confidence, many=fact.many)
@@ -221,19 +229,50 @@ class TarlMemoryMiddleware(AgentMiddleware):
                 log.warning("extracted claim not stored: %s", err)
 
     def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        if (turn := self._turn(state)) is not None and self.extractor is not None:
-            store, ns = self._store(runtime), self._ns(runtime)
-            known = store.search(ns, query=turn, limit=KNOWN_SLOTS) + store.search(ns, limit=KNOWN_SLOTS)
-            self._store_extracted(state, runtime, self.extractor.invoke(self._extraction_prompt(turn, known)))
+        if (turn := self._turn(state)) is None or self.extractor is None:
+            return None
+        store, ns = self._store(runtime), self._ns(runtime)
+        prompt = self._extraction_prompt(turn, self._known(store, ns, turn))
+        try:                                    # best effort: the user's turn is already answered
+            facts = _facts(self.extractor.invoke(prompt))
+        except Exception as err:  # noqa: BLE001 - a provider's errors have no common type
+            _not_extracted(err)
+            return None
+        self._store_facts(store, ns, conversation(state), facts)
         return None
 
     async def aafter_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        if (turn := self._turn(state)) is not None and self.extractor is not None:
-            store, ns = self._store(runtime), self._ns(runtime)
-            known = await store.asearch(ns, query=turn, limit=KNOWN_SLOTS) + await store.asearch(ns, limit=KNOWN_SLOTS)
-            result = await self.extractor.ainvoke(self._extraction_prompt(turn, known))
-            await asyncio.to_thread(self._store_extracted, state, runtime, result)
+        if (turn := self._turn(state)) is None or self.extractor is None:
+            return None
+        store, ns = self._store(runtime), self._ns(runtime)
+        prompt = self._extraction_prompt(turn, await self._aknown(store, ns, turn))
+        try:
+            facts = _facts(await self.extractor.ainvoke(prompt))
+        except Exception as err:  # noqa: BLE001
+            _not_extracted(err)
+            return None
+        await asyncio.to_thread(self._store_facts, store, ns, conversation(state), facts)
         return None
+
+
+def _facts(result: Any) -> list[ExtractedFact]:
+    """The facts an extractor's reply carries: its structured output, or the same as JSON (in the tool
+    call's arguments or the text). Prose is not read as facts: the prompt asks for structured output, so
+    prose is the model talking about the turn ("There are no durable facts."), and storing it would put
+    its commentary in memory as the user's word. Raises ``ValueError`` naming the first bad field."""
+    reply = structured_reply(result)
+    if isinstance(reply, str) and isinstance(reply_object(reply), str):
+        if reply.strip():
+            log.warning("extraction reply not used, nothing stored from this turn: the extractor answered in "
+                        "prose, not structured output: %r", reply[:200])
+        return []
+    return parse_facts(reply)
+
+
+def _not_extracted(err: Exception) -> None:
+    """Why: extraction runs after the reply is produced and checkpointed; a rate limit or a reply the
+    schema refuses must cost that turn's memories, never the turn itself."""
+    log.warning("extraction failed, nothing stored from this turn: %s: %s", type(err).__name__, err)
 
 
 def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None, slot: str | None,
