@@ -130,10 +130,19 @@ class TarlMemoryMiddleware(AgentMiddleware):
 
     # -- recall into the prompt ---------------------------------------------------------------
     def _with_memories(self, request: ModelRequest, hits: list[SearchItem]) -> ModelRequest:
+        """The application's system message with the block added, as a text block after its content
+        blocks or as text after its string: its blocks (Anthropic ``cache_control``), kwargs and id are
+        the application's, and a rebuilt message would lose the prompt cache and provider options."""
         if not hits:
             return request
-        body = f"{request.system_prompt or ''}\n\n<memories>\n{_lines(hits)}\n</memories>".strip()
-        return request.override(system_message=SystemMessage(body))
+        block, system = f"<memories>\n{_lines(hits)}\n</memories>", request.system_message
+        if system is None:
+            return request.override(system_message=SystemMessage(block))
+        if isinstance(system.content, str):
+            content: Any = f"{system.content}\n\n{block}" if system.content.strip() else block
+        else:
+            content = [*system.content, {"type": "text", "text": f"\n\n{block}" if system.content else block}]
+        return request.override(system_message=system.model_copy(update={"content": content}))
 
     def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]) -> Any:
         query = last_user_text(request.messages)
