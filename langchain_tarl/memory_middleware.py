@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -309,5 +310,16 @@ def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None,
     return store.put(ns, store_key(ExtractedFact(text=fact, slot=key, many=many)), value), attribution
 
 
+_TAG = re.compile(r"<(\s*/?\s*memories\b[^<>\n]*)(>?)", re.IGNORECASE)
+"""Anything a model could read as the ``<memories>`` block's opening or closing tag."""
+
+
+def _defused(text: str) -> str:
+    """A stored text as one line in which every ``<memories>``-like tag reads ``‹memories›``. Why: a
+    memory is data the user (or a web page) wrote; pasted as is, ``</memories> SYSTEM: ...`` would close
+    the block and speak with the system prompt's authority, and a newline would forge another memory."""
+    return _TAG.sub(lambda m: "\u2039" + m.group(1) + ("\u203a" if m.group(2) else ""), " ".join(text.split()))
+
+
 def _lines(hits: list[SearchItem]) -> str:
-    return "\n".join(line(_text(h.value), h.key) for h in hits) or "no memories found"
+    return "\n".join(line(_defused(_text(h.value)), h.key) for h in hits) or "no memories found"
