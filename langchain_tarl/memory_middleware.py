@@ -165,7 +165,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
         mw = self
 
         def remember(fact: str, runtime: ToolRuntime[Any, Any], source: str | None = None,
-                     slot: str | None = None, many: bool = False) -> str:
+                     slot: str | None = None, many: bool | None = False) -> str:
             """Store a durable fact in long-term memory; memory decides whether it is kept.
 
             Args:
@@ -173,17 +173,17 @@ class TarlMemoryMiddleware(AgentMiddleware):
                 source: Whose fact it is. "user" or "tool" when you pass on what the user said or what
                     a tool returned in this conversation (checked against the conversation; otherwise
                     it is recorded as yours); "assistant" for your own inference; "third_party" for
-                    hearsay; "document" or "web". Omit it to let memory find who said it.
+                    hearsay; "document" or "web". Omit it (or pass null) to let memory find who said it.
                 slot: The attribute the fact is about, as "subject.attribute" in snake_case, e.g.
                     "user.home_city", "user.manager", "order_zx4410.status"; always the same slot for
                     the same attribute of the same subject, so a new value is weighed against the old.
                 many: True if the attribute holds several values at once (likes, allergies, team
-                    members); False if a new value replaces the old one (city, employer, manager).
+                    members); False (the default) if a new value replaces the old one (city, employer, manager).
             """
             return mw._remember(runtime, fact, source, slot, many)
 
         async def aremember(fact: str, runtime: ToolRuntime[Any, Any], source: str | None = None,
-                            slot: str | None = None, many: bool = False) -> str:
+                            slot: str | None = None, many: bool | None = False) -> str:
             return await asyncio.to_thread(mw._remember, runtime, fact, source, slot, many)
 
         def recall(query: str, runtime: ToolRuntime[Any, Any]) -> str:
@@ -200,7 +200,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
         return [StructuredTool.from_function(remember, coroutine=aremember, parse_docstring=True),
                 StructuredTool.from_function(recall, coroutine=arecall, parse_docstring=True)]
 
-    def _remember(self, runtime: Any, fact: str, source: str | None, slot: str | None, many: bool) -> str:
+    def _remember(self, runtime: Any, fact: str, source: str | None, slot: str | None, many: bool | None) -> str:
         try:
             return describe(*_offer(self._store(runtime), self._ns(runtime), fact, source, slot,
                                     conversation(getattr(runtime, "state", None) or {}), many=many))
@@ -287,16 +287,17 @@ def _not_extracted(err: Exception) -> None:
 
 def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None, slot: str | None,
            said: list[tuple[str, str]], confidence: float | None = None, *,
-           many: bool = False) -> tuple[Decision | None, Attribution]:
+           many: bool | None = False) -> tuple[Decision | None, Attribution]:
     """Write one model-written fact. Whose word it is follows the core's trust rule
     (``shared_core.trust``). Its key: the canonical slot (``shared_core.extraction.canonical_slot``);
     a fact with no valid slot is grounded against the whole namespace on a ``TarlStore``
     (``TarlStore.add``); on any other store the key comes from ``extraction.store_key`` (never random)."""
     if not isinstance(fact, str) or not fact.strip():
         raise TarlError("fact", fact, "must be a non-empty sentence")
+    many = False if many is None else many          # JSON null, as models send for every optional argument
     if not isinstance(many, bool):
         raise TarlError("many", many, "must be true or false")
-    attribution = attribute(fact, source, said)
+    attribution = attribute(fact, _source_name(source), said)
     value: dict[str, Any] = {"text": fact, "source": attribution.source}
     if confidence is not None:
         value["confidence"] = confidence
@@ -319,6 +320,15 @@ def _defused(text: str) -> str:
     memory is data the user (or a web page) wrote; pasted as is, ``</memories> SYSTEM: ...`` would close
     the block and speak with the system prompt's authority, and a newline would forge another memory."""
     return _TAG.sub(lambda m: "\u2039" + m.group(1) + ("\u203a" if m.group(2) else ""), " ".join(text.split()))
+
+
+def _source_name(source: Any) -> Any:
+    """A model's ``source`` as the trust rule spells it: models write "User", " user" or "third party"
+    for the names the tool lists, and an empty string for "not given"; any other name is left for the
+    trust rule to refuse by name."""
+    if not isinstance(source, str):
+        return source
+    return re.sub(r"[\s-]+", "_", source.strip().lower()) or None
 
 
 def _lines(hits: list[SearchItem]) -> str:

@@ -157,3 +157,33 @@ def test_a_bad_fact_is_reported_to_the_model_and_nothing_is_written(store):
         {"messages": [HumanMessage("remember nothing")]})
     [reply] = tool_replies(model.prompts)
     assert reply.startswith("not stored: fact=") and store.engine.log() == []
+
+
+def remember_reply(store, **args) -> str:
+    model = scripted(call("remember", "c1", fact="The user lives in Porto", **args), AIMessage("ok"))
+    create_agent(model, middleware=[TarlMemoryMiddleware(namespace=("memories", "alice"))], store=store).invoke(
+        {"messages": [HumanMessage("I moved to Porto")]})
+    [reply] = tool_replies(model.prompts)
+    return reply
+
+
+@pytest.mark.parametrize(("args", "recorded"), [
+    ({"source": None, "slot": None, "many": None}, "user"),        # JSON null for every optional argument
+    ({"source": "User", "slot": "user.home_city"}, "user"),
+    ({"source": " user ", "slot": "user.home_city", "many": None}, "user"),
+    ({"source": "Third Party"}, "third_party"),
+    ({"source": "third-party"}, "third_party"),
+    ({"source": ""}, "user"),                                        # empty: not given, memory finds who said it
+    ({"source": "  "}, "user"),
+])
+def test_remember_accepts_the_argument_shapes_models_send(store, args, recorded):
+    reply = remember_reply(store, **args)
+    assert not reply.startswith("not stored") and f"recorded as {recorded}'s" in reply
+    [entry] = store.engine.accepted(USER_NS) + store.engine.pending(USER_NS)    # hearsay may wait in Pending
+    assert entry.source == recorded and entry.metadata.get("many") in (None, False)
+
+
+@pytest.mark.parametrize("source", ["me", "System", "the user"])
+def test_remember_still_refuses_unknown_sources_by_name(store, source):
+    reply = remember_reply(store, source=source)
+    assert reply.startswith("not stored: source=") and store.engine.log() == []
