@@ -13,7 +13,7 @@ from langchain.tools import ToolRuntime
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.tools import BaseTool, StructuredTool
-from langgraph.store.base import BaseStore, SearchItem
+from langgraph.store.base import BaseStore, InvalidNamespaceError, SearchItem
 from shared_core import Action, Decision, TarlError
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_escalation
 from shared_core.extraction import (EXTRACT_PROMPT, KNOWN_SLOTS, ExtractedFact, ExtractedFacts, canonical_slot, line,
@@ -21,13 +21,14 @@ from shared_core.extraction import (EXTRACT_PROMPT, KNOWN_SLOTS, ExtractedFact, 
 from shared_core.judging import reply_object
 from shared_core.trust import Attribution, attribute
 
+from . import namespaces
 from .judge import as_judge
 from .messages import as_message, last_user_text, latest_turn, structured_reply, transcript
 from .store import TarlStore
 from .values import text_of as _text
 
 log = logging.getLogger(__name__)
-Namespace = tuple[str, ...] | Callable[[Any], tuple[str, ...]]
+Namespace = tuple[str, ...] | str | Callable[[Any], tuple[str, ...] | str]
 
 OUTCOMES = {
     Action.APPEND: "remembered",
@@ -96,7 +97,9 @@ class TarlMemoryMiddleware(AgentMiddleware):
       whatever escalation the store was opened with; attached once, so the gate's count carries on).
 
     ``namespace`` is a fixed tuple or a function of the runtime (``Runtime`` or ``ToolRuntime``; both
-    have ``context``). The store is ``store=`` or else the agent's (``create_agent(..., store=...)``).
+    have ``context``) returning one. A string, fixed or returned, is one namespace, never split into
+    characters: ``"alice"`` is ``("alice",)`` as in langmem, ``"memories.alice"`` is
+    ``("memories", "alice")`` as in :class:`TarlRetriever` (:func:`langchain_tarl.namespaces.labels`). The store is ``store=`` or else the agent's (``create_agent(..., store=...)``).
     """
 
     def __init__(self, namespace: Namespace = ("memories",), *, store: BaseStore | None = None, k: int = 4,
@@ -106,9 +109,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
         super().__init__()
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise TarlError("k", k, "must be a non-negative integer")
-        if not callable(namespace) and (not isinstance(namespace, tuple) or not namespace):
-            raise TarlError("namespace", namespace, "must be a non-empty tuple of labels or a function of the runtime")
-        self.namespace, self.store, self.k = namespace, store, k
+        self.namespace = namespace if callable(namespace) else _labels(namespace)
+        self.store, self.k = store, k
         self.extractor = (extractor.with_structured_output(ExtractedFacts, include_raw=True)
                           if extractor is not None else None)
         self.judge = as_judge(judge)
@@ -118,7 +120,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
 
     # -- resolution ---------------------------------------------------------------------------
     def _ns(self, runtime: Any) -> tuple[str, ...]:
-        return tuple(self.namespace(runtime)) if callable(self.namespace) else self.namespace
+        return _labels(self.namespace(runtime)) if callable(self.namespace) else self.namespace
 
     def _store(self, runtime: Any) -> BaseStore:
         store = self.store if self.store is not None else getattr(runtime, "store", None)
@@ -320,6 +322,14 @@ def _defused(text: str) -> str:
     memory is data the user (or a web page) wrote; pasted as is, ``</memories> SYSTEM: ...`` would close
     the block and speak with the system prompt's authority, and a newline would forge another memory."""
     return _TAG.sub(lambda m: "\u2039" + m.group(1) + ("\u203a" if m.group(2) else ""), " ".join(text.split()))
+
+
+def _labels(namespace: Any) -> tuple[str, ...]:
+    try:
+        return namespaces.labels(namespace)
+    except InvalidNamespaceError as err:
+        raise TarlError("namespace", namespace, f"must be a tuple of labels, a string ('alice', 'memories.alice') or "
+                                                f"a function of the runtime returning one ({err})") from None
 
 
 def _source_name(source: Any) -> Any:
