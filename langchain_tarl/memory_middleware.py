@@ -99,7 +99,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
     ``namespace`` is a fixed tuple or a function of the runtime (``Runtime`` or ``ToolRuntime``; both
     have ``context``) returning one. A string, fixed or returned, is one namespace, never split into
     characters: ``"alice"`` is ``("alice",)`` as in langmem, ``"memories.alice"`` is
-    ``("memories", "alice")`` as in :class:`TarlRetriever` (:func:`langchain_tarl.namespaces.labels`). The store is ``store=`` or else the agent's (``create_agent(..., store=...)``).
+    ``("memories", "alice")`` as in :class:`TarlRetriever` (:func:`langchain_tarl.namespaces.labels`).
+    The store is ``store=`` or else the agent's (``create_agent(..., store=...)``).
     """
 
     def __init__(self, namespace: Namespace = ("memories",), *, store: BaseStore | None = None, k: int = 4,
@@ -180,7 +181,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
                     "user.home_city", "user.manager", "order_zx4410.status"; always the same slot for
                     the same attribute of the same subject, so a new value is weighed against the old.
                 many: True if the attribute holds several values at once (likes, allergies, team
-                    members); False (the default) if a new value replaces the old one (city, employer, manager).
+                    members); False (the default) if a new value replaces the old one (city, employer,
+                    manager).
             """
             return mw._remember(runtime, fact, source, slot, many)
 

@@ -134,7 +134,8 @@ def lookup_agent(budget: int, rewrite_history: bool):
         """Look something up."""
         return f"result for {q} " + "data " * 30
 
-    replies = [r for i in range(12) for r in (call("lookup", f"L{i}", q=f"thing {i}"), AIMessage(f"answer {i} " + "word " * 30))]
+    replies = [r for i in range(12)
+               for r in (call("lookup", f"L{i}", q=f"thing {i}"), AIMessage(f"answer {i} " + "word " * 30))]
     model = scripted(*replies)
     agent = create_agent(model, [lookup], system_prompt="sys", checkpointer=InMemorySaver(),
                          middleware=[LRETrimMiddleware(budget=budget, rewrite_history=rewrite_history)])
@@ -164,8 +165,7 @@ def test_a_long_tool_loop_keeps_the_question_it_answers():
     history: list[BaseMessage] = [HumanMessage("an old question"), AIMessage("an old answer"),
                                   HumanMessage("look up ten things")]
     for i in range(10):
-        history += [AIMessage("", tool_calls=[{"name": "lookup", "args": {"q": i}, "id": f"c{i}", "type": "tool_call"}]),
-                    ToolMessage(f"result {i} " + "x " * 40, tool_call_id=f"c{i}")]
+        history += [call("lookup", f"c{i}", q=i), ToolMessage(f"result {i} " + "x " * 40, tool_call_id=f"c{i}")]
     kept = LRETrimMiddleware(budget=120, keep_last=2).trim(history)
     assert kept[0] is history[2] and kept[-4:] == history[-4:] and whole_tool_pairs(kept)
 
