@@ -276,9 +276,8 @@ def _facts(result: Any) -> list[ExtractedFact]:
     its commentary in memory as the user's word. Raises ``ValueError`` naming the first bad field."""
     reply = structured_reply(result)
     if isinstance(reply, str) and isinstance(reply_object(reply), str):
-        if reply.strip():
-            log.warning("extraction reply not used, nothing stored from this turn: the extractor answered in "
-                        "prose, not structured output: %r", reply[:200])
+        log.warning("extraction reply not used, nothing stored from this turn: the extractor answered in "
+                    "prose, not structured output: %r", reply[:200])
         return []
     return parse_facts(reply)
 

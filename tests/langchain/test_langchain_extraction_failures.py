@@ -52,6 +52,9 @@ FAILING = {
     "schema refuses the reply": lambda: scripted(call(ExtractedFacts.__name__, "x", facts=[
         {"text": "The user drives a Tesla", "source": "user", "confidence": 7}])),
     "prose, not structured output": lambda: scripted(AIMessage("There are no durable facts.")),
+    "malformed tool arguments": lambda: scripted(AIMessage("", invalid_tool_calls=[{
+        "name": ExtractedFacts.__name__, "args": '{"facts": [', "id": "x", "error": "bad JSON",
+        "type": "invalid_tool_call"}])),
 }
 
 
@@ -63,7 +66,8 @@ async def test_a_failed_extraction_never_fails_the_turn_and_stores_nothing(store
     [record] = [r for r in caplog.records if r.name == "langchain_tarl.memory_middleware"]
     assert record.levelno == logging.WARNING
     named = {"provider error": "RuntimeError: 429 Too Many Requests", "schema refuses the reply": "confidence=7",
-             "prose, not structured output": "There are no durable facts."}[case]
+             "prose, not structured output": "There are no durable facts.",
+             "malformed tool arguments": "not structured output: ''"}[case]
     assert named in record.getMessage()
     assert store.engine.log() == []
 
