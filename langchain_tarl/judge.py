@@ -9,6 +9,8 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from shared_core import TarlError
 from shared_core.judging import JudgeAnswer, JudgeRequest
 
+from .messages import structured_reply
+
 
 class ChatModelJudge:
     """Any ``BaseChatModel`` with ``with_structured_output`` as an escalation judge (sync and async).
@@ -37,21 +39,10 @@ class ChatModelJudge:
         return [HumanMessage(request.prompt())]
 
     def judge(self, request: JudgeRequest) -> Any:
-        return _answer(self._structured.invoke(self._messages(request)))
+        return structured_reply(self._structured.invoke(self._messages(request)))
 
     async def ajudge(self, request: JudgeRequest) -> Any:
-        return _answer(await self._structured.ainvoke(self._messages(request)))
-
-
-def _answer(result: Any) -> Any:
-    """The parsed answer, else the raw tool-call arguments (or text) for the core to refuse with a reason."""
-    if not isinstance(result, dict) or "raw" not in result:
-        return result
-    if result.get("parsed") is not None:
-        return result["parsed"]
-    raw = result["raw"]
-    calls = getattr(raw, "tool_calls", None) or []
-    return calls[0].get("args", {}) if calls else getattr(raw, "content", raw)
+        return structured_reply(await self._structured.ainvoke(self._messages(request)))
 
 
 def as_judge(judge: Any) -> Any:

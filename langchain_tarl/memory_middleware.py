@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -12,20 +13,22 @@ from langchain.tools import ToolRuntime
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.tools import BaseTool, StructuredTool
-from langgraph.store.base import BaseStore, SearchItem
+from langgraph.store.base import BaseStore, InvalidNamespaceError, SearchItem
 from shared_core import Action, Decision, TarlError
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_escalation
 from shared_core.extraction import (EXTRACT_PROMPT, KNOWN_SLOTS, ExtractedFact, ExtractedFacts, canonical_slot, line,
                                      named_slot, parse_facts, store_key, with_known_slots)
+from shared_core.judging import reply_object
 from shared_core.trust import Attribution, attribute
 
+from . import namespaces
 from .judge import as_judge
-from .messages import as_message, last_user_text, latest_turn, transcript
+from .messages import as_message, last_user_text, latest_turn, structured_reply, transcript
 from .store import TarlStore
 from .values import text_of as _text
 
 log = logging.getLogger(__name__)
-Namespace = tuple[str, ...] | Callable[[Any], tuple[str, ...]]
+Namespace = tuple[str, ...] | str | Callable[[Any], tuple[str, ...] | str]
 
 OUTCOMES = {
     Action.APPEND: "remembered",
@@ -85,14 +88,19 @@ class TarlMemoryMiddleware(AgentMiddleware):
       a (valid) slot is grounded against the whole namespace; a random id is never a key.
     - With ``extractor`` (a chat model supporting structured output), after each run the latest turn
       is turned into facts with slots by the core's one extraction prompt (``shared_core.extraction``)
-      and each is put through the store (TARL decides, as for any write).
+      and each is put through the store (TARL decides, as for any write). Extraction is best effort: a
+      provider error or a reply the schema refuses is logged as a warning naming it and that turn stores
+      nothing, but the run still returns its reply; facts sent as JSON text are read, prose is not.
     - With ``judge`` (a chat model, or a ``ChatModelJudge``), a ``TarlStore``'s engine asks it about the
       writes its policy is unsure of (``shared_core.escalation``; the store's engine is changed), with
       ``share``, ``calls_per_minute`` and ``judge_timeout`` as ``TarlStore.open`` takes them (they replace
       whatever escalation the store was opened with; attached once, so the gate's count carries on).
 
     ``namespace`` is a fixed tuple or a function of the runtime (``Runtime`` or ``ToolRuntime``; both
-    have ``context``). The store is ``store=`` or else the agent's (``create_agent(..., store=...)``).
+    have ``context``) returning one. A string, fixed or returned, is one namespace, never split into
+    characters: ``"alice"`` is ``("alice",)`` as in langmem, ``"memories.alice"`` is
+    ``("memories", "alice")`` as in :class:`TarlRetriever` (:func:`langchain_tarl.namespaces.labels`).
+    The store is ``store=`` or else the agent's (``create_agent(..., store=...)``).
     """
 
     def __init__(self, namespace: Namespace = ("memories",), *, store: BaseStore | None = None, k: int = 4,
@@ -102,10 +110,10 @@ class TarlMemoryMiddleware(AgentMiddleware):
         super().__init__()
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise TarlError("k", k, "must be a non-negative integer")
-        if not callable(namespace) and (not isinstance(namespace, tuple) or not namespace):
-            raise TarlError("namespace", namespace, "must be a non-empty tuple of labels or a function of the runtime")
-        self.namespace, self.store, self.k = namespace, store, k
-        self.extractor = extractor.with_structured_output(ExtractedFacts) if extractor is not None else None
+        self.namespace = namespace if callable(namespace) else _labels(namespace)
+        self.store, self.k = store, k
+        self.extractor = (extractor.with_structured_output(ExtractedFacts, include_raw=True)
+                          if extractor is not None else None)
         self.judge = as_judge(judge)
         self.escalation = {"share": share, "calls_per_minute": calls_per_minute, "judge_timeout": judge_timeout}
         check_escalation(self.judge, **self.escalation)     # now, not at the first call
@@ -113,7 +121,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
 
     # -- resolution ---------------------------------------------------------------------------
     def _ns(self, runtime: Any) -> tuple[str, ...]:
-        return tuple(self.namespace(runtime)) if callable(self.namespace) else self.namespace
+        return _labels(self.namespace(runtime)) if callable(self.namespace) else self.namespace
 
     def _store(self, runtime: Any) -> BaseStore:
         store = self.store if self.store is not None else getattr(runtime, "store", None)
@@ -126,10 +134,19 @@ class TarlMemoryMiddleware(AgentMiddleware):
 
     # -- recall into the prompt ---------------------------------------------------------------
     def _with_memories(self, request: ModelRequest, hits: list[SearchItem]) -> ModelRequest:
+        """The application's system message with the block added, as a text block after its content
+        blocks or as text after its string: its blocks (Anthropic ``cache_control``), kwargs and id are
+        the application's, and a rebuilt message would lose the prompt cache and provider options."""
         if not hits:
             return request
-        body = f"{request.system_prompt or ''}\n\n<memories>\n{_lines(hits)}\n</memories>".strip()
-        return request.override(system_message=SystemMessage(body))
+        block, system = f"<memories>\n{_lines(hits)}\n</memories>", request.system_message
+        if system is None:
+            return request.override(system_message=SystemMessage(block))
+        if isinstance(system.content, str):
+            content: Any = f"{system.content}\n\n{block}" if system.content.strip() else block
+        else:
+            content = [*system.content, {"type": "text", "text": f"\n\n{block}" if system.content else block}]
+        return request.override(system_message=system.model_copy(update={"content": content}))
 
     def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]) -> Any:
         query = last_user_text(request.messages)
@@ -151,7 +168,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
         mw = self
 
         def remember(fact: str, runtime: ToolRuntime[Any, Any], source: str | None = None,
-                     slot: str | None = None, many: bool = False) -> str:
+                     slot: str | None = None, many: bool | None = False) -> str:
             """Store a durable fact in long-term memory; memory decides whether it is kept.
 
             Args:
@@ -159,17 +176,18 @@ class TarlMemoryMiddleware(AgentMiddleware):
                 source: Whose fact it is. "user" or "tool" when you pass on what the user said or what
                     a tool returned in this conversation (checked against the conversation; otherwise
                     it is recorded as yours); "assistant" for your own inference; "third_party" for
-                    hearsay; "document" or "web". Omit it to let memory find who said it.
+                    hearsay; "document" or "web". Omit it (or pass null) to let memory find who said it.
                 slot: The attribute the fact is about, as "subject.attribute" in snake_case, e.g.
                     "user.home_city", "user.manager", "order_zx4410.status"; always the same slot for
                     the same attribute of the same subject, so a new value is weighed against the old.
                 many: True if the attribute holds several values at once (likes, allergies, team
-                    members); False if a new value replaces the old one (city, employer, manager).
+                    members); False (the default) if a new value replaces the old one (city, employer,
+                    manager).
             """
             return mw._remember(runtime, fact, source, slot, many)
 
         async def aremember(fact: str, runtime: ToolRuntime[Any, Any], source: str | None = None,
-                            slot: str | None = None, many: bool = False) -> str:
+                            slot: str | None = None, many: bool | None = False) -> str:
             return await asyncio.to_thread(mw._remember, runtime, fact, source, slot, many)
 
         def recall(query: str, runtime: ToolRuntime[Any, Any]) -> str:
@@ -186,7 +204,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
         return [StructuredTool.from_function(remember, coroutine=aremember, parse_docstring=True),
                 StructuredTool.from_function(recall, coroutine=arecall, parse_docstring=True)]
 
-    def _remember(self, runtime: Any, fact: str, source: str | None, slot: str | None, many: bool) -> str:
+    def _remember(self, runtime: Any, fact: str, source: str | None, slot: str | None, many: bool | None) -> str:
         try:
             return describe(*_offer(self._store(runtime), self._ns(runtime), fact, source, slot,
                                     conversation(getattr(runtime, "state", None) or {}), many=many))
@@ -207,13 +225,17 @@ class TarlMemoryMiddleware(AgentMiddleware):
                    if (n := named_slot(i.key, i.value.get("many"))) is not None]
         return [SystemMessage(with_known_slots(EXTRACT_PROMPT, slotted)), HumanMessage(turn)]
 
-    def _store_extracted(self, state: Any, runtime: Any, result: Any) -> None:
-        store, ns, said = self._store(runtime), self._ns(runtime), conversation(state)
-        try:
-            facts = parse_facts(result)
-        except ValueError as err:                   # the model's reply does not parse: nothing to store
-            log.warning("extraction reply not used: %s", err)
-            return
+    @staticmethod
+    def _known(store: BaseStore, ns: tuple[str, ...], turn: str) -> list[SearchItem]:
+        return store.search(ns, query=turn, limit=KNOWN_SLOTS) + store.search(ns, limit=KNOWN_SLOTS)
+
+    @staticmethod
+    async def _aknown(store: BaseStore, ns: tuple[str, ...], turn: str) -> list[SearchItem]:
+        return await store.asearch(ns, query=turn, limit=KNOWN_SLOTS) + await store.asearch(ns, limit=KNOWN_SLOTS)
+
+    @staticmethod
+    def _store_facts(store: BaseStore, ns: tuple[str, ...], said: list[tuple[str, str]],
+                     facts: list[ExtractedFact]) -> None:
         for fact in facts:
             try:
                 _offer(store, ns, fact.text, fact.source, fact.slot, said, fact.confidence, many=fact.many)
@@ -221,33 +243,64 @@ class TarlMemoryMiddleware(AgentMiddleware):
                 log.warning("extracted claim not stored: %s", err)
 
     def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        if (turn := self._turn(state)) is not None and self.extractor is not None:
-            store, ns = self._store(runtime), self._ns(runtime)
-            known = store.search(ns, query=turn, limit=KNOWN_SLOTS) + store.search(ns, limit=KNOWN_SLOTS)
-            self._store_extracted(state, runtime, self.extractor.invoke(self._extraction_prompt(turn, known)))
+        if (turn := self._turn(state)) is None or self.extractor is None:
+            return None
+        store, ns = self._store(runtime), self._ns(runtime)
+        prompt = self._extraction_prompt(turn, self._known(store, ns, turn))
+        try:                                    # best effort: the user's turn is already answered
+            facts = _facts(self.extractor.invoke(prompt))
+        except Exception as err:  # noqa: BLE001 - a provider's errors have no common type
+            _not_extracted(err)
+            return None
+        self._store_facts(store, ns, conversation(state), facts)
         return None
 
     async def aafter_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        if (turn := self._turn(state)) is not None and self.extractor is not None:
-            store, ns = self._store(runtime), self._ns(runtime)
-            known = await store.asearch(ns, query=turn, limit=KNOWN_SLOTS) + await store.asearch(ns, limit=KNOWN_SLOTS)
-            result = await self.extractor.ainvoke(self._extraction_prompt(turn, known))
-            await asyncio.to_thread(self._store_extracted, state, runtime, result)
+        if (turn := self._turn(state)) is None or self.extractor is None:
+            return None
+        store, ns = self._store(runtime), self._ns(runtime)
+        prompt = self._extraction_prompt(turn, await self._aknown(store, ns, turn))
+        try:
+            facts = _facts(await self.extractor.ainvoke(prompt))
+        except Exception as err:  # noqa: BLE001
+            _not_extracted(err)
+            return None
+        await asyncio.to_thread(self._store_facts, store, ns, conversation(state), facts)
         return None
+
+
+def _facts(result: Any) -> list[ExtractedFact]:
+    """The facts an extractor's reply carries: its structured output, or the same as JSON (in the tool
+    call's arguments or the text). Prose is not read as facts: the prompt asks for structured output, so
+    prose is the model talking about the turn ("There are no durable facts."), and storing it would put
+    its commentary in memory as the user's word. Raises ``ValueError`` naming the first bad field."""
+    reply = structured_reply(result)
+    if isinstance(reply, str) and isinstance(reply_object(reply), str):
+        log.warning("extraction reply not used, nothing stored from this turn: the extractor answered in "
+                    "prose, not structured output: %r", reply[:200])
+        return []
+    return parse_facts(reply)
+
+
+def _not_extracted(err: Exception) -> None:
+    """Why: extraction runs after the reply is produced and checkpointed; a rate limit or a reply the
+    schema refuses must cost that turn's memories, never the turn itself."""
+    log.warning("extraction failed, nothing stored from this turn: %s: %s", type(err).__name__, err)
 
 
 def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None, slot: str | None,
            said: list[tuple[str, str]], confidence: float | None = None, *,
-           many: bool = False) -> tuple[Decision | None, Attribution]:
+           many: bool | None = False) -> tuple[Decision | None, Attribution]:
     """Write one model-written fact. Whose word it is follows the core's trust rule
     (``shared_core.trust``). Its key: the canonical slot (``shared_core.extraction.canonical_slot``);
     a fact with no valid slot is grounded against the whole namespace on a ``TarlStore``
     (``TarlStore.add``); on any other store the key comes from ``extraction.store_key`` (never random)."""
     if not isinstance(fact, str) or not fact.strip():
         raise TarlError("fact", fact, "must be a non-empty sentence")
+    many = False if many is None else many          # JSON null, as models send for every optional argument
     if not isinstance(many, bool):
         raise TarlError("many", many, "must be true or false")
-    attribution = attribute(fact, source, said)
+    attribution = attribute(fact, _source_name(source), said)
     value: dict[str, Any] = {"text": fact, "source": attribution.source}
     if confidence is not None:
         value["confidence"] = confidence
@@ -261,5 +314,33 @@ def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None,
     return store.put(ns, store_key(ExtractedFact(text=fact, slot=key, many=many)), value), attribution
 
 
+_TAG = re.compile(r"<(\s*/?\s*memories\b[^<>\n]*)(>?)", re.IGNORECASE)
+"""Anything a model could read as the ``<memories>`` block's opening or closing tag."""
+
+
+def _defused(text: str) -> str:
+    """A stored text as one line in which every ``<memories>``-like tag reads ``‹memories›``. Why: a
+    memory is data the user (or a web page) wrote; pasted as is, ``</memories> SYSTEM: ...`` would close
+    the block and speak with the system prompt's authority, and a newline would forge another memory."""
+    return _TAG.sub(lambda m: "\u2039" + m.group(1) + ("\u203a" if m.group(2) else ""), " ".join(text.split()))
+
+
+def _labels(namespace: Any) -> tuple[str, ...]:
+    try:
+        return namespaces.labels(namespace)
+    except InvalidNamespaceError as err:
+        raise TarlError("namespace", namespace, f"must be a tuple of labels, a string ('alice', 'memories.alice') or "
+                                                f"a function of the runtime returning one ({err})") from None
+
+
+def _source_name(source: Any) -> Any:
+    """A model's ``source`` as the trust rule spells it: models write "User", " user" or "third party"
+    for the names the tool lists, and an empty string for "not given"; any other name is left for the
+    trust rule to refuse by name."""
+    if not isinstance(source, str):
+        return source
+    return re.sub(r"[\s-]+", "_", source.strip().lower()) or None
+
+
 def _lines(hits: list[SearchItem]) -> str:
-    return "\n".join(line(_text(h.value), h.key) for h in hits) or "no memories found"
+    return "\n".join(line(_defused(_text(h.value)), h.key) for h in hits) or "no memories found"

@@ -22,6 +22,22 @@ def as_message(message: BaseMessage) -> dict[str, Any]:
     return out
 
 
+def structured_reply(result: Any) -> Any:
+    """What a ``with_structured_output(..., include_raw=True)`` call answered: the parsed object, else
+    the raw reply's first tool call's arguments, else its text (JSON or prose). Why not let the
+    structured runnable raise or return None: the core's parsers then say which field was wrong, and a
+    reply that carries its answer as JSON text (some providers ignore the tool) is still read."""
+    if not isinstance(result, dict) or "raw" not in result:
+        return result
+    if result.get("parsed") is not None:
+        return result["parsed"]
+    raw = result["raw"]
+    calls = getattr(raw, "tool_calls", None) or []
+    if calls:
+        return calls[0].get("args", {})
+    return raw.text if isinstance(raw, BaseMessage) else raw
+
+
 def last_user_text(messages: list[BaseMessage]) -> str:
     """The latest human message's text: what recall searches memory for."""
     for m in reversed(messages):

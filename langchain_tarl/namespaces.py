@@ -10,6 +10,7 @@ through the store too.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from langgraph.store.base import InvalidNamespaceError
 
@@ -41,3 +42,14 @@ def coerce(namespace: str | Sequence[str]) -> str:
             raise InvalidNamespaceError(f"namespace={namespace!r}: must be a non-empty string")
         return namespace
     return to_engine(namespace)
+
+
+def labels(namespace: Any) -> tuple[str, ...]:
+    """A namespace given as labels or as a string, as LangGraph's tuple. A string is one namespace in the
+    engine's spelling, never a sequence of one-character labels: ``"alice"`` -> ``("alice",)`` (as
+    langmem reads a string namespace) and ``"memories.alice"`` -> ``("memories", "alice")`` (as
+    :class:`~langchain_tarl.TarlRetriever` reads it). Refuses what LangGraph refuses, naming the value."""
+    if isinstance(namespace, str):
+        namespace = coerce(namespace).split(SEPARATOR)
+    to_engine(namespace)
+    return tuple(namespace)

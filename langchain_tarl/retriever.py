@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from typing import Any
 
@@ -9,7 +10,7 @@ from langchain_core.callbacks import AsyncCallbackManagerForRetrieverRun, Callba
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field, field_validator
-from shared_core import Hit, MemoryEngine, TarlError
+from shared_core import Entry, MemoryEngine, TarlError
 
 from . import namespaces
 
@@ -32,7 +33,8 @@ class TarlRetriever(BaseRetriever):
     ``namespace`` takes a LangGraph tuple (encoded as :mod:`langchain_tarl.namespaces` says) or an
     engine namespace string. Each ``Document`` has ``id`` = entry id and metadata ``entry_id``,
     ``namespace``, ``ledger``, ``source``, ``confidence``, ``slot``, ``valid_from``, ``valid_to``,
-    ``observed_at`` (ISO strings or None) and ``score`` (cosine similarity).
+    ``observed_at`` (ISO strings or None) and ``score`` (cosine similarity). A blank query (``""``)
+    lists the ``k`` newest Accepted memories with ``score`` None, as ``TarlStore.search`` does.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -54,25 +56,42 @@ class TarlRetriever(BaseRetriever):
             raise TarlError("k", k, "must be a non-negative integer")
         return k
 
+    def _newest(self, k: int) -> list[Document]:
+        """A blank query's answer: the ``k`` newest Accepted memories (valid at ``valid_at``), unscored.
+        Why not an error or nothing: ``TarlStore.search(query="")`` lists the same way, and LangChain's
+        vector-store retrievers answer ``""`` with ``k`` documents, so a chain that sends a blank
+        question (a condensed follow-up, a form field) gets context, not an exception."""
+        entries = sorted(self.engine.accepted(self.namespace), key=lambda e: -e.created_tx)
+        if self.valid_at is not None:
+            entries = [e for e in entries if e.is_valid_at(self.valid_at)]
+        return [_document(e, None) for e in entries[:k]]
+
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun,
                                 k: int | None = None, **kwargs: Any) -> list[Document]:
+        if _blank(query):
+            return self._newest(self._k(k))
         hits = self.engine.search(query, self.namespace, self._k(k), valid_at=self.valid_at)
-        return [_document(h) for h in hits]
+        return [_document(h.entry, h.score) for h in hits]
 
     async def _aget_relevant_documents(self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun,
                                        k: int | None = None, **kwargs: Any) -> list[Document]:
+        if _blank(query):
+            return await asyncio.to_thread(self._newest, self._k(k))
         hits = await self.engine.asearch(query, self.namespace, self._k(k), valid_at=self.valid_at)
-        return [_document(h) for h in hits]
+        return [_document(h.entry, h.score) for h in hits]
+
+
+def _blank(query: Any) -> bool:
+    return isinstance(query, str) and not query.strip()
 
 
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _document(hit: Hit) -> Document:
-    e = hit.entry
+def _document(e: Entry, score: float | None) -> Document:
     return Document(id=e.id, page_content=e.text, metadata={
         "entry_id": e.id, "namespace": e.namespace, "ledger": e.ledger.value, "source": e.source,
         "confidence": e.confidence, "slot": e.slot, "valid_from": _iso(e.valid_from), "valid_to": _iso(e.valid_to),
-        "observed_at": _iso(e.observed_at), "score": hit.score,
+        "observed_at": _iso(e.observed_at), "score": score,
     })

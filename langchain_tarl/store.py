@@ -251,12 +251,15 @@ class TarlStore(BaseStore):
 
     # -- operations ---------------------------------------------------------------------------
     def _open_entries(self, ns: str, key: str, ledgers: tuple[Ledger, ...], expired: bool = False) -> list[Entry]:
-        """Open entries stored under ``key``: its slot, or (for engine-written entries) its id."""
+        """Entries stored under ``key``, oldest first: those holding it as their slot, and the keyless
+        entry whose id it is (``add`` and engine writes: an entry's key is its id). Both, not the first
+        found: once a value was put on an added memory's key, a ``delete`` that retracted only the put
+        brought the added value back. Accepted ones past their ``valid_to`` only with ``expired``."""
         found = [e for lg in ledgers for e in self.engine.by_slot(ns, key, lg, expired=expired)]
-        if not found:
-            entry = self.engine.get(key)
-            if entry is not None and entry.namespace == ns and entry.slot is None and entry.ledger in ledgers:
-                found = [entry]
+        entry = self.engine.get(key)
+        if entry is not None and entry.namespace == ns and entry.slot is None and entry.ledger in ledgers \
+                and (expired or not entry.expired(self.engine.clock())):
+            found.append(entry)
         return sorted(found, key=lambda e: e.created_tx)
 
     def _retract(self, ns: str, key: str) -> None:

@@ -25,6 +25,27 @@ def _thread_id() -> Any:
         return None
 
 
+def _is_human(message: BaseMessage) -> bool:
+    return as_message(message)["role"] == "user"
+
+
+def _on_a_human_turn(kept: list[BaseMessage], messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """A trimmed ``kept`` from its first human message on, as ``trim_messages(start_on="human")``
+    recommends: providers refuse or misread a history that opens with an assistant turn or a tool
+    result. LRE keeps a tool call with its results, and a human message ends a unit, so dropping up
+    to one never separates them. If no human message was kept (a tool loop longer than the recent
+    window), the latest one opens the view, then the kept messages after it: the question those
+    rounds answer, one message over budget as LRE's recent window may be."""
+    first = next((i for i, m in enumerate(kept) if _is_human(m)), None)
+    if first is not None:
+        return kept[first:]
+    asked = next((i for i in range(len(messages) - 1, -1, -1) if _is_human(messages[i])), None)
+    if asked is None:
+        return kept
+    after = {id(m) for m in messages[asked + 1:]}
+    return [messages[asked], *(m for m in kept if id(m) in after)]
+
+
 class LRETrimMiddleware(AgentMiddleware):
     """Trim what the model sees to ``budget`` tokens, keeping the load-bearing turns (LRE).
 
@@ -41,7 +62,8 @@ class LRETrimMiddleware(AgentMiddleware):
     older turn for how likely it is to be needed later (identifiers, numbers, errors, ...) and keeps the
     best ones that fit, plus the last ``keep_last`` turns and the system message, verbatim and in order.
     An assistant tool call and its results are kept or dropped together, so the model never sees an
-    orphan tool message. The system message counts towards the budget.
+    orphan tool message, and a trimmed history starts on a human message (as ``trim_messages``'
+    ``start_on="human"``), in both modes. The system message counts towards the budget.
 
     By default the trim is a view: the checkpointed history keeps everything, so a later, larger
     budget (or another model) can still see it. ``rewrite_history=True`` instead replaces the saved
@@ -89,8 +111,8 @@ class LRETrimMiddleware(AgentMiddleware):
         if self.token_counter is not None:
             kwargs["token_counter"] = self.token_counter
         head = [system] if system is not None else []
-        kept = trim([*head, *messages], self.budget, **kwargs)
-        return [m for m in kept if m is not system]
+        kept = [m for m in trim([*head, *messages], self.budget, **kwargs) if m is not system]
+        return kept if len(kept) == len(messages) else _on_a_human_turn(kept, messages)
 
     def _view(self, request: ModelRequest) -> ModelRequest:
         if self.rewrite_history:

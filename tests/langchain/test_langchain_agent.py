@@ -6,6 +6,7 @@ Thread 2 (same user, fresh history): the model's prompt holds the revised fact a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -157,3 +158,61 @@ def test_a_bad_fact_is_reported_to_the_model_and_nothing_is_written(store):
         {"messages": [HumanMessage("remember nothing")]})
     [reply] = tool_replies(model.prompts)
     assert reply.startswith("not stored: fact=") and store.engine.log() == []
+
+
+def remember_reply(store, **args) -> str:
+    model = scripted(call("remember", "c1", fact="The user lives in Porto", **args), AIMessage("ok"))
+    create_agent(model, middleware=[TarlMemoryMiddleware(namespace=("memories", "alice"))], store=store).invoke(
+        {"messages": [HumanMessage("I moved to Porto")]})
+    [reply] = tool_replies(model.prompts)
+    return reply
+
+
+@pytest.mark.parametrize(("args", "recorded"), [
+    ({"source": None, "slot": None, "many": None}, "user"),        # JSON null for every optional argument
+    ({"source": "User", "slot": "user.home_city"}, "user"),
+    ({"source": " user ", "slot": "user.home_city", "many": None}, "user"),
+    ({"source": "Third Party"}, "third_party"),
+    ({"source": "third-party"}, "third_party"),
+    ({"source": ""}, "user"),                                        # empty: not given, memory finds who said it
+    ({"source": "  "}, "user"),
+])
+def test_remember_accepts_the_argument_shapes_models_send(store, args, recorded):
+    reply = remember_reply(store, **args)
+    assert not reply.startswith("not stored") and f"recorded as {recorded}'s" in reply
+    [entry] = store.engine.accepted(USER_NS) + store.engine.pending(USER_NS)    # hearsay may wait in Pending
+    assert entry.source == recorded and entry.metadata.get("many") in (None, False)
+
+
+@pytest.mark.parametrize("source", ["me", "System", "the user"])
+def test_remember_still_refuses_unknown_sources_by_name(store, source):
+    reply = remember_reply(store, source=source)
+    assert reply.startswith("not stored: source=") and store.engine.log() == []
+
+
+@pytest.mark.parametrize(("namespace", "expected"), [
+    (lambda rt: rt.context.user_id, ("alice",)),                       # a function returning a string
+    (lambda rt: f"memories.{rt.context.user_id}", ("memories", "alice")),
+    (lambda rt: ["memories", rt.context.user_id], ("memories", "alice")),
+    ("alice", ("alice",)),                                             # a fixed string
+    ("memories.alice", ("memories", "alice")),
+])
+def test_a_string_namespace_is_one_namespace_never_its_characters(store, namespace, expected):
+    model = scripted(call("remember", "c1", fact="The user lives in Porto", slot="user.home_city"), AIMessage("ok"))
+    create_agent(model, middleware=[TarlMemoryMiddleware(namespace=namespace)], store=store,
+                 context_schema=Ctx).invoke({"messages": [HumanMessage("I live in Porto")]}, context=Ctx("alice"))
+    assert store.list_namespaces() == [expected]
+
+
+@pytest.mark.parametrize("returned", [None, "", "  ", "a..b", ("memories", "a.b"), 42])
+def test_a_namespace_function_returning_no_namespace_is_refused_by_name(store, returned):
+    agent = create_agent(scripted(AIMessage("x")), middleware=[TarlMemoryMiddleware(namespace=lambda rt: returned)],
+                         store=store)
+    with pytest.raises(TarlError, match=r"^namespace=" + re.escape(repr(returned))):
+        agent.invoke({"messages": [HumanMessage("hi")]})
+
+
+@pytest.mark.parametrize("namespace", ["", "a..b", ("memories", ""), None])
+def test_a_fixed_bad_namespace_is_refused_when_the_middleware_is_made(namespace):
+    with pytest.raises(TarlError, match=r"^namespace="):
+        TarlMemoryMiddleware(namespace=namespace)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
 from langchain_core.documents import Document
 from langchain_tests.integration_tests import RetrieversIntegrationTests
@@ -84,3 +86,22 @@ def test_store_as_retriever(store):
     store.put(("m", "u"), "k", {"text": "Alice keeps bees on the roof"})
     [doc] = store.as_retriever(("m", "u"), k=2).invoke("bees")
     assert doc.metadata["slot"] == "k"
+
+
+@pytest.mark.parametrize("query", ["", "   "])
+async def test_a_blank_query_lists_the_newest_accepted_memories_as_store_search_does(store, query):
+    ns = ("m", "u")
+    store.put(ns, "city", {"text": "The user lives in Lisbon"})
+    store.put(ns, "city", {"text": "The user lives in Porto"})                       # Lisbon -> History
+    store.put(ns, "pet", {"text": "The user had a dog", "valid_to": "2020-01-01T00:00:00+00:00"})
+    store.put(ns, "tea", {"text": "The user drinks green tea"})
+    retriever = store.as_retriever(ns, k=2)
+    listed = [i.value["text"] for i in store.search(ns, query=query, limit=2)]
+    docs = retriever.invoke(query)
+    assert [d.page_content for d in docs] == listed == ["The user drinks green tea", "The user had a dog"]
+    assert all(d.metadata["score"] is None and d.metadata["ledger"] == "accepted" for d in docs)
+    assert [d.page_content for d in await retriever.ainvoke(query, k=3)] == [
+        "The user drinks green tea", "The user had a dog", "The user lives in Porto"]
+    assert retriever.invoke(query, k=0) == []
+    now = TarlRetriever(engine=store.engine, namespace=ns, valid_at=datetime.now(timezone.utc))
+    assert [d.page_content for d in now.invoke(query)] == ["The user drinks green tea", "The user lives in Porto"]

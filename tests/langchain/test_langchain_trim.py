@@ -11,7 +11,7 @@ from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.messages.utils import count_tokens_approximately, trim_messages
 from langgraph.checkpoint.memory import InMemorySaver
-from langchain_tarl.testing import scripted
+from langchain_tarl.testing import call, scripted
 from shared_core import TarlError
 
 from langchain_tarl import LRETrimMiddleware
@@ -103,6 +103,7 @@ def test_kept_messages_are_an_ordered_subset_with_whole_tool_pairs(n, sizes, bud
     positions = [next(i for i, h in enumerate(history) if h is m) for m in kept]
     assert positions == sorted(positions)                              # originals, in order
     assert not kept or not isinstance(kept[0], ToolMessage)             # never starts on a tool result
+    assert kept == history[1:] or starts_on_human(kept)                 # a trimmed view starts on a human turn
     calls = {c["id"]: m for m in kept if isinstance(m, AIMessage) for c in m.tool_calls}
     results = {m.tool_call_id for m in kept if isinstance(m, ToolMessage)}
     assert results == set(calls)                                       # every call with all its results
@@ -113,3 +114,62 @@ def test_kept_messages_are_an_ordered_subset_with_whole_tool_pairs(n, sizes, bud
 def test_bad_arguments_are_refused(kwargs, field):
     with pytest.raises(TarlError, match=field):
         LRETrimMiddleware(**kwargs)
+
+
+def starts_on_human(messages: list[BaseMessage]) -> bool:
+    rest = [m for m in messages if not isinstance(m, SystemMessage)]
+    return not rest or isinstance(rest[0], HumanMessage)
+
+
+def whole_tool_pairs(messages: list[BaseMessage]) -> bool:
+    calls = {c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls}
+    return calls == {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
+
+
+def lookup_agent(budget: int, rewrite_history: bool):
+    from langchain_core.tools import tool
+
+    @tool
+    def lookup(q: str) -> str:
+        """Look something up."""
+        return f"result for {q} " + "data " * 30
+
+    replies = [r for i in range(12)
+               for r in (call("lookup", f"L{i}", q=f"thing {i}"), AIMessage(f"answer {i} " + "word " * 30))]
+    model = scripted(*replies)
+    agent = create_agent(model, [lookup], system_prompt="sys", checkpointer=InMemorySaver(),
+                         middleware=[LRETrimMiddleware(budget=budget, rewrite_history=rewrite_history)])
+    for i in range(12):
+        state = agent.invoke({"messages": [HumanMessage(f"question {i} " + "please " * 20)]},
+                             {"configurable": {"thread_id": "t"}})
+    return model, state
+
+
+@pytest.mark.parametrize("rewrite_history", [False, True])
+@pytest.mark.parametrize("budget", [150, 250, 300, 500])
+def test_the_trimmed_history_starts_on_a_human_message(budget, rewrite_history):
+    """As trim_messages(start_on="human") recommends: providers refuse or misread a history that opens
+    with an assistant turn or a tool result."""
+    model, state = lookup_agent(budget, rewrite_history)
+    assert len(model.prompts) == 24
+    assert all(starts_on_human(p) and whole_tool_pairs(p) for p in model.prompts)
+    assert starts_on_human(state["messages"]) and whole_tool_pairs(state["messages"])
+    if rewrite_history:
+        assert len(state["messages"]) < 48
+    else:
+        assert len(state["messages"]) == 48                              # view only: the saved history is whole
+
+
+def test_a_long_tool_loop_keeps_the_question_it_answers():
+    """The recent window holds only tool rounds: the view starts on the question they answer."""
+    history: list[BaseMessage] = [HumanMessage("an old question"), AIMessage("an old answer"),
+                                  HumanMessage("look up ten things")]
+    for i in range(10):
+        history += [call("lookup", f"c{i}", q=i), ToolMessage(f"result {i} " + "x " * 40, tool_call_id=f"c{i}")]
+    kept = LRETrimMiddleware(budget=120, keep_last=2).trim(history)
+    assert kept[0] is history[2] and kept[-4:] == history[-4:] and whole_tool_pairs(kept)
+
+
+def test_a_history_that_fits_is_sent_as_it_is():
+    history = [AIMessage("Hi! How can I help?"), HumanMessage("hello")]
+    assert LRETrimMiddleware(budget=500).trim(history) == history
