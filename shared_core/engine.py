@@ -30,7 +30,7 @@ from .index.cache import CachedNeighbours
 from .index.served import ServedNeighbours
 from .ledgers import LedgerStore
 from .policy import LearnedPolicy, Policy
-from .schema import Action, Claim, Decision, Entry, Hit, Ledger, Reason, Transaction, utcnow
+from .schema import Action, Claim, Decision, Entry, Hit, Ledger, Reason, Transaction, checked_vector, utcnow
 
 _T = TypeVar("_T")
 _OPEN = (Ledger.ACCEPTED, Ledger.PENDING)
@@ -117,12 +117,12 @@ class MemoryEngine(BeliefsAPI):
         if scope not in ("key", "namespace"):
             raise TarlError("scope", scope, "must be 'key' or 'namespace'")
         self.config.source(claim.source)            # an unknown source is refused before anything else
-        vector = self.index.embed([claim.text])[0] if vector is None else _vector(vector, self.index.embedder.dim)
+        vector = self.index.embed([claim.text])[0] if vector is None else checked_vector(vector, self.index.embedder.dim)
         only_key = keyed and scope == "key"
         hint = None if only_key else self.vectors.prefetch(vector, claim.namespace, self.config.neighbours, _OPEN)
 
         def candidates() -> tuple[list[tuple[Entry, float]], list[Entry]]:   # (before any step of the unit)
-            return self.candidates(claim, vector, only_key=only_key, hint=hint)
+            return self.candidates(claim, vector, only_key=only_key, hint=hint, keyed=keyed)
 
         early, seen, seen_at = None, None, -1
         if getattr(self.policy, "asks_judge", False) or hint is not None:
@@ -152,15 +152,20 @@ class MemoryEngine(BeliefsAPI):
         created = done[0].created[0].id if done[0].created else None
         return decision.model_copy(update={"tx": done[-1].tx, "entry_id": created})
 
-    def candidates(self, claim: Claim, vector: np.ndarray, *, only_key: bool = False,
-                   hint: Any = None) -> tuple[list[tuple[Entry, float]], list[Entry]]:
+    def candidates(self, claim: Claim, vector: np.ndarray, *, only_key: bool = False, hint: Any = None,
+                   keyed: bool = False) -> tuple[list[tuple[Entry, float]], list[Entry]]:
         """What the decision function sees of ``claim``'s namespace: the open entries nearest ``vector`` (with
-        cosine) and the open entries holding the claim's slot (``only_key``: the only candidates, a keyed write).
+        cosine) and the open entries holding the claim's slot (``only_key``: the only candidates, a keyed write;
+        ``keyed``: a key no entry holds may be the id of a keyless entry, the key a store reads it under).
         Not inside a unit after its first step: it folds the log's tail (then uncommitted) into the reads' caches."""
         with self._lock:
             self._refresh()         # an embedded store's entries are held, folded forward from the log: index/held.py
             rows = self.vectors.rows
             slot = rows.slot(claim.namespace, claim.slot, open_only=True) if claim.slot else []
+            if keyed and not slot:      # a put on an added memory's id is about that memory, as the key says
+                slot = [e.model_copy(update={"slot": claim.slot, "metadata": {**e.metadata, "many": claim.many}})
+                        for e in rows.entries([claim.slot]) if e.namespace == claim.namespace and e.slot is None
+                        and e.ledger is not Ledger.HISTORY]
             if only_key:
                 return [(e, 0.0) for e in slot], slot
             near = self.vectors.query(vector, claim.namespace, self.config.neighbours, _OPEN, hint=hint)
@@ -375,21 +380,6 @@ def _claim(value: Claim | dict[str, Any]) -> Claim:
     if isinstance(value, dict):
         return Claim.model_validate(value)
     raise TarlError("claim", value, "expected a Claim or a dict of Claim fields")
-
-
-def _vector(value: Any, dim: int) -> np.ndarray:
-    """A caller's embedding, checked: the width of this store's vectors, finite, unit length (every
-    embedder here L2-normalises; a vector of 1e30s would outscore every real neighbour)."""
-    try:
-        v = np.asarray(value, dtype=np.float64).reshape(-1)
-    except (TypeError, ValueError):
-        raise TarlError("vector", value, f"expected {dim} finite numbers") from None
-    if v.shape != (dim,) or not np.all(np.isfinite(v)):
-        raise TarlError("vector", f"array of shape {np.shape(value)}", f"expected {dim} finite numbers")
-    norm = float(np.linalg.norm(v))
-    if abs(norm - 1.0) > 1e-3:
-        raise TarlError("vector", f"array with norm {norm:.6g}", "must be unit length (L2-normalised, norm 1 +- 0.001)")
-    return v.astype(np.float32)
 
 
 def _check_namespace(namespace: str) -> str:

@@ -15,7 +15,10 @@ from datetime import datetime, timezone
 from enum import StrEnum
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .errors import TarlError
 
 MAX_TEXT_CHARS = 8000
 """Longest claim text accepted. Memories are facts, not documents; a longer text is almost always a
@@ -279,3 +282,18 @@ class Transaction(BaseModel):
     decision: Decision | None = None
     created: tuple[Entry, ...] = ()
     moves: tuple[Move, ...] = ()
+
+
+def checked_vector(value: Any, dim: int) -> np.ndarray:
+    """A caller's embedding, checked: the width of this store's vectors, finite, unit length (every
+    embedder here L2-normalises; a vector of 1e30s would outscore every real neighbour)."""
+    try:
+        v = np.asarray(value, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise TarlError("vector", value, f"expected {dim} finite numbers") from None
+    if v.shape != (dim,) or not np.all(np.isfinite(v)):
+        raise TarlError("vector", f"array of shape {np.shape(value)}", f"expected {dim} finite numbers")
+    norm = float(np.linalg.norm(v))
+    if abs(norm - 1.0) > 1e-3:
+        raise TarlError("vector", f"array with norm {norm:.6g}", "must be unit length (L2-normalised, norm 1 +- 0.001)")
+    return v.astype(np.float32)

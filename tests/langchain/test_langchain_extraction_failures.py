@@ -50,7 +50,7 @@ async def turn(store, extractor, mode):
 FAILING = {
     "provider error": lambda: RateLimited(messages=iter([])),
     "schema refuses the reply": lambda: scripted(call(ExtractedFacts.__name__, "x", facts=[
-        {"text": "The user drives a Tesla", "source": "user", "confidence": 7}])),
+        {"text": "The user drives a Tesla", "source": "user", "confidence": "very sure"}])),
     "prose, not structured output": lambda: scripted(AIMessage("There are no durable facts.")),
     "malformed tool arguments": lambda: scripted(AIMessage("", invalid_tool_calls=[{
         "name": ExtractedFacts.__name__, "args": '{"facts": [', "id": "x", "error": "bad JSON",
@@ -65,7 +65,7 @@ async def test_a_failed_extraction_never_fails_the_turn_and_stores_nothing(store
     assert await turn(store, FAILING[case](), mode) == []
     [record] = [r for r in caplog.records if r.name == "langchain_tarl.memory_middleware"]
     assert record.levelno == logging.WARNING
-    named = {"provider error": "RuntimeError: 429 Too Many Requests", "schema refuses the reply": "confidence=7",
+    named = {"provider error": "RuntimeError: 429 Too Many Requests", "schema refuses the reply": "confidence='very sure'",
              "prose, not structured output": "There are no durable facts.",
              "malformed tool arguments": "not structured output: ''"}[case]
     assert named in record.getMessage()

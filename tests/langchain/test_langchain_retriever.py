@@ -93,15 +93,17 @@ async def test_a_blank_query_lists_the_newest_accepted_memories_as_store_search_
     ns = ("m", "u")
     store.put(ns, "city", {"text": "The user lives in Lisbon"})
     store.put(ns, "city", {"text": "The user lives in Porto"})                       # Lisbon -> History
-    store.put(ns, "pet", {"text": "The user had a dog", "valid_to": "2020-01-01T00:00:00+00:00"})
+    store.put(ns, "pet", {"text": "The user had a dog", "valid_to": "2020-01-01T00:00:00+00:00"})    # expired
     store.put(ns, "tea", {"text": "The user drinks green tea"})
+    store.put(ns, "car", {"text": "The user drives a blue Fiat"})
     retriever = store.as_retriever(ns, k=2)
     listed = [i.value["text"] for i in store.search(ns, query=query, limit=2)]
     docs = retriever.invoke(query)
-    assert [d.page_content for d in docs] == listed == ["The user drinks green tea", "The user had a dog"]
+    assert [d.page_content for d in docs] == listed == ["The user drives a blue Fiat", "The user drinks green tea"]
     assert all(d.metadata["score"] is None and d.metadata["ledger"] == "accepted" for d in docs)
-    assert [d.page_content for d in await retriever.ainvoke(query, k=3)] == [
-        "The user drinks green tea", "The user had a dog", "The user lives in Porto"]
+    assert [d.page_content for d in await retriever.ainvoke(query, k=4)] == [
+        "The user drives a blue Fiat", "The user drinks green tea", "The user lives in Porto"]
     assert retriever.invoke(query, k=0) == []
     now = TarlRetriever(engine=store.engine, namespace=ns, valid_at=datetime.now(timezone.utc))
-    assert [d.page_content for d in now.invoke(query)] == ["The user drinks green tea", "The user lives in Porto"]
+    assert [d.page_content for d in now.invoke(query, k=3)] == [
+        "The user drives a blue Fiat", "The user drinks green tea", "The user lives in Porto"]

@@ -31,10 +31,6 @@ def test_versions_of_an_added_memorys_key_include_the_added_value(store):
     assert all(i.key == key for i in store.versions(NS, key))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "needs a core change: MemoryEngine.write(keyed=True) weighs a claim only against the open entries whose "
-    "slot is the key (MemoryEngine.candidates, only_key); an added memory has no slot, so a put on its id "
-    "appends a second current value beside it instead of being weighed against it. See the fix-lc report."))
 def test_a_put_on_an_added_memorys_key_is_weighed_against_that_memory(store):
     key = added(store)
     decision = store.put(NS, key, {"text": SHELLFISH})

@@ -49,7 +49,7 @@ async def test_a_long_paste_in_an_agent_run(engine, recorder, caplog):
 
 def test_a_malformed_extractor_reply_keeps_the_answer(engine, recorder, updater, caplog):
     updater.script = lambda m, k: ChatMessage(role="assistant", content=json.dumps(
-        {"facts": [{"text": "The user lives in Lisbon", "source": "user", "slot": "user.home_city", "many": None}]}))
+        {"facts": [{"fact": "The user lives in Lisbon", "source": "user", "slot": "user.home_city"}]}))    # no text
     memory = TarlMemory.from_defaults(engine=engine, namespace="u", session_id="s", extractor=updater.llm)
     chat = SimpleChatEngine.from_defaults(llm=recorder.llm, memory=memory)
     with caplog.at_level(logging.WARNING, logger=WARNED):
