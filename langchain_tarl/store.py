@@ -183,7 +183,7 @@ class TarlStore(BaseStore):
         """Offer a memory that has no key of its own (a free-text fact from a tool or an extractor): it
         is grounded against the whole namespace, so it may revise, restate or contradict any memory
         there. If it is stored, its key is its entry id (``decision.entry_id``), usable with ``get``
-        and ``delete``."""
+        and ``delete``; one that revises a keyed memory takes that key too (the new value of the key)."""
         claim = claim_from_value(namespaces.to_engine(namespace), None, value, default_source=self.default_source)
         if namespace[0] == "langgraph":
             raise InvalidNamespaceError(f"namespace={namespace!r}: root label 'langgraph' is reserved")
@@ -251,13 +251,14 @@ class TarlStore(BaseStore):
 
     # -- operations ---------------------------------------------------------------------------
     def _open_entries(self, ns: str, key: str, ledgers: tuple[Ledger, ...], expired: bool = False) -> list[Entry]:
-        """Entries stored under ``key``, oldest first: those holding it as their slot, and the keyless
-        entry whose id it is (``add`` and engine writes: an entry's key is its id). Both, not the first
+        """Entries stored under ``key``, oldest first: those holding it as their slot, and the entry whose
+        id it is (``add`` and engine writes: an entry's key is its id, still when it took a keyed memory's
+        key by revising it). Both, not the first
         found: once a value was put on an added memory's key, a ``delete`` that retracted only the put
         brought the added value back. Accepted ones past their ``valid_to`` only with ``expired``."""
         found = [e for lg in ledgers for e in self.engine.by_slot(ns, key, lg, expired=expired)]
         entry = self.engine.get(key)
-        if entry is not None and entry.namespace == ns and entry.slot is None and entry.ledger in ledgers \
+        if entry is not None and entry.namespace == ns and entry.slot != key and entry.ledger in ledgers \
                 and (expired or not entry.expired(self.engine.clock())):
             found.append(entry)
         return sorted(found, key=lambda e: e.created_tx)

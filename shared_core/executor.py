@@ -93,6 +93,10 @@ def execute(
             target_id=target.id if target is not None else None,
             closed_tx=tx if ledger is Ledger.HISTORY else None,
         )
+        if action is Action.REVISE and claim.slot is None and target is not None and target.slot is not None:
+            # the new value of a slot holds the slot: a free-text change of a keyed value stays under its key
+            many = {"many": target.metadata["many"]} if "many" in target.metadata else {}
+            entry = entry.model_copy(update={"slot": target.slot, "metadata": {**entry.metadata, **many}})
         created.append(entry)
         moves.append(Move(entry_id=entry.id, from_ledger=None, to_ledger=ledger, reason=reason, note=note))
         return entry

@@ -4,7 +4,7 @@ for ``get``, ``delete``, ``versions`` and ``put``, as any key names what was put
 from __future__ import annotations
 
 import pytest
-from shared_core import Ledger, Reason
+from shared_core import Action, Ledger, Reason
 
 NS = ("m", "u")
 PEANUTS, SHELLFISH = "The user is allergic to peanuts", "The user is allergic to peanuts and shellfish"
@@ -38,3 +38,15 @@ def test_a_put_on_an_added_memorys_key_is_weighed_against_that_memory(store):
     assert [(i.key, i.value["text"]) for i in store.search(NS)] == [(key, SHELLFISH)]   # one item per key
     assert store.get(NS, key).value["text"] == SHELLFISH
     assert [i.entry.ledger for i in store.versions(NS, key)] == [Ledger.ACCEPTED, Ledger.HISTORY]
+
+
+def test_a_free_text_change_of_a_keyed_value_stays_under_the_key(store):
+    """An agent's free-text memory (``add``, a remember without a slot) that revises a keyed value takes
+    the key: the next put on the key is weighed against it instead of leaving two current values."""
+    store.put(NS, "user.home_city", {"text": "I live in Porto"})
+    moved = store.add(NS, {"text": "I moved to Lisbon last week"})
+    assert moved.action is Action.REVISE
+    assert store.get(NS, "user.home_city").value["text"] == "I moved to Lisbon last week"
+    assert store.get(NS, moved.entry_id).value["text"] == "I moved to Lisbon last week"    # its id still finds it
+    store.put(NS, "user.home_city", {"text": "I live in Berlin now"})
+    assert [i.value["text"] for i in store.search(NS)] == ["I live in Berlin now"]
