@@ -27,7 +27,7 @@ from .cuescan import Prefiltered
 from .executor import Step
 from .grounding import Grounding, claim_features, content_tokens, features, match_score, proposition
 from .policy.base import Policy
-from .policy.contract import enforce
+from .policy.contract import OWNER_PRIOR, enforce
 from .reliability import Comparison, compare, hedged, prior, reliability
 from .schema import Claim, Decision, Entry, Ledger
 from .written import written_alike
@@ -124,6 +124,14 @@ def _of_relative(text: str, other: str) -> bool:
     5"), whom ``other`` does not mention ("the dog's name is Max" is still about "my dog")."""
     found = _RELATIVE.search(text)
     return found is not None and re.search(rf"\b{found.group(1)}", other, re.I) is None
+
+
+def _says_more(claim: str, entry: str) -> bool:
+    """The claim says all the entry says and names more ("The user works at Acme as a senior engineer" after
+    "... as an engineer", "Ticket ZX-4410 is open and assigned to Maria" after "Ticket ZX-4410 is open"):
+    whatever else it is, it is no repeat to drop."""
+    said = content_tokens(proposition(entry))
+    return bool(said) and said <= content_tokens(proposition(claim)) and bool(linking.specific(claim) - linking.specific(entry))
 
 
 def _holds(owner: slots.Slot, other: slots.Slot) -> bool:
@@ -316,6 +324,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"),
                  attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))
+        f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(
+            f.get(k) for k in ("cue_confirm", "structured", "same_slot", "negation_differs")) and _says_more(claim.text, best.text))
         f["two_events"] = float(grounding.dated_past(claim.text) and grounding.dated_past(best.text))
         f["time_cue_only"] = float(grounding.time_cue_only(claim.text) and not mine.negated and not f.get("negation_differs"))
         comparison = compare(claim, best, cfg)

@@ -12,7 +12,9 @@ these are the cases where a wrong guess destroys a true fact:
   (``grounding.dated_past``: "went fishing last weekend", "went on a bike ride last weekend") are two events,
   so an inferred link between them is weak too, and the later one repeats the earlier only if it says the same;
 - a claim on a slot whose open entry says something different (a swapped value, or the change model
-  sure of it: ``PolicyConfig.change_sure``) is never ``noop``; and a
+  sure of it: ``PolicyConfig.change_sure``) is never ``noop``, nor is an owner's claim that says all its
+  inferred target says and names more (``says_more``: "... as a senior engineer" after "... as an
+  engineer"; it is kept, not taken for a repeat); and a
   claim linked by inference only (no shared explicit slot) that shows no sign of change is never
   ``revise`` (measured on dev: restatements with a remark added were superseding the fact they repeat);
 - a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
@@ -131,8 +133,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     identity = bool(f.get("identity")) and target is not None
     if not (identity and accepted):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False
-    if not identity or f.get("change_sure"):
-        ok[Action.NOOP] = False
+    if not identity or f.get("change_sure") or f.get("says_more"):
+        ok[Action.NOOP] = False         # nothing to repeat, a changed value, or all the entry says and more
     if f.get("is_question"):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # "standup is at 9:30 right?" asks; it states nothing to keep
         # (dev and train f-j, held-out sets: no decision moves but one wrong either way)
@@ -229,7 +231,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = bool(firm) and ok[Action.REVISE]    # a signed notice's dated change, not hearsay
     hearsay = f.get("untrusted") or (f.get("weaker_source") and f.get("value_differs"))
     if hearsay and ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (fut and f.get("untrusted")) \
-            and not (f.get("many") and f.get("additive_cue")):
+            and not (f.get("many") and f.get("additive_cue")) and not f.get("says_more"):
         ok[Action.DEFER_VERIFY] = False     # unhedged hearsay, or a clearly weaker source, about a current fact:
         if f.get("untrusted") and f.get("value_differs"):   # rejected (or, for a restatement, noop)
             ok[Action.NOOP] = False
@@ -280,9 +282,10 @@ def _enforce(decision: Decision, grounding: Grounding) -> Decision:
         return decision
     masked = np.where(mask, probs, 0.0)
     keep = Action.APPEND if mask[ACTIONS.index(Action.APPEND.value)] else Action.DEFER_VERIFY
-    dropped = decision.action is Action.NOOP and not grounding.features.get("identity")
+    dropped = decision.action is Action.NOOP and not (grounding.features.get("identity")
+                                                      and not grounding.features.get("says_more"))
     speaker = grounding.features.get("source_prior", 0.0) >= SPEAKER_PRIOR
-    unchanged = grounding.features.get("change_p", 1.0) < RESTATES_P
+    unchanged = grounding.features.get("change_p", 1.0) < RESTATES_P and not grounding.features.get("says_more")
     refused = (decision.action is Action.REVISE and not unchanged
                or speaker and decision.action in (Action.DEFER_VERIFY, Action.REJECT_CONFLICT)) \
         and not mask[ACTIONS.index(decision.action.value)]
