@@ -119,6 +119,11 @@ _RELATIVE = Prefiltered(re.compile(
     re.I))
 
 
+_RELAYED = Prefiltered(re.compile(
+    rf"^\W*(?:my|our)\s+(?:\w+\s+)?(?:{'|'.join(sorted(slots.RELATIONS))})\s+(?:says?|said|thinks?|thought|reckons?|"
+    r"claims?|insists?|swears?|believes?|is convinced)\b", re.I))
+
+
 def _of_relative(text: str, other: str) -> bool:
     """``text`` is about someone of the speaker's, named first ("My wife's birthday is June 9", "my son is
     5"), whom ``other`` does not mention ("the dog's name is Max" is still about "my dog")."""
@@ -258,6 +263,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     base["unknown_sender"] = float(source == "unknown" and bool(claim_features(claim)["cue_sender"]))
     if source == "user":        # "The user's manager is Daniel" from the user's side is relayed speech, not a recap
         base["cue_recap"] = 0.0
+    if source == "user" and _RELAYED.search(claim.text):     # "my sister thinks I live in Madrid": her word
+        base.update(source_prior=cfg.source_priors["third_party"], untrusted=1.0)
     kept = [(e, slot_of(e)) for e in pool]
     kept = [(e, theirs) for e, theirs in kept if not _distinct(mine, theirs, claim.text, e.text)]
     links, link_at = _links(claim, mine, kept, sims), _link_at(cfg)

@@ -28,7 +28,8 @@ these are the cases where a wrong guess destroys a true fact:
   attribute of one subject ("just turned 35" about "I'm 34"; measured on hand-written dev, 1 of 85 such
   claims is labelled append), or ends the entry's own value ("swapped the cetirizine for fexofenadine",
   ``change.ended``), multi-valued or not;
-- untrusted sources (``PolicyConfig.untrusted``) never reach Accepted on their own: no append, no revise
+- untrusted sources (``PolicyConfig.untrusted``, and the user relaying someone else's word: "my sister
+  thinks I live in Madrid", ``decision._RELAYED``) never reach Accepted on their own: no append, no revise
   (their contentful claims that ground on nothing go to Pending); their unhedged claim against a current
   Accepted fact is rejected (``WAITS`` lists what makes it wait instead), except an unknown sender claiming
   to speak for the fact ("Text from 07700 900555: hi this is Mrs Okoro, new number"), which waits;
