@@ -11,7 +11,7 @@ from typing import Any
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
 from langchain.tools import ToolRuntime
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.store.base import BaseStore, InvalidNamespaceError, SearchItem
 from shared_core import Action, Decision, TarlError
@@ -50,10 +50,16 @@ def describe(decision: Decision | None, attribution: Attribution | None = None) 
     return f"{OUTCOMES.get(decision.action, decision.action.value)} ({decision.rationale}){said}"
 
 
+MEMORY_TOOLS = frozenset({"remember", "recall"})
+
+
 def conversation(state: Any) -> list[tuple[str, str]]:
-    """The thread so far as ``(role, text)`` pairs: the evidence a relayed fact is checked against."""
+    """The thread so far as ``(role, text)`` pairs: the evidence a relayed fact is checked against. The
+    memory tools' own replies are not evidence: a fact recall returned is memory's word, and relaying it
+    as a tool's would raise an assistant's note to a tool's reading."""
     messages = state.get("messages", []) if isinstance(state, dict) else getattr(state, "messages", [])
-    return [(as_message(m)["role"], m.text) for m in messages if isinstance(m, BaseMessage)]
+    return [(as_message(m)["role"], m.text) for m in messages if isinstance(m, BaseMessage)
+            and not (isinstance(m, ToolMessage) and m.name in MEMORY_TOOLS)]
 
 
 class TarlMemoryMiddleware(AgentMiddleware):

@@ -8,7 +8,7 @@ import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from llama_index.core.base.llms.types import ChatMessage
+from llama_index.core.base.llms.types import ChatMessage, ToolCallBlock
 from llama_index.core.tools import FunctionTool
 from llama_index.core.workflow import Context
 from pydantic import ValidationError
@@ -63,7 +63,10 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
         messages = list(await _maybe_await(history())) if history is not None else []
         if ctx is not None:
             messages += await ctx.store.get(SCRATCHPAD, default=[])
-        return [(role_of(m), text_of(m)) for m in messages if isinstance(m, ChatMessage)]
+        mine = {b.tool_call_id for m in messages if isinstance(m, ChatMessage) for b in m.blocks
+                if isinstance(b, ToolCallBlock) and b.tool_name in ("remember", "recall")}
+        return [(role_of(m), text_of(m)) for m in messages if isinstance(m, ChatMessage)    # memory's own replies are
+                and not (role_of(m) == "tool" and m.additional_kwargs.get("tool_call_id") in mine)]   # no evidence
 
     def claim(fact: str, attribution: Attribution, slot: str | None, many: bool) -> Claim:
         try:

@@ -16,7 +16,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langchain_tarl.testing import call, scripted
 from shared_core import Reason, TarlError
 
-from langchain_tarl import TarlMemoryMiddleware
+from langchain_tarl import TarlMemoryMiddleware, TarlStore
 from shared_core.extraction import ExtractedFacts
 
 USER_NS = "memories.alice"
@@ -216,3 +216,18 @@ def test_a_namespace_function_returning_no_namespace_is_refused_by_name(store, r
 def test_a_fixed_bad_namespace_is_refused_when_the_middleware_is_made(namespace):
     with pytest.raises(TarlError, match=r"^namespace="):
         TarlMemoryMiddleware(namespace=namespace)
+
+
+def test_what_recall_returned_is_no_tools_word():
+    """A fact the model noted as its own, read back through recall, cannot be relayed as a tool's: the
+    memory tools' replies are not evidence (``conversation``)."""
+    fact = "The user's seat preference is aisle"
+    model = scripted(call("remember", "c1", fact=fact, source="assistant", slot="user.seat"),
+                     call("recall", "c2", query="seat preference"),
+                     call("remember", "c3", fact=fact, source="tool", slot="user.seat"), AIMessage("Done."))
+    with TarlStore.open() as store:
+        agent = create_agent(model, store=store, middleware=[TarlMemoryMiddleware(namespace=("m", "u"), k=0)])
+        out = agent.invoke({"messages": [HumanMessage("Book me a flight to Rome.")]})
+        replies = [m.content for m in out["messages"] if getattr(m, "name", None) == "remember"]
+        assert "recorded as assistant's" in replies[-1] and "no tool message" in replies[-1]
+        assert {e.source for e in store.engine.state("m.u").accepted} == {"assistant"}

@@ -188,3 +188,28 @@ def test_from_defaults_refuses_bad_escalation_options_by_name_before_creating_fi
     with pytest.raises(TarlError, match=field):
         TarlMemory.from_defaults(tmp_path / "store", namespace=NS, **options)
     assert not (tmp_path / "store").exists()
+
+
+RECALL_THEN_RELAY = [
+    ("remember", {"fact": "Ana's seat preference is aisle", "source": "assistant", "slot": "user.seat"}),
+    ("recall", {"query": "seat preference"}),
+    ("remember", {"fact": "Ana's seat preference is aisle", "source": "tool", "slot": "user.seat"})]
+
+
+def recall_then_relay(messages: list[ChatMessage], kwargs: dict) -> ChatMessage:
+    last = max(i for i, m in enumerate(messages) if m.role == MessageRole.USER)
+    n = sum(1 for m in messages[last:] if m.role == MessageRole.TOOL)
+    if n == len(RECALL_THEN_RELAY):
+        return ChatMessage(role="assistant", content="Done.")
+    name, args = RECALL_THEN_RELAY[n]
+    return ChatMessage(role="assistant", blocks=[ToolCallBlock(tool_call_id=f"c{n}", tool_name=name, tool_kwargs=args)])
+
+
+async def test_what_recall_returned_is_no_tools_word(recorder):
+    """The model's own note, read back through recall, cannot be relayed as a tool's reading: the memory
+    tools' replies are not evidence."""
+    recorder.script = recall_then_relay
+    memory = TarlMemory.from_defaults(namespace=NS, session_id="s1")
+    await FunctionAgent(tools=memory.tools(), llm=recorder.llm).run(user_msg="Book me a flight to Rome.", memory=memory)
+    relayed = [t for t in memory.engine.log(NS) if t.claim is not None][-1].claim
+    assert relayed.source == "assistant" and "no tool message" in relayed.metadata["attribution"]
