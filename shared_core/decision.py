@@ -322,7 +322,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  value_overlap=float(bool(mine.values & theirs.values) or _names_value(claim.text, best.text, people)),
                  same_slot=float(mine.explicit is not None and mine.explicit == theirs.explicit),
                  slot_held=float(any(e.ledger is Ledger.ACCEPTED for *_, e, _, _ in scored if e.id in keyed)),
-                 many=float(mine.many or theirs.many),
+                 many=float(claim.many if claim.many is not None and mine.explicit is not None
+                            and mine.explicit == theirs.explicit else mine.many or theirs.many),   # the put says
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
                  ended=float(ended), revived=float(revived), same_call=float(again(best, theirs)),
                  adds_value=float(bool(theirs.values) and theirs.values < mine.values),    # its values and more

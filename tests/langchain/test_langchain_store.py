@@ -354,3 +354,12 @@ def test_a_value_past_its_valid_to_is_gone_like_an_expired_ttl():
         assert store.get(NS, "otp") is None
         assert [i.key for i in store.search(NS)] == ["promo"] and [i.key for i in store.search(NS, query="code")] == ["promo"]
         assert [v.value["text"] for v in store.versions(NS, "otp")] == ["The one-time code is 4471"]
+
+
+def test_a_put_saying_one_value_replaces_a_key_that_held_several():
+    """The latest put says how many values its key holds: one ``"many": true`` by mistake does not leave
+    every later value of a single-valued key current beside the others."""
+    with TarlStore.open() as store:
+        store.put(NS, "user.home_city", {"text": "The user lives in Lisbon", "many": True})
+        store.put(NS, "user.home_city", {"text": "The user lives in Berlin", "many": False})
+        assert [i.value["text"] for i in store.search(NS)] == ["The user lives in Berlin"]
