@@ -31,11 +31,12 @@ _QUESTION = re.compile(
 _REQUEST = re.compile(
     r"^(?:i\s+(?:want|need|would\s+like)|i'd\s+like)\s+you\s+to\b|^let\s+me\s+know\b"
     r"|^(?:write|tell|book|find|summari[sz]e|show|give|help|translate|explain|list|recommend|suggest|draft"
-    r"|create|make|generate|send|remind|check|search|look|calculate|compute|describe|compare|plan|rewrite|edit"
+    r"|create|make|generate|send|check|search|look|calculate|compute|describe|compare|plan|rewrite|edit"
     r"|fix|convert)\b(?=\W*$|\s+(?:me|us|him|her|them|it|a|an|the|my|our|your|this|that|these|those|some|any"
     r"|all|what|how|where|when|who|why|which|if|whether|up|out|about)\b|\s+['\"\u2018\u201c])", re.I)
 """An imperative addressed to the assistant: a request verb first, then its object (so "Book club is on
-Tuesdays" and "Order A-7731 was delayed" stay statements)."""
+Tuesdays" and "Order A-7731 was delayed" stay statements). "Remind me to ..." is not one: a reminder is a
+memory to keep (issue 11's four reminders)."""
 
 
 def user_statements(messages: Sequence[ChatMessage]) -> list[str]:
