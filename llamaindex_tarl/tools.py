@@ -26,6 +26,9 @@ SCRATCHPAD = "scratchpad"
 run ends and they are put into memory."""
 
 
+MEMORY_TOOLS = ("remember", "recall")
+
+
 def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: History | None = None,
                  top_k: int = 5) -> list[FunctionTool]:
     """``[remember, recall]`` bound to one namespace.
@@ -63,10 +66,14 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
         messages = list(await _maybe_await(history())) if history is not None else []
         if ctx is not None:
             messages += await ctx.store.get(SCRATCHPAD, default=[])
-        mine = {b.tool_call_id for m in messages if isinstance(m, ChatMessage) for b in m.blocks
-                if isinstance(b, ToolCallBlock) and b.tool_name in ("remember", "recall")}
-        return [(role_of(m), text_of(m)) for m in messages if isinstance(m, ChatMessage)    # memory's own replies are
-                and not (role_of(m) == "tool" and m.additional_kwargs.get("tool_call_id") in mine)]   # no evidence
+        out, called = [], {}
+        for m in (m for m in messages if isinstance(m, ChatMessage)):
+            if role_of(m) == "assistant":           # the calls a tool result answers: the latest assistant's
+                called = {b.tool_call_id: b.tool_name for b in m.blocks if isinstance(b, ToolCallBlock)}
+            elif role_of(m) == "tool" and called.get(m.additional_kwargs.get("tool_call_id")) in MEMORY_TOOLS:
+                continue                            # memory's own reply (recall's facts) is no evidence
+            out.append((role_of(m), text_of(m)))
+        return out
 
     def claim(fact: str, attribution: Attribution, slot: str | None, many: bool) -> Claim:
         try:
