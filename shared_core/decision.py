@@ -122,6 +122,8 @@ _RELATIVE = Prefiltered(re.compile(
 _RELAYED = Prefiltered(re.compile(
     rf"^\W*(?:my|our)\s+(?:\w+\s+)?(?:{'|'.join(sorted(slots.RELATIONS))})\s+(?:says?|said|thinks?|thought|reckons?|"
     r"claims?|insists?|swears?|believes?|is convinced)\b", re.I))
+"""The user passing on someone else's word ("my sister thinks I live in Madrid", "my mum reckons ..."): that
+person's hearsay, weighed as a third party's (the user is the authority on themselves, not on what others say)."""
 
 
 def _of_relative(text: str, other: str) -> bool:
