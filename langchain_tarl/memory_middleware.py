@@ -17,7 +17,7 @@ from langgraph.store.base import BaseStore, InvalidNamespaceError, SearchItem
 from shared_core import Action, Decision, TarlError
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_escalation
 from shared_core.extraction import (EXTRACT_PROMPT, KNOWN_SLOTS, ExtractedFact, ExtractedFacts, canonical_slot, line,
-                                     named_slot, parse_facts, store_key, with_known_slots)
+                                     parse_facts, spelled, store_key, with_known_slots)
 from shared_core.judging import reply_object
 from shared_core.trust import Attribution, attribute
 
@@ -227,8 +227,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
     def _extraction_prompt(turn: str, known: list[SearchItem]) -> list[BaseMessage]:
         """The core's prompt, with the slots already in memory that the turn may be about (the most
         similar memories first, then the newest) so the model names one attribute the same way each time."""
-        slotted = [(n[0], n[1], _text(i.value)) for i in known
-                   if (n := named_slot(i.key, i.value.get("many"))) is not None]
+        slotted = [(i.key, i.value.get("many"), _text(i.value)) for i in known]
         return [SystemMessage(with_known_slots(EXTRACT_PROMPT, slotted)), HumanMessage(turn)]
 
     @staticmethod
@@ -306,7 +305,7 @@ def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None,
     many = False if many is None else many          # JSON null, as models send for every optional argument
     if not isinstance(many, bool):
         raise TarlError("many", many, "must be true or false")
-    attribution = attribute(fact, _source_name(source), said)
+    attribution = attribute(fact, spelled(source) if isinstance(source, str) else source, said)
     value: dict[str, Any] = {"text": fact, "source": attribution.source}
     if confidence is not None:
         value["confidence"] = confidence
@@ -337,15 +336,6 @@ def _labels(namespace: Any) -> tuple[str, ...]:
     except InvalidNamespaceError as err:
         raise TarlError("namespace", namespace, f"must be a tuple of labels, a string ('alice', 'memories.alice') or "
                                                 f"a function of the runtime returning one ({err})") from None
-
-
-def _source_name(source: Any) -> Any:
-    """A model's ``source`` as the trust rule spells it: models write "User", " user" or "third party"
-    for the names the tool lists, and an empty string for "not given"; any other name is left for the
-    trust rule to refuse by name."""
-    if not isinstance(source, str):
-        return source
-    return re.sub(r"[\s-]+", "_", source.strip().lower()) or None
 
 
 def _lines(hits: list[SearchItem]) -> str:

@@ -231,7 +231,7 @@ def _prompt(messages: Sequence[ChatMessage], known: Sequence[Entry]) -> ChatMess
     """The core's one slot-naming extraction prompt, asked in plain chat (any LLM; JSON reply), with the
     slots already in memory (``extraction.with_known_slots``)."""
     transcript = "\n".join(f"{role_of(m)}: {m.content}" for m in messages if m.content)
-    slotted = [(n[0], n[1], e.text) for e in known if (n := extraction.named_slot(e.slot, e.metadata.get("many")))]
+    slotted = [(e.slot, e.metadata.get("many"), e.text) for e in known]
     prompt = extraction.with_known_slots(extraction.EXTRACT_PROMPT, slotted) + extraction.JSON_REPLY
     return ChatMessage(role="user", content=f"{prompt}\n\nConversation:\n{transcript}")
 

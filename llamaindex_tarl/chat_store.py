@@ -109,8 +109,12 @@ class SQLiteChatStore(BaseChatStore):
         return [ChatMessage.model_validate_json(r[0]) for r in rows]
 
     @staticmethod
-    def _write(conn: sqlite3.Connection, key: str, messages: list[ChatMessage]) -> None:
+    def _listed(conn: sqlite3.Connection, key: str) -> None:
         conn.execute("insert or ignore into chat_sessions (session_id) values (?)", (key,))
+
+    @staticmethod
+    def _write(conn: sqlite3.Connection, key: str, messages: list[ChatMessage]) -> None:
+        SQLiteChatStore._listed(conn, key)
         conn.execute("delete from chat_messages where session_id = ?", (key,))
         conn.executemany("insert into chat_messages (session_id, position, message) values (?, ?, ?)",
                          [(key, i, m.model_dump_json()) for i, m in enumerate(messages)])
@@ -126,7 +130,7 @@ class SQLiteChatStore(BaseChatStore):
     def add_message(self, key: str, message: ChatMessage, idx: int | None = None) -> None:
         def body(c: sqlite3.Connection) -> None:
             if idx is None:                      # the common case: append one row
-                c.execute("insert or ignore into chat_sessions (session_id) values (?)", (_key(key),))
+                self._listed(c, _key(key))
                 c.execute("insert into chat_messages (session_id, position, message) select ?, "
                           "coalesce(max(position) + 1, 0), ? from chat_messages where session_id = ?",
                           (_key(key), message.model_dump_json(), _key(key)))

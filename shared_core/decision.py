@@ -114,13 +114,11 @@ def _other_call(claim: str, entry: str) -> bool:
     return a is not None and b is not None and a[0] == b[0] and a[1] != b[1]
 
 
+_RELATION = "|".join(sorted(slots.RELATIONS))
 _RELATIVE = Prefiltered(re.compile(
-    rf"^\W*(?:my|our)\s+({'|'.join(sorted(slots.RELATIONS))})(?:'s|\s+(?:is|was|has|had|turns?|turned|lives|works))\b",
-    re.I))
-
-
+    rf"^\W*(?:my|our)\s+({_RELATION})(?:'s|\s+(?:is|was|has|had|turns?|turned|lives|works))\b", re.I))
 _RELAYED = Prefiltered(re.compile(
-    rf"^\W*(?:my|our)\s+(?:\w+\s+)?(?:{'|'.join(sorted(slots.RELATIONS))})\s+(?:says?|said|thinks?|thought|reckons?|"
+    rf"^\W*(?:my|our)\s+(?:\w+\s+)?(?:{_RELATION})\s+(?:says?|said|thinks?|thought|reckons?|"
     r"claims?|insists?|swears?|believes?|is convinced)\b", re.I))
 """The user passing on someone else's word ("my sister thinks I live in Madrid", "my mum reckons ..."): that
 person's hearsay, weighed as a third party's (the user is the authority on themselves, not on what others say)."""

@@ -70,6 +70,12 @@ def canonical_slot(raw: Any) -> str | None:
     return ".".join(labels)
 
 
+def spelled(source: str) -> str | None:
+    """A source name as a model writes it ("User", " user", "third-party", "third party") in the spelling
+    the configuration uses; an empty one means none was given."""
+    return re.sub(r"[\s-]+", "_", source.strip().lower()) or None
+
+
 SOURCES = ("user", "third_party", "tool", "assistant", "document", "web")
 """The sources an extracting model may name; anything else is recorded as the model's own (``assistant``)."""
 
@@ -96,10 +102,8 @@ class ExtractedFact(BaseModel):
     @field_validator("source", mode="before")
     @classmethod
     def _source(cls, v: Any) -> str:
-        if v is None or isinstance(v, str) and not v.strip():
-            return "user"
-        name = re.sub(r"[\s-]+", "_", str(v).strip().lower())
-        return name if name in SOURCES else "assistant"
+        name = spelled(str(v)) if v is not None else None
+        return "user" if name is None else name if name in SOURCES else "assistant"
 
     @field_validator("confidence", mode="before")
     @classmethod
@@ -172,17 +176,19 @@ def named_slot(key: Any, many: Any = None) -> tuple[str, bool] | None:
     return slot, bool(sep) or many is True
 
 
-def with_known_slots(prompt: str, known: Iterable[tuple[str, bool, str]], limit: int = KNOWN_SLOTS) -> str:
+def with_known_slots(prompt: str, known: Iterable[tuple[Any, Any, str]], limit: int = KNOWN_SLOTS) -> str:
     """``prompt`` and the slots already in memory, each with its cardinality and one text held under it.
 
     Why: the model extracts each turn on its own, so without this it names one attribute differently
     from turn to turn (``user.home_city``, then ``user.city``), and a value that changed lands on a new
-    slot beside the old one, both current, instead of revising it. ``known`` (slot, many, text) comes
-    most relevant first; the first ``limit`` distinct slots are shown."""
+    slot beside the old one, both current, instead of revising it. ``known`` is (stored key, its ``many``,
+    text), most relevant first, as either adapter holds it; keys that name no slot (:func:`named_slot`)
+    are left out, and the first ``limit`` distinct slots are shown."""
     seen: dict[str, tuple[bool, str]] = {}
-    for slot, many, text in known:
-        if slot not in seen and len(seen) < limit:
-            seen[slot] = (many, " ".join(text.split())[:120])
+    for key, many, text in known:
+        named = named_slot(key, many)
+        if named is not None and named[0] not in seen and len(seen) < limit:
+            seen[named[0]] = (named[1], " ".join(text.split())[:120])
     if not seen:
         return prompt
     lines = "\n".join(f"- {s} ({'several values' if m else 'one value'}): {t}" for s, (m, t) in seen.items())
