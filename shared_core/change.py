@@ -203,8 +203,10 @@ def revived(claim: str, entry: str) -> bool:
 
 
 _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:has |had |just )?(?:died|passed away|passed on|was put down|"
-                               r"was put to sleep|is gone|is no more|closed down|shut down|went bust|went under)\b", re.I))
-"""The word before a verb that ends it: "nugget died", "the old gym closed down"."""
+                               r"was put to sleep|is gone|is no more|closed down|shut down|went bust|went under|"
+                               r"retired|resigned|stepped down|has left)\b", re.I))
+"""The word before a verb that ends it: "nugget died", "the old gym closed down", "okafor retired" (the entry
+that holds Dr Okafor as the GP)."""
 _APART = Prefiltered(re.compile(r"\b([\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?"
                                 r"(?:broke up|split up|split|separated|divorced|called it (?:off|quits))\b", re.I))
 """A couple that ended, said of the other person: "Sam and I broke up" ends the entry that holds Sam."""
