@@ -68,7 +68,7 @@ PHATIC = frozenset(
     "hi hello hey hiya morning evening afternoon night good great thanks thank thx ty cheers ok okay k sure yes yep "
     "yeah yup no nope nah cool nice awesome perfect fine right alright haha ha lol hmm hm um uh oh wow sounds plan "
     "like go ahead let check sec second moment one bye goodbye later see soon talk worries problem fair enough lot "
-    "much that's thats it's s t m d ll re ve now anyway haha hahaha lmao omg ugh yay brb ttyl np hehe heh aw aww helps helpful useful brilliant lovely excellent wonderful amazing sorry oops indeed exactly totally agreed absolutely welcome please appreciate appreciated got it gotcha".split()
+    "much that's thats it's s t m d ll re ve now anyway haha hahaha lmao omg ugh yay brb ttyl np hehe heh aw aww gm gn kk helps helpful useful brilliant lovely excellent wonderful amazing sorry oops indeed exactly totally agreed absolutely welcome please appreciate appreciated got it gotcha".split()
 )
 """Words of content-free turns (greetings, thanks, acknowledgements): a claim made only of these carries
 no fact, so it is the one kind of untargeted claim that may be dropped (noop) rather than stored."""
