@@ -175,3 +175,15 @@ def test_differs_each_message_costs_a_fixed_overhead(make):
     assert len(Memory.from_defaults(token_limit=5, tokenizer_fn=WORDS, chat_history=history + [
         ChatMessage(role="user", content="five")]).get()) == 3                 # 5 words: fits LlamaIndex's count
     assert [m.content for m in memory.get()] == ["five"]                       # + 3 per message: only the last turn
+
+
+def test_differs_initial_token_count_over_the_limit_is_a_tarl_error_and_the_store_is_a_chat_store(make):
+    from llama_index.core.storage.chat_store import BaseChatStore
+
+    from shared_core import TarlError
+    memory = make(token_limit=49, session_id="s5")
+    with pytest.raises(TarlError, match="initial_token_count=50") as caught:
+        memory.get(initial_token_count=50)
+    assert isinstance(caught.value, ValueError)                                 # what Memory raises
+    memory.put(ChatMessage(role="user", content="hello"))
+    assert isinstance(memory.chat_store, BaseChatStore) and len(memory.chat_store.get_messages("s5")) == 1
