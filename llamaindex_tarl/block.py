@@ -176,10 +176,17 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
 
     # -- reads: engine -> text ----------------------------------------------------------------
     def recall(self, query: str | None) -> str:
-        return render(self._engine.search(query, self.namespace, self.top_k)) if query else ""
+        return render(self.hits(query))
 
     async def arecall(self, query: str | None) -> str:
-        return render(await self._engine.asearch(query, self.namespace, self.top_k)) if query else ""
+        return render(await self.ahits(query))
+
+    def hits(self, query: str | None) -> list[Hit]:
+        """The ``top_k`` Accepted memories most relevant to ``query`` (none without a query)."""
+        return self._engine.search(query, self.namespace, self.top_k) if query else []
+
+    async def ahits(self, query: str | None) -> list[Hit]:
+        return await self._engine.asearch(query, self.namespace, self.top_k) if query else []
 
     # -- BaseMemoryBlock ----------------------------------------------------------------------
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:

@@ -19,6 +19,8 @@ from typing import Any
 
 from shared_core import TarlError
 
+LIMITS = ("token_limit", "keep_last", "chat_history_token_ratio", "token_flush_size", "insert_method")
+"""What a restored view takes from the snapshot (else from the open memory)."""
 _OPEN: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
 _ORDER = itertools.count()
 

@@ -22,26 +22,30 @@ import threading
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
+from llama_index.core.async_utils import asyncio_run
 from llama_index.core.base.llms.types import ChatMessage
+from llama_index.core.memory import BaseMemoryBlock, InsertMethod
 from llama_index.core.memory.types import BaseChatStoreMemory
+from llama_index.core.storage.chat_store.base_db import MessageStatus
 from llama_index.core.storage.chat_store import BaseChatStore, SimpleChatStore
 from llama_index.core.tools import FunctionTool
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
-from shared_core import MemoryEngine, TarlError
+from shared_core import Hit, MemoryEngine, TarlError
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_escalation
 from shared_core.lre import MESSAGE_OVERHEAD, Scorer, StreamingScorer, count_tokens, trim
 from shared_core.policy import Policy
 
-from . import live
-from .block import TarlMemoryBlock
+from . import compose, live
+from .compose import trim_history  # noqa: F401  (public: re-exported by the package)
+from .block import TarlMemoryBlock, render
 from .chat_store import CHAT_FILE, SQLiteChatStore
 from .engine import open_engine
 from .judge import as_judge
-from .messages import as_message, ends_turn, last_turn, query_of, text_of
+from .messages import archived, as_message, check_message, check_messages, ends_turn, last_turn, query_of, text_of
 from .retriever import TarlRetriever
 from .tools import memory_tools
 
@@ -75,6 +79,14 @@ class TarlMemory(BaseChatStoreMemory):
 
     token_limit: int = Field(default=3000, gt=0)
     keep_last: int = Field(default=4, ge=0)
+    chat_history_token_ratio: float = Field(default=1.0, gt=0, le=1)
+    """The share of ``token_limit`` the history may take at most (``Memory``'s default is 0.7)."""
+    token_flush_size: int = Field(default=3000, gt=0)
+    """Accepted as on ``Memory``, without effect: LRE trims at read time, nothing is flushed."""
+    memory_blocks: Annotated[list[BaseMemoryBlock], AfterValidator(compose.unique_names)] = Field(
+        default_factory=list, exclude=True)
+    """Other LlamaIndex memory blocks, read and inserted as ``Memory`` does; each gets every closed turn."""
+    insert_method: InsertMethod = InsertMethod.SYSTEM
     token_counter: Callable[[str], int] = Field(default=count_tokens, exclude=True)
     scorer: Any = Field(default=None, exclude=True)
     """An LRE ``Scorer`` (None: the shipped default weights)."""
@@ -120,6 +132,10 @@ class TarlMemory(BaseChatStoreMemory):
         share: float | None = None,
         calls_per_minute: int | None = CALLS_PER_MINUTE,
         judge_timeout: float = TIMEOUT,
+        chat_history_token_ratio: float = 1.0,
+        token_flush_size: int = 3000,
+        memory_blocks: Sequence[BaseMemoryBlock] | None = None,
+        insert_method: InsertMethod = InsertMethod.SYSTEM,
     ) -> TarlMemory:
         """One call for the common case: a store at ``path`` (None: in memory) or an open ``engine``;
         ``session_id`` (default: a new one) keys the chat history, ``namespace`` the long-term memory;
@@ -131,7 +147,9 @@ class TarlMemory(BaseChatStoreMemory):
         ``calls_per_minute`` per namespace (None: no cap) and ``judge_timeout`` seconds; an invalid option,
         or one without a ``judge``, raises ``TarlError`` naming it before anything is opened.
         Token counting: ``token_counter`` (text -> int) or a LlamaIndex-style ``tokenizer_fn`` (text ->
-        tokens); the default is LRE's offline approximation, so nothing is downloaded."""
+        tokens); the default is LRE's offline approximation, so nothing is downloaded. ``Memory``'s
+        ``chat_history_token_ratio``, ``token_flush_size`` (no effect), ``memory_blocks`` and
+        ``insert_method`` are taken as ``Memory.from_defaults`` takes them."""
         if token_counter is not None and tokenizer_fn is not None:
             raise TarlError("tokenizer_fn", tokenizer_fn, "pass token_counter or tokenizer_fn, not both")
         if tokenizer_fn is not None:
@@ -139,13 +157,17 @@ class TarlMemory(BaseChatStoreMemory):
             token_counter = lambda text: len(fn(text))  # noqa: E731
         block_fields = {"namespace": namespace, "top_k": top_k, "extractor": extractor, "source": source}
         fields = {"token_limit": token_limit, "keep_last": keep_last, "token_counter": token_counter or count_tokens,
-                  "chat_store": chat_store or SimpleChatStore(), "chat_store_key": session_id or uuid.uuid4().hex}
+                  "chat_store": chat_store or SimpleChatStore(), "chat_store_key": session_id or uuid.uuid4().hex,
+                  "chat_history_token_ratio": chat_history_token_ratio, "insert_method": insert_method,
+                  "token_flush_size": token_flush_size, "memory_blocks": list(memory_blocks or [])}
         judge = as_judge(judge)
         escalation = {"share": share, "calls_per_minute": calls_per_minute, "judge_timeout": judge_timeout}
         check_escalation(judge, **escalation)
         check_fields(TarlMemoryBlock, block_fields)     # validate everything before opening a store:
         check_fields(cls, fields)                       # opening one at a path creates files
-        history = _check_messages(chat_history) if chat_history is not None else []
+        if token_flush_size > token_limit:              # as Memory.from_defaults
+            fields["token_flush_size"] = max(int(token_limit * 0.7), 1)
+        history = check_messages(chat_history) if chat_history is not None else []
         options = {"policy": policy} if policy is not None else {}
         opened = open_engine(engine, path, embed_model, **options)
         owned: list[Any] = [] if engine is not None else [opened]
@@ -183,7 +205,7 @@ class TarlMemory(BaseChatStoreMemory):
         and pydantic 2, and the workflow then drops the memory with a warning); ``kwargs`` are ignored."""
         store = {"class_name": self.chat_store.class_name(), "path": getattr(self.chat_store, "path", None)}
         return {**super().to_dict(exclude={"chat_store"}), "chat_store": store, "namespace": self.namespace,
-                "memory_id": self.memory_id}
+                "memory_id": self.memory_id, "insert_method": InsertMethod(self.insert_method).value}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], **kwargs: Any) -> TarlMemory:  # type: ignore[override]
@@ -192,10 +214,10 @@ class TarlMemory(BaseChatStoreMemory):
         a ``TarlError`` naming the fix), with the saved session and limits; closing it closes only the view."""
         saved = {**data, **kwargs}
         origin = live.find(saved)
+        limits = {k: saved.get(k, getattr(origin, k)) for k in live.LIMITS}
         view = cls(origin.block, chat_store=origin.chat_store, token_counter=origin.token_counter,
                    scorer=origin.scorer, chat_store_key=saved.get("chat_store_key", origin.session_id),
-                   token_limit=saved.get("token_limit", origin.token_limit),
-                   keep_last=saved.get("keep_last", origin.keep_last))
+                   memory_blocks=origin.memory_blocks, **limits)
         view._memory_id, view._origin = origin.memory_id, origin
         return view
 
@@ -252,78 +274,112 @@ class TarlMemory(BaseChatStoreMemory):
         return memory_tools(self.engine, namespace=self.namespace, history=self.aget_all, **kwargs)
 
     # -- BaseMemory -------------------------------------------------------------------------------
-    def get_all(self) -> list[ChatMessage]:
+    def get_all(self, status: MessageStatus | None = None) -> list[ChatMessage]:
+        """This session's history. ``status`` as on ``Memory``: nothing is ever archived here (LRE trims at
+        read time), so every message is ``ACTIVE`` and ``ARCHIVED`` lists none."""
         self._check_open()
-        return super().get_all()
+        return [] if archived(status) else super().get_all()
 
-    async def aget_all(self) -> list[ChatMessage]:
+    async def aget_all(self, status: MessageStatus | None = None) -> list[ChatMessage]:
         self._check_open()
-        return await super().aget_all()
+        return [] if archived(status) else await super().aget_all()
 
-    def reset(self) -> None:
+    def reset(self, status: MessageStatus | None = None) -> None:
         self._check_open()
-        super().reset()
+        if not archived(status):
+            super().reset()
 
-    async def areset(self) -> None:
+    async def areset(self, status: MessageStatus | None = None) -> None:
         self._check_open()
-        await super().areset()
+        if not archived(status):
+            await super().areset()
 
     def get(self, input: str | None = None, initial_token_count: int = 0, **kwargs: Any) -> list[ChatMessage]:
+        if self.memory_blocks:                      # blocks are async: one path for both
+            return asyncio_run(self.aget(input, initial_token_count, **kwargs))
         history = self.get_all()
-        return self._compose(history, self._block.recall(query_of(history, input)), initial_token_count)
+        return self._compose(history, self._block.hits(query_of(history, input)), initial_token_count)[0]
 
     async def aget(self, input: str | None = None, initial_token_count: int = 0, **kwargs: Any) -> list[ChatMessage]:
-        """As ``get``; the LRE trim (CPU-bound) runs in a worker thread, off the event loop."""
+        """As ``get``; the LRE trim (CPU-bound) runs in a worker thread, off the event loop. Other
+        ``memory_blocks`` get ``kwargs`` and ``session_id`` (as from ``Memory``), are cut to fit
+        ``token_limit`` as ``Memory`` cuts them, then inserted by ``insert_method``."""
         history = await self.aget_all()
-        memories = await self._block.arecall(query_of(history, input))
-        return await asyncio.to_thread(self._compose, history, memories, initial_token_count)
+        hits = await self._block.ahits(query_of(history, input))
+        contents = await compose.block_contents(self.memory_blocks, history, input, self.session_id, **kwargs)
+        kept, used = await asyncio.to_thread(self._compose, history, hits, initial_token_count)
+        if not contents:
+            return kept
+        contents = await compose.truncate(self.memory_blocks, contents, used - self.token_limit, self.token_counter)
+        return compose.insert(kept, self.memory_blocks, contents, self.insert_method)
 
     def put(self, message: ChatMessage) -> None:
         """Store the message; when it closes a turn, hand the turn to TARL after: a turn that cannot become
         memories (a pasted document, a failing extractor) is skipped as a memory with a warning, so the
         chat never fails on it and the turn stays closed (``TarlMemoryBlock.remember_turn``)."""
-        _check_message(message)
+        check_message(message)
         self._check_open()
         super().put(message)
         if ends_turn(message):
-            self._block.remember_turn(last_turn(self.get_all()))
+            turn = last_turn(self.get_all())
+            self._block.remember_turn(turn)
+            if self.memory_blocks:
+                asyncio_run(compose.feed(self.memory_blocks, turn, self.session_id))
 
     async def aput(self, message: ChatMessage) -> None:
-        _check_message(message)
+        check_message(message)
         self._check_open()
         await super().aput(message)
         if ends_turn(message):
-            await self._block.aremember_turn(last_turn(await self.aget_all()))
+            turn = last_turn(await self.aget_all())
+            await self._block.aremember_turn(turn)
+            await compose.feed(self.memory_blocks, turn, self.session_id)
 
     def put_messages(self, messages: list[ChatMessage]) -> None:
-        for m in _check_messages(messages):
+        for m in check_messages(messages):
             self.put(m)
 
     async def aput_messages(self, messages: list[ChatMessage]) -> None:
-        for m in _check_messages(messages):
+        for m in check_messages(messages):
             await self.aput(m)
 
     def set(self, messages: list[ChatMessage]) -> None:
         """Replace this session's history (no claims are written: it is restored, not said anew)."""
         self._check_open()
-        super().set(_check_messages(messages))
+        super().set(check_messages(messages))
 
     async def aset(self, messages: list[ChatMessage]) -> None:
         self._check_open()
-        await super().aset(_check_messages(messages))
+        await super().aset(check_messages(messages))
 
     # -- composition (pure) -------------------------------------------------------------------------
-    def _compose(self, history: list[ChatMessage], memories: str, initial_token_count: int) -> list[ChatMessage]:
+    def _compose(self, history: list[ChatMessage], hits: list[Hit], initial_token_count: int
+                 ) -> tuple[list[ChatMessage], int]:
+        """The memories and the history kept (``compose.keep_within``: LRE, the latest turn whole), and the
+        tokens they take with ``initial_token_count``. The history gets what the memories leave, at most
+        ``chat_history_token_ratio`` of ``token_limit``; a memory the kept history already shows word for
+        word is left out (it would only repeat it)."""
         if not isinstance(initial_token_count, int) or initial_token_count < 0:
             raise TarlError("initial_token_count", initial_token_count, "must be a non-negative integer")
         if initial_token_count > self.token_limit:
             raise TarlError("initial_token_count", initial_token_count, f"exceeds token_limit={self.token_limit}")
-        head = [ChatMessage(role="system", content=f"{MEMORY_HEADER}\n{memories}")] if memories else []
-        used = initial_token_count + sum(self.token_counter(text_of(m)) + MESSAGE_OVERHEAD for m in head)
+        cost = self.token_counter(f"{MEMORY_HEADER}\n{render(hits)}") + MESSAGE_OVERHEAD if hits else 0
+        budget = min(self.token_limit - initial_token_count - cost, int(self.token_limit * self.chat_history_token_ratio))
         with self._stream_lock:                     # a StreamingScorer is stateful: one trim at a time
-            kept = trim_history(history, max(self.token_limit - used, 0), keep_last=self.keep_last,
-                                token_counter=self.token_counter, scorer=self._unit_scorer())
-        return head + kept
+            kept = compose.keep_within(history, max(budget, 0), self.keep_last, self._trim)
+        shown = [text_of(m) for m in kept]
+        memories = render([h for h in hits if not any(h.entry.text in text for text in shown)])
+        used = initial_token_count + sum(self.token_counter(text_of(m)) + MESSAGE_OVERHEAD for m in kept)
+        if not memories:
+            return kept, used
+        used += self.token_counter(f"{MEMORY_HEADER}\n{memories}") + MESSAGE_OVERHEAD
+        if InsertMethod(self.insert_method) == InsertMethod.SYSTEM:
+            return [ChatMessage(role="system", content=f"{MEMORY_HEADER}\n{memories}"), *kept], used
+        return compose.prepend_to_user(kept, f"{MEMORY_HEADER}\n{memories}"), used
+
+    def _trim(self, history: list[ChatMessage], budget: int, **options: Any) -> list[ChatMessage]:
+        return trim(list(history), budget, token_counter=self.token_counter, scorer=self._unit_scorer(),
+                    as_message=as_message, **options)
 
     def _unit_scorer(self) -> Any:
         """A ``StreamingScorer`` kept for this session around ``scorer`` (an LRE ``Scorer`` or None), so
@@ -335,39 +391,8 @@ class TarlMemory(BaseChatStoreMemory):
         return self._stream
 
 
-def trim_history(
-    messages: Sequence[ChatMessage],
-    budget: int,
-    *,
-    keep_last: int = 4,
-    token_counter: Callable[[str], int] = count_tokens,
-    scorer: Any = None,
-) -> list[ChatMessage]:
-    """The messages LRE keeps within ``budget`` tokens, in order: the core's ``trim`` on the core's
-    units (``units_from_messages``: the units its scorer was trained on; a tool call and its results
-    are one unit, system messages are pinned, the last ``keep_last`` units always stay).
-
-    Tokens are counted as LRE counts them: ``token_counter`` on each message's text (tool calls
-    included) plus a fixed per-message overhead.
-    """
-    return trim(list(messages), budget, keep_last=keep_last, token_counter=token_counter, scorer=scorer,
-                as_message=as_message)
-
-
 def check_fields(model: type[BaseModel], values: dict[str, Any]) -> None:
     """Validate ``values`` against ``model``'s own field definitions without constructing it."""
     spec: dict[str, Any] = {k: (model.model_fields[k].annotation, model.model_fields[k]) for k in values}
     create_model(f"{model.__name__}Options", __config__=ConfigDict(arbitrary_types_allowed=True),
                  **spec).model_validate(values)
-
-
-def _check_message(message: Any, field: str = "message") -> ChatMessage:
-    if not isinstance(message, ChatMessage):
-        raise TarlError(field, message, "must be a llama_index ChatMessage")
-    return message
-
-
-def _check_messages(messages: Any) -> list[ChatMessage]:
-    if isinstance(messages, (str, bytes, ChatMessage)) or not isinstance(messages, Sequence):
-        raise TarlError("messages", messages, "must be a list of llama_index ChatMessages")
-    return [_check_message(m, f"messages[{i}]") for i, m in enumerate(messages)]

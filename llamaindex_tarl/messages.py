@@ -12,6 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
+from llama_index.core.storage.chat_store.base_db import MessageStatus
+
+from shared_core import TarlError
 
 _ROLE = {
     MessageRole.SYSTEM: "system", MessageRole.DEVELOPER: "system", MessageRole.USER: "user",
@@ -87,3 +90,20 @@ def _get(obj: Any, key: str) -> Any:
 
 def _args(args: Any) -> str:
     return args if isinstance(args, str) else json.dumps(args, sort_keys=True, default=str)
+
+
+def archived(status: Any) -> bool:
+    """``MessageStatus.ARCHIVED`` (``Memory``'s flushed messages; ``TarlMemory`` archives none)."""
+    return status is not None and MessageStatus(status) == MessageStatus.ARCHIVED
+
+
+def check_message(message: Any, field: str = "message") -> ChatMessage:
+    if not isinstance(message, ChatMessage):
+        raise TarlError(field, message, "must be a llama_index ChatMessage")
+    return message
+
+
+def check_messages(messages: Any) -> list[ChatMessage]:
+    if isinstance(messages, (str, bytes, ChatMessage)) or not isinstance(messages, Sequence):
+        raise TarlError("messages", messages, "must be a list of llama_index ChatMessages")
+    return [check_message(m, f"messages[{i}]") for i, m in enumerate(messages)]
