@@ -170,7 +170,8 @@ _ENDS = Prefiltered(re.compile(
     r"dropp(?:ed|ing)|g[ai]ve up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
     r"done with|last day (?:at|of|with)|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded|trading|not|rather than|instead of|"
-    r"rip|r\.i\.p\.?|lost|buried|mourning|grieving|broke up with|split (?:up )?(?:with|from)|separated from|divorced)"
+    r"rip|r\.i\.p\.?|lost|buried|mourning|grieving|broke up with|split (?:up )?(?:with|from)|separated from|divorced|"
+    r"no more|(?:so|totally|completely|i'?m|im) over|gr[eo]wn? out of|outgr[eo]wn?|killed|axed|binned)"
     r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this)\s+){0,2}([\w'-]+)", re.I))
 """A verb that ends something, and the word it ends (past up to two articles or prepositions); a
 correction ("the dog's name is Max, not Rex", "oat milk instead of cow's") ends the word it sets aside."""
@@ -202,9 +203,10 @@ def revived(claim: str, entry: str) -> bool:
     return ended(entry, claim) and not negated(claim) and not ends(claim)
 
 
-_GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:has |had |just )?(?:died|passed away|passed on|was put down|"
-                               r"was put to sleep|is gone|is no more|closed down|shut down|went bust|went under|"
-                               r"retired|resigned|stepped down|has left)\b", re.I))
+_GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |just )?(?:died|passed away|passed on|"
+                               r"was put down|was put to sleep|is gone|is no more|closed down|shut down|went bust|"
+                               r"went under|retired|resigned|stepped down|has left|lapsed|expired|dropped out|pulled out|"
+                               r"backed out|bailed|had to (?:bail|drop(?: out)?|pull out|back out|cancel))\b", re.I))
 """The word before a verb that ends it: "nugget died", "the old gym closed down", "okafor retired" (the entry
 that holds Dr Okafor as the GP)."""
 _APART = Prefiltered(re.compile(r"\b([\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?"
