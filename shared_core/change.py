@@ -182,11 +182,12 @@ def ended(claim: str, entry: str) -> bool:
     entry that holds Barclays, Dune, Google: the claim ends the entry's own value, so it changes the entry
     however many words the two share (a restatement repeats the value; it does not end it). An entry that
     already says the value ended ("I quit smoking") is not changed by saying it again. The decision counts
-    it as hard evidence of a change, beside ``replaced``'s word-for-word frames."""
+    it as hard evidence of a change, beside ``replaced``'s word-for-word frames. A clipped word of five
+    letters or more names the longer one it starts ("dropped the psych one" ends "intro to psychology")."""
     held = specific(entry)
     if not held or ends(entry):
         return False
-    return any(w in held for w in ends(claim))
+    return any(w in held or len(w) >= 5 and any(h.startswith(w) for h in held) for w in ends(claim))
 
 
 @lru_cache(maxsize=65536)
