@@ -1,11 +1,14 @@
 """The attribute-family lexicon that slot inference (``slots``) reads: general attribute families of
-personal, work and agent memory, each with the cues that name it and its cardinality.
+personal, work and agent memory, each with the cues that name it and its cardinality, and the value
+shapes (a phone number, an email address) that name one when no word does.
 
 Why a hand-written lexicon: it is what generalises to text nobody here has seen (it is written from
 general English, not from any data set); the learned linker (``linking``) covers what it misses.
 """
 
 from __future__ import annotations
+
+import re
 
 # (family, cue pattern, several values?) — the first family whose cue occurs wins, so specific before generic
 FAMILIES: tuple[tuple[str, str, bool], ...] = (
@@ -125,3 +128,21 @@ VALUES: dict[str, str] = {
               r"maroon|beige|burgundy|magenta|navy|brown",
     "partner": r"single|married|engaged|divorced|separated|widowed|dating",
 }
+
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+_PHONE = re.compile(r"(?<![\w-])(?:\+|\b0)?\d[\d ()-]{7,18}\d(?![\w-])")
+
+
+def shaped(text: str) -> tuple[str, bool, re.Match[str]] | None:
+    """The attribute a value's own shape names when no word does ("mum's is 06 98 11 35 02" is a phone
+    number, "it's ana.k@proton.me now" an email address): a fallback after the lexicon, never before it, and
+    not for a structured record (an invoice's sender address is not the record's attribute)."""
+    if text.lstrip().startswith(("{", "[")) or '":' in text:
+        return None
+    if m := _EMAIL.search(text):
+        return "email", False, m
+    m = _PHONE.search(text)
+    if m and 9 <= sum(c.isdigit() for c in m.group(0)) <= 15 and not re.fullmatch(r"\d{4}-\d\d-\d\d.*", m.group(0)):
+        return "phone", False, m
+    return None

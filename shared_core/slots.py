@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .cuescan import CueScanner, Prefiltered, has_digit
-from .families import FAMILIES
+from .families import FAMILIES, shaped
 from .grounding import STOP, negated, numbers, proposition
 
 _FAMILY_SCAN = CueScanner([cue for _, cue, _ in FAMILIES], re.I, before=r"(?<![\w-])", after=r"(?![\w-])")
@@ -265,7 +265,7 @@ def infer(text: str) -> Slot:
     tool = _tool_subject(prop)          # a tool's record: its id names it
     subject, rest = (tool, re.sub(re.escape(tool), " ", prop, count=1, flags=re.I)) if tool else _subject(prop)
     rest = rest.replace("_", " ")
-    fam = family(_PROMPT.sub("", rest)) or family(_PROMPT.sub("", prop)) or _shaped(rest)   # a shell's "$ " is no price
+    fam = family(_PROMPT.sub("", rest)) or family(_PROMPT.sub("", prop)) or shaped(rest)   # a shell's "$ " is no price
     relative = _relative(prop) if (subject == "user" and fam is None) or (fam and fam[0] == "name") else None
     if tool:
         name, many, attribute = "record", False, "record"       # a tool's record of one thing: one current state
@@ -290,24 +290,6 @@ def infer(text: str) -> Slot:
     if fam is not None and name == "kids":
         values = {w for w in values if w not in ("kids", "kid", "children", "child")}
     return Slot(subject, attribute, many, frozenset(values), negated(prop))
-
-
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
-_PHONE = re.compile(r"(?<![\w-])(?:\+|\b0)?\d[\d ()-]{7,18}\d(?![\w-])")
-
-
-def _shaped(text: str) -> tuple[str, bool, re.Match[str]] | None:
-    """The attribute a value's own shape names when no word does ("mum's is 06 98 11 35 02" is a phone
-    number, "it's ana.k@proton.me now" an email address): a fallback after the lexicon, never before it, and
-    not for a structured record (an invoice's sender address is not the record's attribute)."""
-    if text.lstrip().startswith(("{", "[")) or '":' in text:
-        return None
-    if m := _EMAIL.search(text):
-        return "email", False, m
-    m = _PHONE.search(text)
-    if m and 9 <= sum(c.isdigit() for c in m.group(0)) <= 15 and not re.fullmatch(r"\d{4}-\d\d-\d\d.*", m.group(0)):
-        return "phone", False, m
-    return None
 
 
 _NEGATORS = frozenset("not no never don't doesn't didn't isn't aren't won't can't anymore longer".split())
