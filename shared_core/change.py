@@ -192,10 +192,11 @@ def ended(claim: str, entry: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def ends(text: str) -> tuple[str, ...]:
-    """The stems of the words ``text`` ends (``_ENDS``, ``_GONE``), empty when it ends nothing. Cached per
-    text: ``ended`` and ``revived`` read both texts of a pair, each both ways."""
-    return tuple(_stem(m.group(1).lower().removesuffix("'s"))
-                 for m in (*_ENDS.finditer(text), *_GONE.finditer(text), *_APART.finditer(text)))
+    """The stems of the words ``text`` ends (``_ENDS``, ``_GONE``, ``_APART``, ``_HANDED``), empty when it
+    ends nothing. Cached per text: ``ended`` and ``revived`` read both texts of a pair, each both ways."""
+    return tuple(_stem(next(g for g in m.groups() if g).lower().removesuffix("'s"))
+                 for m in (*_ENDS.finditer(text), *_GONE.finditer(text), *_APART.finditer(text),
+                           *_HANDED.finditer(text)))
 
 
 def revived(claim: str, entry: str) -> bool:
@@ -210,6 +211,12 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |
                                r"backed out|bailed|had to (?:bail|drop(?: out)?|pull out|back out|cancel))\b", re.I))
 """The word before a verb that ends it: "nugget died", "the old gym closed down", "okafor retired" (the entry
 that holds Dr Okafor as the GP)."""
+_HANDED = Prefiltered(re.compile(
+    r"\b(?:hand(?:ed|ing)(?: over)?|gave|giving|pass(?:ed|ing))\s+(?:(?:the|my|our|his|her|their)\s+)?([\w'-]+)"
+    r"\s+(?:over\s+|on\s+)?to\b|\b(?:taken|took|taking) over\s+(?:(?:the|my|our|his|her|their)\s+)?([\w'-]+)", re.I))
+"""A thing handed on, which its holder no longer holds: "handed the pager to Marco", "gave pay-1182 to
+tomasz", "Ray's taken over guitar" (one word between the verb and "to": "gave lukas read access to the
+db" grants; it hands nothing on)."""
 _APART = Prefiltered(re.compile(r"\b([\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?"
                                 r"(?:broke up|split up|split|separated|divorced|called it (?:off|quits))\b", re.I))
 """A couple that ended, said of the other person: "Sam and I broke up" ends the entry that holds Sam."""
