@@ -308,8 +308,7 @@ class TarlStore(BaseStore):
         # scored items best first, then the unscored (index=False) ones; each group newest first
         scored.sort(key=lambda p: (p[1] is None, -(p[1] or 0.0), -p[0].created_tx))
         if op.filter:
-            scored = [(e, s) for e, s in scored
-                      if all(_compare_values(value_of(e).get(f), v) for f, v in op.filter.items())]
+            scored = [(e, s) for e, s in scored if matches(value_of(e), op.filter)]
         return [TarlSearchItem(e, s) for e, s in scored[op.offset:want]]
 
     def _ranked(self, ns: str, query: str, want: int, filtered: bool) -> list[tuple[Entry, float | None]]:
@@ -335,6 +334,26 @@ class TarlStore(BaseStore):
             spaces = [s[:op.max_depth] for s in spaces]
         ordered = sorted(set(spaces))
         return ordered[op.offset:op.offset + op.limit]
+
+
+def matches(value: dict[str, Any], filter: dict[str, Any]) -> bool:
+    """LangGraph's filter semantics (InMemoryStore's matcher: ``$eq $ne $gt $gte $lt $lte``, nested objects,
+    lists), plus what its SQL stores add: a key ``"a.b"`` that is not itself a field names a nested field, and
+    a comparison that cannot be made (``$gt`` on a missing field or a word) is no match rather than an error."""
+    try:
+        return all(_compare_values(_field(value, f), v) for f, v in filter.items())
+    except (TypeError, ValueError):
+        return False
+
+
+def _field(value: Any, path: str) -> Any:
+    if not isinstance(value, dict) or path in value or "." not in path:
+        return value.get(path) if isinstance(value, dict) else None
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
 
 
 def _non_negative(field: str, value: Any) -> None:
