@@ -188,6 +188,8 @@ class TarlStore(BaseStore):
             ttl: float | None | NotProvided = NOT_PROVIDED) -> Decision | None:
         """As ``BaseStore.put``, but returns the TARL decision (``None`` for ``value=None``, a delete)."""
         self._check_ttl(ttl)
+        if isinstance(namespace, tuple) and namespace and namespace[0] == "langgraph":
+            raise InvalidNamespaceError(f"namespace={namespace!r}: root label 'langgraph' is reserved")
         result = self._run([PutOp(namespace, str(key), value, index=index)])[0]
         decision = result if isinstance(result, Decision) else None
         LAST_DECISION.set(decision)
@@ -226,9 +228,7 @@ class TarlStore(BaseStore):
         validate_op_namespace(op)
         if isinstance(op, PutOp):
             ns = namespaces.to_engine(op.namespace)
-            if op.value is not None:
-                if op.namespace[0] == "langgraph":
-                    raise InvalidNamespaceError(f"namespace={op.namespace!r}: root label 'langgraph' is reserved")
+            if op.value is not None:     # the root label "langgraph" is LangGraph's own: put refuses it, batch not
                 paths = self._fields if op.index is None or op.index is False else index_fields(op.index)
                 return claim_from_value(ns, op.key, op.value, default_source=self.default_source,
                                         paths=paths, indexed=op.index is not False)
