@@ -138,8 +138,8 @@ class TarlStore(BaseStore):
         ``judge_timeout`` seconds, as ``EscalatingPolicy`` takes them.
 
         ``index``: LangGraph's ``IndexConfig`` (``{"dims": ..., "embed": ..., "fields": [...]}``, as
-        ``InMemoryStore(index=...)`` takes it; ``embed`` an ``Embeddings``, a function or a
-        ``"provider:model"`` string), instead of ``embeddings``.
+        ``InMemoryStore(index=...)`` takes it, or ``"text_fields"`` as ``SqliteStore`` does; ``embed`` an
+        ``Embeddings``, a function or a ``"provider:model"`` string), instead of ``embeddings``.
 
         Raises ``TarlError`` naming the field, before any file is created, for an invalid option or one
         given without a ``judge``."""
@@ -158,7 +158,8 @@ class TarlStore(BaseStore):
         store = cls(engine, default_source=default_source, ground_across_keys=ground_across_keys, owns_engine=True)
         store.index_config = dict(index) if index is not None else None
         store.embeddings = embeddings
-        store._fields = index_fields(index.get("fields")) if index is not None else None
+        if index is not None:    # "text_fields": LangGraph's SQLite store spells the paths so
+            store._fields = index_fields(index["fields"] if index.get("fields") is not None else index.get("text_fields"))
         return store
 
     def as_retriever(self, namespace: Sequence[str], *, k: int = 4) -> TarlRetriever:

@@ -311,6 +311,15 @@ def test_a_bad_index_config_is_refused_before_opening(kwargs, field, tmp_path):
     assert not (tmp_path / "mem").exists()
 
 
+def test_sqlite_spelling_of_fields(tmp_path):
+    """LangGraph's SqliteStore names the paths ``text_fields``; TarlStore reads either spelling."""
+    index = {"dims": DIMS, "embed": char_counts, "text_fields": ["summary"]}
+    with TarlStore.open(tmp_path / "mem", index=index) as store:
+        store.put(NS, "k", {"summary": "kiwi", "body": "melon"})
+        assert store.index_config["text_fields"] == ["summary"]
+        assert store.search(NS, query="kiwi")[0].score == pytest.approx(1.0, abs=1e-4)
+
+
 def test_a_wrong_dims_is_refused_on_first_use():
     with TarlStore.open(index={"dims": DIMS + 1, "embed": char_counts}) as store, pytest.raises(ValueError, match="dim"):
         store.put(NS, "k", {"text": "one"})
