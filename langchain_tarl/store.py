@@ -22,6 +22,7 @@ from langgraph.store.base import (
     Result,
     SearchItem,
     SearchOp,
+    TTLConfig,
     validate_op_namespace,
 )
 
@@ -127,7 +128,7 @@ class TarlStore(BaseStore):
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, embeddings: Embeddings | None = None,
-             index: IndexConfig | None = None, policy: Policy | None = None, chroma_url: str | None = None, default_source: str = "user",
+             index: IndexConfig | None = None, ttl: TTLConfig | None = None, policy: Policy | None = None, chroma_url: str | None = None, default_source: str = "user",
              ground_across_keys: bool = False, judge: Any = None, share: float | None = None,
              calls_per_minute: int | None = CALLS_PER_MINUTE, judge_timeout: float = TIMEOUT) -> TarlStore:
         """Open an engine (``path`` None: in-memory) and a store that closes it; ``embeddings`` may be
@@ -141,8 +142,13 @@ class TarlStore(BaseStore):
         ``InMemoryStore(index=...)`` takes it, or ``"text_fields"`` as ``SqliteStore`` does; ``embed`` an
         ``Embeddings``, a function or a ``"provider:model"`` string), instead of ``embeddings``.
 
+        ``ttl``: LangGraph's ``TTLConfig`` is not supported (``NotImplementedError``, as ``put(ttl=...)``):
+        a value expires by its ``valid_to``.
+
         Raises ``TarlError`` naming the field, before any file is created, for an invalid option or one
         given without a ``judge``."""
+        if ttl is not None:
+            raise NotImplementedError("TTL is not supported by TarlStore (ttl=...): use valid_to in the value instead")
         if not isinstance(ground_across_keys, bool):      # checked before a path creates files
             raise TarlError("ground_across_keys", ground_across_keys, "must be True or False")
         from .embeddings import embedder_from_index, embedder_from_langchain

@@ -320,6 +320,12 @@ def test_sqlite_spelling_of_fields(tmp_path):
         assert store.search(NS, query="kiwi")[0].score == pytest.approx(1.0, abs=1e-4)
 
 
+def test_a_ttl_config_is_refused_as_put_ttl_is(tmp_path):
+    with pytest.raises(NotImplementedError, match="valid_to"):
+        TarlStore.open(tmp_path / "mem", ttl={"default_ttl": 1.0, "refresh_on_read": True})
+    assert not (tmp_path / "mem").exists()
+
+
 def test_a_wrong_dims_is_refused_on_first_use():
     with TarlStore.open(index={"dims": DIMS + 1, "embed": char_counts}) as store, pytest.raises(ValueError, match="dim"):
         store.put(NS, "k", {"text": "one"})
