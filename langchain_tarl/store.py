@@ -12,6 +12,7 @@ from langgraph.store.base import (
     NOT_PROVIDED,
     BaseStore,
     GetOp,
+    IndexConfig,
     InvalidNamespaceError,
     Item,
     ListNamespacesOp,
@@ -21,6 +22,7 @@ from langgraph.store.base import (
     Result,
     SearchItem,
     SearchOp,
+    TTLConfig,
     validate_op_namespace,
 )
 
@@ -32,7 +34,7 @@ from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, with_judge
 
 from . import namespaces
 from .judge import as_judge
-from .values import claim_from_value, key_of, value_of
+from .values import claim_from_value, index_fields, is_indexed, key_of, value_of
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
@@ -101,11 +103,19 @@ class TarlStore(BaseStore):
       ``value`` is exactly what was put and whose ``entry`` is the ledger row. ``search`` without a query
       lists newest first; with one, ranks by similarity across the namespaces under the prefix.
     - Keys are stored exactly (``" padded "`` is its own key). ``delete`` retracts the key's open entries
-      into History (reason ``retracted``). ``index=`` is accepted and ignored: every claim is indexed.
-      TTL is not supported (``supports_ttl = False``).
+      into History (reason ``retracted``). ``index=`` (and ``open(index=...)``'s ``fields``) name the
+      fields whose text is the claim's; ``index=False`` items are found by a query with score None,
+      after the scored ones (every claim is still embedded: TARL grounds on it). TTL is not supported
+      (``supports_ttl = False``).
     - A batch is validated whole before anything runs (one bad op and nothing is written), then run in
       order, so a ``GetOp`` after a ``PutOp`` on the same key sees the put's outcome.
     """
+
+    index_config: IndexConfig | None = None
+    """The ``index`` given to :meth:`open` (LangGraph stores expose theirs under this name)."""
+    embeddings: Embeddings | None = None
+    """The LangChain ``Embeddings`` given to :meth:`open` (``embeddings`` or ``index["embed"]``)."""
+    _fields: list[str] | None = None
 
     def __init__(self, engine: MemoryEngine, *, default_source: str = "user", ground_across_keys: bool = False,
                  owns_engine: bool = False) -> None:
@@ -118,7 +128,7 @@ class TarlStore(BaseStore):
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, embeddings: Embeddings | None = None,
-             policy: Policy | None = None, chroma_url: str | None = None, default_source: str = "user",
+             index: IndexConfig | None = None, ttl: TTLConfig | None = None, policy: Policy | None = None, chroma_url: str | None = None, default_source: str = "user",
              ground_across_keys: bool = False, judge: Any = None, share: float | None = None,
              calls_per_minute: int | None = CALLS_PER_MINUTE, judge_timeout: float = TIMEOUT) -> TarlStore:
         """Open an engine (``path`` None: in-memory) and a store that closes it; ``embeddings`` may be
@@ -128,17 +138,35 @@ class TarlStore(BaseStore):
         None: the doubt model's own threshold), ``calls_per_minute`` per namespace (None: no cap) and
         ``judge_timeout`` seconds, as ``EscalatingPolicy`` takes them.
 
+        ``index``: LangGraph's ``IndexConfig`` (``{"dims": ..., "embed": ..., "fields": [...]}``, as
+        ``InMemoryStore(index=...)`` takes it, or ``"text_fields"`` as ``SqliteStore`` does; ``embed`` an
+        ``Embeddings``, a function or a ``"provider:model"`` string), instead of ``embeddings``.
+
+        ``ttl``: LangGraph's ``TTLConfig`` is not supported (``NotImplementedError``, as ``put(ttl=...)``):
+        a value expires by its ``valid_to``.
+
         Raises ``TarlError`` naming the field, before any file is created, for an invalid option or one
         given without a ``judge``."""
+        if ttl is not None:
+            raise NotImplementedError("TTL is not supported by TarlStore (ttl=...): use valid_to in the value instead")
         if not isinstance(ground_across_keys, bool):      # checked before a path creates files
             raise TarlError("ground_across_keys", ground_across_keys, "must be True or False")
-        from .embeddings import embedder_from_langchain
+        from .embeddings import embedder_from_index, embedder_from_langchain
 
+        if index is not None and embeddings is not None:
+            raise TarlError("index", index, "give either embeddings or index (its 'embed'), not both")
         embedder = embedder_from_langchain(embeddings) if embeddings is not None else None
+        if index is not None:
+            embedder, embeddings = embedder_from_index(index)
         policy = with_judge(policy, as_judge(judge), share=share, calls_per_minute=calls_per_minute,
                             judge_timeout=judge_timeout)
         engine = MemoryEngine.open(path, embedder=embedder, policy=policy, chroma_url=chroma_url)
-        return cls(engine, default_source=default_source, ground_across_keys=ground_across_keys, owns_engine=True)
+        store = cls(engine, default_source=default_source, ground_across_keys=ground_across_keys, owns_engine=True)
+        store.index_config = dict(index) if index is not None else None
+        store.embeddings = embeddings
+        if index is not None:    # "text_fields": LangGraph's SQLite store spells the paths so
+            store._fields = index_fields(index["fields"] if index.get("fields") is not None else index.get("text_fields"))
+        return store
 
     def as_retriever(self, namespace: Sequence[str], *, k: int = 4) -> TarlRetriever:
         from .retriever import TarlRetriever
@@ -167,6 +195,8 @@ class TarlStore(BaseStore):
             ttl: float | None | NotProvided = NOT_PROVIDED) -> Decision | None:
         """As ``BaseStore.put``, but returns the TARL decision (``None`` for ``value=None``, a delete)."""
         self._check_ttl(ttl)
+        if isinstance(namespace, tuple) and namespace and namespace[0] == "langgraph":
+            raise InvalidNamespaceError(f"namespace={namespace!r}: root label 'langgraph' is reserved")
         result = self._run([PutOp(namespace, str(key), value, index=index)])[0]
         decision = result if isinstance(result, Decision) else None
         LAST_DECISION.set(decision)
@@ -184,7 +214,8 @@ class TarlStore(BaseStore):
         is grounded against the whole namespace, so it may revise, restate or contradict any memory
         there. If it is stored, its key is its entry id (``decision.entry_id``), usable with ``get``
         and ``delete``; one that revises a keyed memory takes that key too (the new value of the key)."""
-        claim = claim_from_value(namespaces.to_engine(namespace), None, value, default_source=self.default_source)
+        claim = claim_from_value(namespaces.to_engine(namespace), None, value, default_source=self.default_source,
+                                 paths=self._fields)
         if namespace[0] == "langgraph":
             raise InvalidNamespaceError(f"namespace={namespace!r}: root label 'langgraph' is reserved")
         return self.engine.write(claim)
@@ -204,10 +235,10 @@ class TarlStore(BaseStore):
         validate_op_namespace(op)
         if isinstance(op, PutOp):
             ns = namespaces.to_engine(op.namespace)
-            if op.value is not None:
-                if op.namespace[0] == "langgraph":
-                    raise InvalidNamespaceError(f"namespace={op.namespace!r}: root label 'langgraph' is reserved")
-                return claim_from_value(ns, op.key, op.value, default_source=self.default_source)
+            if op.value is not None:     # the root label "langgraph" is LangGraph's own: put refuses it, batch not
+                paths = self._fields if op.index is None or op.index is False else index_fields(op.index)
+                return claim_from_value(ns, op.key, op.value, default_source=self.default_source,
+                                        paths=paths, indexed=op.index is not False)
         elif isinstance(op, GetOp):
             namespaces.to_engine(op.namespace)
         elif isinstance(op, (SearchOp, ListNamespacesOp)):
@@ -275,21 +306,32 @@ class TarlStore(BaseStore):
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         want, query = op.offset + op.limit, (op.query or "").strip()    # a blank query lists, as no query
+        if want == 0 or op.limit == 0:
+            return []
         scored: list[tuple[Entry, float | None]] = []
         for ns in self._namespaces(tuple(op.namespace_prefix)):
-            if query:
-                fetch = want if not op.filter else max(want, len(self.engine.accepted(ns)))
-                scored += [(h.entry, h.score) for h in self.engine.search(query, ns, fetch)]
-            else:
-                scored += [(e, None) for e in self.engine.accepted(ns)]
-        if query:
-            scored.sort(key=lambda p: -(p[1] or 0.0))
-        else:
-            scored.sort(key=lambda p: -p[0].created_tx)      # newest first, as LangGraph's Postgres store
+            scored += self._ranked(ns, query, want, bool(op.filter)) if query else \
+                [(e, None) for e in self.engine.accepted(ns)]
+        # scored items best first, then the unscored (index=False) ones; each group newest first
+        scored.sort(key=lambda p: (p[1] is None, -(p[1] or 0.0), -p[0].created_tx))
         if op.filter:
-            scored = [(e, s) for e, s in scored
-                      if all(_compare_values(value_of(e).get(f), v) for f, v in op.filter.items())]
+            scored = [(e, s) for e, s in scored if matches(value_of(e), op.filter)]
         return [TarlSearchItem(e, s) for e, s in scored[op.offset:want]]
+
+    def _ranked(self, ns: str, query: str, want: int, filtered: bool) -> list[tuple[Entry, float | None]]:
+        """The namespace's Accepted entries ranked for ``query``, at least ``want`` of them when there are:
+        the indexed ones by score, then (as LangGraph fills a short page) those put with ``index=False``,
+        score None. Every entry is in the engine's index (TARL grounds on it); the unindexed are skipped."""
+        fetch = want if not filtered else max(want, len(self.engine.accepted(ns)))
+        while True:
+            hits = self.engine.search(query, ns, fetch)
+            found: list[tuple[Entry, float | None]] = [(h.entry, h.score) for h in hits if is_indexed(h.entry)]
+            if len(found) >= want or len(hits) < fetch:
+                break
+            fetch *= 4
+        if len(found) < want or filtered:
+            found += [(e, None) for e in self.engine.accepted(ns) if not is_indexed(e)]
+        return found
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         spaces = [namespaces.from_engine(n) for n in self.engine.namespaces() if self.engine.accepted(n)]
@@ -299,6 +341,26 @@ class TarlStore(BaseStore):
             spaces = [s[:op.max_depth] for s in spaces]
         ordered = sorted(set(spaces))
         return ordered[op.offset:op.offset + op.limit]
+
+
+def matches(value: dict[str, Any], filter: dict[str, Any]) -> bool:
+    """LangGraph's filter semantics (InMemoryStore's matcher: ``$eq $ne $gt $gte $lt $lte``, nested objects,
+    lists), plus what its SQL stores add: a key ``"a.b"`` that is not itself a field names a nested field, and
+    a comparison that cannot be made (``$gt`` on a missing field or a word) is no match rather than an error."""
+    try:
+        return all(_compare_values(_field(value, f), v) for f, v in filter.items())
+    except (TypeError, ValueError):
+        return False
+
+
+def _field(value: Any, path: str) -> Any:
+    if not isinstance(value, dict) or path in value or "." not in path:
+        return value.get(path) if isinstance(value, dict) else None
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
 
 
 def _non_negative(field: str, value: Any) -> None:

@@ -13,24 +13,32 @@ The rule, in one place so that the store, the tools and the docs agree:
   first. The whole value is in the claim's metadata, so any change of any field is a change.
 - The whole value is kept in the entry's metadata under :data:`VALUE_KEY` and handed back unchanged
   by ``get``/``search``; entries written straight through the engine come back as ``{"text": ...}``.
+- LangGraph's ``index`` choices: with field paths (the store's ``IndexConfig["fields"]`` or a put's
+  ``index=[...]``, e.g. ``"summary"``, ``"a.b"``, ``"tags[*]"``) the text is what those paths hold, joined
+  by newlines (``"$"`` stands for the rule above). A put with ``index=False``, or whose paths hold
+  nothing, is still a claim with a text (TARL weighs every write) but is marked :data:`UNINDEXED_KEY`:
+  ``search(query=...)`` gives it no score and lists it after the scored items, as LangGraph does.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 from shared_core import Claim, Entry, TarlError
 
 VALUE_KEY = "langgraph_value"
+UNINDEXED_KEY = "langgraph_unindexed"
 CLAIM_FIELDS = ("source", "confidence", "valid_from", "valid_to", "observed_at", "many")
 
 
-def claim_from_value(namespace: str, key: str | None, value: Any, *, default_source: str) -> Claim:
+def claim_from_value(namespace: str, key: str | None, value: Any, *, default_source: str,
+                     paths: Sequence[str] | None = None, indexed: bool = True) -> Claim:
     """The claim a ``put`` offers to memory (``key`` None: a free-text memory with no key, see
-    ``TarlStore.add``); raises :class:`TarlError` naming the bad field."""
+    ``TarlStore.add``); ``paths``: the index field paths whose text is the claim's (None: the text rule);
+    ``indexed`` False: ``index=False``. Raises :class:`TarlError` naming the bad field."""
     if not isinstance(value, Mapping):
         raise TarlError("value", value, "must be a dict (a JSON object), e.g. {'text': 'Alice lives in Lisbon'}")
     value = dict(value)
@@ -49,12 +57,17 @@ def claim_from_value(namespace: str, key: str | None, value: Any, *, default_sou
     fields.setdefault("source", default_source)
     if key is not None:     # a store key holds one value, as in every BaseStore, unless the value says "many"
         fields.setdefault("many", False)
+    text = text_of(value, encoded)
+    if paths is not None:
+        found = list(dict.fromkeys(t for path in paths for t in _texts_at(value, path, text) if t.strip()))
+        text, indexed = ("\n".join(found), indexed) if found else (text, False)
+    marks = {} if indexed else {UNINDEXED_KEY: True}
     try:
         return Claim(
-            text=text_of(value, encoded),
+            text=text,
             namespace=namespace,
             slot=key,
-            metadata={**metadata, VALUE_KEY: value},
+            metadata={**metadata, VALUE_KEY: value, **marks},
             **fields,
         )
     except ValidationError as exc:
@@ -62,6 +75,29 @@ def claim_from_value(namespace: str, key: str | None, value: Any, *, default_sou
         field = ".".join(str(p) for p in err.get("loc", ())) or "text"
         name = "key" if field == "slot" else f"value.{field}"
         raise TarlError(name, err.get("input"), err.get("msg", "invalid")) from None
+
+
+def index_fields(index: Any) -> list[str] | None:
+    """A put's or an ``IndexConfig``'s field paths (None: the text rule); refuses what is not a list of
+    path strings, naming it."""
+    if index is None:
+        return None
+    if isinstance(index, str):
+        index = [index]
+    if not isinstance(index, (list, tuple)) or not all(isinstance(p, str) and p for p in index):
+        raise TarlError("index", index, "must be None, False or a list of field paths such as ['text', 'a.b', 'tags[*]']")
+    return list(index)
+
+
+def _texts_at(value: Mapping[str, Any], path: str, text: str) -> list[str]:
+    from langgraph.store.base.embed import get_text_at_path
+
+    return [text] if path == "$" else get_text_at_path(value, path)
+
+
+def is_indexed(entry: Entry) -> bool:
+    """False for a value put with ``index=False`` or whose index paths held no text."""
+    return not entry.metadata.get(UNINDEXED_KEY)
 
 
 def text_of(value: Mapping[str, Any], encoded: str | None = None) -> str:

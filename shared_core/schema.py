@@ -130,7 +130,14 @@ class Claim(BaseModel):
             raise ValueError(f"text has {len(v)} characters; the limit is {MAX_TEXT_CHARS}")
         return v
 
-    @field_validator("namespace", "source")
+    @field_validator("namespace")
+    @classmethod
+    def _namespace(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("must not be empty")
+        return v                                # kept exactly: LangGraph's ("users", "alice\n") is not ("users", "alice")
+
+    @field_validator("source")
     @classmethod
     def _name(cls, v: str) -> str:
         v = v.strip()
