@@ -75,7 +75,8 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     ("Tom passed away" under the key ``pet`` after "I have a cat named Tom"): a key holds one value."""
     if mine.explicit is not None and mine.explicit == theirs.explicit:
         return False
-    if _other_call(claim, entry) or _reported(claim) and _reported(entry) and not restated(claim, entry):
+    if _other_call(claim, entry) or records.other(claim, entry) or (
+            _reported(claim) and _reported(entry) and not restated(claim, entry)):
         return True
     if slots.same_subject(mine, theirs):
         return False

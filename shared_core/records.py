@@ -62,3 +62,20 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
     if any(a[k] != b[k] for k in shared):
         return True
     return False if len(shared) >= SAME_AT else None
+
+
+_IDENTITY = re.compile(r"(?:^|[._])(?:id|uuid|sku|ref)$|^(?:host|hostname|flag|device|order|ticket|invoice|reservation|"
+                       r"booking|confirmation|pnr|issue)$")
+"""A field that names which thing a record is (its id, host, flag), not a state of that thing."""
+
+
+def other(claim: str, entry: str) -> bool:
+    """Two records of different things: a field naming the thing (``_IDENTITY``) that both hold differs
+    ("host": "pg-replica" is not the record of "host": "pg-main", whatever else they share)."""
+    a, b = fields(claim), fields(entry)
+    return any(_name(a[k]) != _name(b[k]) for k in a.keys() & b.keys() if _IDENTITY.search(k))
+
+
+def _name(value: str) -> str:
+    """An identity field's value without what a call's output appends ("hallway ->" is "hallway")."""
+    return value.split(" ->")[0].split(" →")[0].strip()
