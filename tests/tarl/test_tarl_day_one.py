@@ -54,6 +54,21 @@ SCENARIOS: dict[str, tuple[list[Said], str, str, Action]] = {
                                      "user", Action.REVISE),
     "agent_relay_restated_by_user": ([("The user is vegetarian.", "assistant")], "The user is vegetarian.", "user",
                                      Action.NOOP),
+    # a change said by ending the old value, not by naming a new one (session 22)
+    "correction_names_the_old_number": ([("The user's address is 41 Larch Rd", "user")],
+                                        "No, it's 14 Larch Rd, not 41", "user", Action.REVISE),
+    "the_gp_retired": ([("my GP is Dr. Okafor at the Elm St practice", "user")],
+                       "okafor retired so they put me with dr bianchi", "user", Action.REVISE),
+    "no_more_of_an_activity": ([("play padel every tuesday w coworkers", "user")],
+                               "my knee's finished so no more padel for me", "user", Action.REVISE),
+    "a_duty_handed_on": ([("pager's mine this week for the payments rota", "user")],
+                         "handed the pager to Marco this morning, free at last", "user", Action.REVISE),
+    "a_new_number_named_by_its_shape": ([("mum's is 06 98 11 35 02", "user")],
+                                        "mum changed her number after the spam calls, new one is 06 77 20 91 48",
+                                        "user", Action.REVISE),
+    "another_host_is_another_record": ([('{"host": "pg-main", "max_connections": 400}', "tool")],
+                                       '{"host": "pg-replica", "max_connections": 200}', "tool", Action.APPEND),
+    "a_morning_greeting": ([("I live in Leeds", "user")], "gm", "user", Action.NOOP),
 }
 # (earlier slotted write, the claim under test on the same slot, expected): slot, sources and order as given
 SLOTTED: dict[str, tuple[tuple[str, str, str], tuple[str, str], Action]] = {
