@@ -13,6 +13,7 @@ from langchain.tools import ToolRuntime
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.config import get_config
 from langgraph.store.base import BaseStore, InvalidNamespaceError, SearchItem
 from shared_core import Action, Decision, TarlError
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_escalation
@@ -103,7 +104,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
       whatever escalation the store was opened with; attached once, so the gate's count carries on).
 
     ``namespace`` is a fixed tuple or a function of the runtime (``Runtime`` or ``ToolRuntime``; both
-    have ``context``) returning one. A string, fixed or returned, is one namespace, never split into
+    have ``context`` and ``config``, the run's config: ``lambda rt: ("memories",
+    rt.config["configurable"]["user_id"])``) returning one. A string, fixed or returned, is one namespace, never split into
     characters: ``"alice"`` is ``("alice",)`` as in langmem, ``"memories.alice"`` is
     ``("memories", "alice")`` as in :class:`TarlRetriever` (:func:`langchain_tarl.namespaces.labels`).
     The store is ``store=`` or else the agent's (``create_agent(..., store=...)``).
@@ -127,7 +129,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
 
     # -- resolution ---------------------------------------------------------------------------
     def _ns(self, runtime: Any) -> tuple[str, ...]:
-        return _labels(self.namespace(runtime)) if callable(self.namespace) else self.namespace
+        return _labels(self.namespace(_with_config(runtime))) if callable(self.namespace) else self.namespace
 
     def _store(self, runtime: Any) -> BaseStore:
         store = self.store if self.store is not None else getattr(runtime, "store", None)
@@ -272,6 +274,30 @@ class TarlMemoryMiddleware(AgentMiddleware):
             return None
         await asyncio.to_thread(self._store_facts, store, ns, conversation(state), facts)
         return None
+
+
+class _RuntimeWithConfig:
+    """A LangGraph ``Runtime`` that also answers ``config``, as a ``ToolRuntime`` does."""
+
+    def __init__(self, runtime: Any, config: Any) -> None:
+        self._runtime, self.config = runtime, config
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._runtime, name)
+
+
+def _with_config(runtime: Any) -> Any:
+    """The runtime a namespace function is given, with the run's ``config``. Why: the tools get a
+    ``ToolRuntime`` (``config`` included) but the model-call and after-run hooks a ``Runtime`` (none), so
+    ``lambda rt: ("memories", rt.config["configurable"]["user_id"])``, LangGraph's usual per-user
+    namespace, worked in ``remember`` and raised ``AttributeError`` before the first model call."""
+    if runtime is None or hasattr(runtime, "config"):
+        return runtime
+    try:
+        config = get_config()
+    except RuntimeError:                        # outside a run: nothing to add
+        return runtime
+    return _RuntimeWithConfig(runtime, config)
 
 
 def _facts(result: Any) -> list[ExtractedFact]:
