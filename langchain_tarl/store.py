@@ -183,7 +183,16 @@ class TarlStore(BaseStore):
         """Offer a memory that has no key of its own (a free-text fact from a tool or an extractor): it
         is grounded against the whole namespace, so it may revise, restate or contradict any memory
         there. If it is stored, its key is its entry id (``decision.entry_id``), usable with ``get``
-        and ``delete``; one that revises a keyed memory takes that key too (the new value of the key)."""
+        and ``delete``; one that revises a keyed memory takes that key too (the new value of the key).
+
+        The fact is ``value["text"]`` (or langmem's ``value["content"]``): a value without one, or with a
+        blank one, is a ``TarlError`` naming it and writes nothing. Why, unlike ``put`` (whose key says what
+        the value is about, so ``{}`` is a value): a free fact has nothing else to be weighed on, and its
+        JSON (``{"text": ""}``) would be grounded against every memory, noop-ing or appending a non-fact."""
+        if isinstance(value, dict) and not any(isinstance(value.get(f), str) and value[f].strip()
+                                               for f in ("text", "content")):
+            field = "content" if "content" in value and "text" not in value else "text"
+            raise TarlError(f"value.{field}", value.get(field), "a free fact needs its text: a non-empty string")
         claim = claim_from_value(namespaces.to_engine(namespace), None, value, default_source=self.default_source)
         if namespace[0] == "langgraph":
             raise InvalidNamespaceError(f"namespace={namespace!r}: root label 'langgraph' is reserved")
