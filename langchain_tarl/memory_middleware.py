@@ -323,9 +323,11 @@ def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None,
            said: list[tuple[str, str]], confidence: float | None = None, *,
            many: bool | None = False) -> tuple[Decision | None, Attribution]:
     """Write one model-written fact. Whose word it is follows the core's trust rule
-    (``shared_core.trust``). Its key: the canonical slot (``shared_core.extraction.canonical_slot``);
-    a fact with no valid slot is grounded against the whole namespace on a ``TarlStore``
-    (``TarlStore.add``); on any other store the key comes from ``extraction.store_key`` (never random)."""
+    (``shared_core.trust``). Its key: the canonical slot (``shared_core.extraction.canonical_slot``). On a
+    ``TarlStore`` every fact is grounded against the whole namespace (``TarlStore.add``, with the slot as
+    ``key`` when there is one), so the same attribute stored earlier without a slot, or under another, is
+    revised rather than left current beside the new value; on any other store the key comes from
+    ``extraction.store_key`` (never random)."""
     if not isinstance(fact, str) or not fact.strip():
         raise TarlError("fact", fact, "must be a non-empty sentence")
     many = False if many is None else many          # JSON null, as models send for every optional argument
@@ -338,10 +340,8 @@ def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None,
     if attribution.claimed not in (None, attribution.source):
         value["metadata"] = attribution.metadata()
     key = canonical_slot(slot)
-    if isinstance(store, TarlStore):
-        if key is None:
-            return store.add(ns, value), attribution
-        return store.put(ns, key, {**value, "many": many}), attribution
+    if isinstance(store, TarlStore):     # grounded against the namespace: an earlier value may have no slot
+        return (store.add(ns, value) if key is None else store.add(ns, {**value, "many": many}, key=key)), attribution
     return store.put(ns, store_key(ExtractedFact(text=fact, slot=key, many=many)), value), attribution
 
 

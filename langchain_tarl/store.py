@@ -179,11 +179,15 @@ class TarlStore(BaseStore):
         LAST_DECISION.set(decision)                 # the worker thread's context does not come back
         return decision
 
-    def add(self, namespace: tuple[str, ...], value: dict[str, Any]) -> Decision:
-        """Offer a memory that has no key of its own (a free-text fact from a tool or an extractor): it
-        is grounded against the whole namespace, so it may revise, restate or contradict any memory
-        there. If it is stored, its key is its entry id (``decision.entry_id``), usable with ``get``
-        and ``delete``; one that revises a keyed memory takes that key too (the new value of the key).
+    def add(self, namespace: tuple[str, ...], value: dict[str, Any], *, key: str | None = None) -> Decision:
+        """Offer a fact from a conversation (a tool's or an extractor's): it is grounded against the whole
+        namespace, so it may revise, restate or contradict any memory there. Without ``key`` it has no
+        key of its own: if it is stored, its key is its entry id (``decision.entry_id``), usable with
+        ``get`` and ``delete``; one that revises a keyed memory takes that key too (the new value of the
+        key). With ``key`` (the memory tools' slot) it is stored under that key, whose changed value is
+        never dropped, as a ``put``'s; unlike a ``put``, a value the namespace already holds under no key
+        or another key is revised or restated, never left current beside it ("I live in Lisbon", said
+        without a slot, then "The user lives in Berlin" on ``user.home_city``).
 
         The fact is ``value["text"]`` (or langmem's ``value["content"]``): a value without one, or with a
         blank one, is a ``TarlError`` naming it and writes nothing. Why, unlike ``put`` (whose key says what
@@ -193,13 +197,15 @@ class TarlStore(BaseStore):
                                                for f in ("text", "content")):
             field = "content" if "content" in value and "text" not in value else "text"
             raise TarlError(f"value.{field}", value.get(field), "a free fact needs its text: a non-empty string")
-        claim = claim_from_value(namespaces.to_engine(namespace), None, value, default_source=self.default_source)
+        claim = claim_from_value(namespaces.to_engine(namespace), key, value, default_source=self.default_source)
         if namespace[0] == "langgraph":
             raise InvalidNamespaceError(f"namespace={namespace!r}: root label 'langgraph' is reserved")
-        return self.engine.write(claim)
+        if key is None:
+            return self.engine.write(claim)
+        return self.engine.write(claim, keyed=True, scope="namespace")
 
-    async def aadd(self, namespace: tuple[str, ...], value: dict[str, Any]) -> Decision:
-        return await asyncio.to_thread(self.add, namespace, value)
+    async def aadd(self, namespace: tuple[str, ...], value: dict[str, Any], *, key: str | None = None) -> Decision:
+        return await asyncio.to_thread(self.add, namespace, value, key=key)
 
     def _check_ttl(self, ttl: float | None | NotProvided) -> None:
         if ttl not in (NOT_PROVIDED, None):

@@ -47,8 +47,9 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
     ``history`` (e.g. ``TarlMemory.aget_all``) and, inside an agent run, in the run's own messages
     (the workflow ``Context``'s scratchpad, where a tool's fresh result sits until the run ends).
     Without a supporting message the fact is recorded as the assistant's. A ``slot`` (canonical
-    ``subject.attribute``, as in the LangChain tool) is a key: the fact is weighed against that key's
-    values only, so a second manager revises the first; ``many`` says the attribute holds several
+    ``subject.attribute``, as in the LangChain tool) is a key: a second manager on it revises the first, and
+    the fact is also weighed against the namespace's other memories, so the same attribute stored without a
+    slot (each user turn is, by ``TarlMemory``) is revised or restated, not left current beside it; ``many`` says the attribute holds several
     values (a further liked food is kept beside the others). A slot that is not ``subject.attribute``
     or holds a random id is dropped (``shared_core.extraction.canonical_slot``): the fact is then
     weighed against every memory. The tool replies with TARL's decision, so the model knows what happened;
@@ -106,7 +107,8 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
                 raise TarlError("fact", fact, "must be a string (one short sentence)")
             key = canonical_slot(slot)
             attribution = attribute(fact, source, await said(ctx))
-            decision = await engine.awrite(claim(fact, attribution, key, many), keyed=key is not None)
+            decision = await engine.awrite(claim(fact, attribution, key, many), keyed=key is not None,
+                                           scope="namespace")      # earlier turns were stored without a slot
             return _said(decision, attribution)
         except TarlError as err:                        # tell the model what was wrong; nothing was written
             return f"not stored: {brief(err)}"
