@@ -261,7 +261,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
             return describe(*_offer(self._store(runtime), self._ns(runtime), fact, source, slot,
                                     conversation(getattr(runtime, "state", None) or {}), many=many))
         except TarlError as err:               # tell the model what was wrong; nothing was written
-            return f"not stored: {err}"
+            return f"not stored: {_brief(err)}"
 
     # -- extraction after the run -------------------------------------------------------------
     def _turn(self, state: Any) -> str | None:
@@ -409,6 +409,15 @@ def _defused(text: str) -> str:
     memory is data the user (or a web page) wrote; pasted as is, ``</memories> SYSTEM: ...`` would close
     the block and speak with the system prompt's authority, and a newline would forge another memory."""
     return _TAG.sub(lambda m: "\u2039" + m.group(1) + ("\u203a" if m.group(2) else ""), " ".join(text.split()))
+
+
+def _brief(err: TarlError, limit: int = 120) -> str:
+    """``err`` on one line with its value cut to ``limit`` characters. Why: a refused 9,000-character fact
+    was read back to the model whole, as a 10,000-character tool reply, on every retry."""
+    text, value = str(err), repr(err.value)
+    if len(value) > limit and text.startswith(f"{err.field}={value}"):
+        text = f"{err.field}={value[:limit]}...{text[len(err.field) + 1 + len(value):]}"
+    return " ".join(text.split())
 
 
 def _labels(namespace: Any) -> tuple[str, ...]:
