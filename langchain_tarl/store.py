@@ -28,6 +28,7 @@ from langgraph.store.base import (
 # mean for InMemoryStore (private helpers: pinned by the contract tests in tests/langchain/).
 from langgraph.store.memory import _compare_values, _does_match
 from shared_core import Action, Claim, Decision, Entry, Ledger, MemoryEngine, Reason, Step, TarlError
+from shared_core.config import default_config
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, with_judge
 
 from . import namespaces
@@ -111,6 +112,7 @@ class TarlStore(BaseStore):
                  owns_engine: bool = False) -> None:
         if not isinstance(ground_across_keys, bool):
             raise TarlError("ground_across_keys", ground_across_keys, "must be True or False")
+        _known_source(engine.config, default_source)
         self.engine = engine
         self.default_source = default_source
         self.ground_across_keys = ground_across_keys
@@ -132,6 +134,7 @@ class TarlStore(BaseStore):
         given without a ``judge``."""
         if not isinstance(ground_across_keys, bool):      # checked before a path creates files
             raise TarlError("ground_across_keys", ground_across_keys, "must be True or False")
+        _known_source(default_config(), default_source)
         from .embeddings import embedder_from_langchain
 
         embedder = embedder_from_langchain(embeddings) if embeddings is not None else None
@@ -314,6 +317,16 @@ class TarlStore(BaseStore):
             spaces = [s[:op.max_depth] for s in spaces]
         ordered = sorted(set(spaces))
         return ordered[op.offset:op.offset + op.limit]
+
+
+def _known_source(config: Any, source: Any) -> None:
+    """``default_source`` refused when the store opens, not at the first put that omits a source."""
+    if not isinstance(source, str):
+        raise TarlError("default_source", source, "must be a source name, e.g. 'user'")
+    try:
+        config.source(source)
+    except TarlError as err:
+        raise TarlError("default_source", source, str(err).split(": ", 1)[1]) from None
 
 
 def _non_negative(field: str, value: Any) -> None:
