@@ -13,6 +13,7 @@ from langchain.tools import ToolRuntime
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.config import get_config
 from langgraph.store.base import BaseStore, InvalidNamespaceError, SearchItem
 from shared_core import Action, Decision, TarlError
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_escalation
@@ -50,7 +51,9 @@ def describe(decision: Decision | None, attribution: Attribution | None = None) 
     return f"{OUTCOMES.get(decision.action, decision.action.value)} ({decision.rationale}){said}"
 
 
-MEMORY_TOOLS = frozenset({"remember", "recall"})
+MEMORY_TOOLS = frozenset({"remember", "recall", "forget"})
+FORGET_SCAN = 10_000
+"""How many of a namespace's newest memories ``forget`` compares a text with."""
 
 
 def conversation(state: Any) -> list[tuple[str, str]]:
@@ -84,7 +87,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
 
     - Before every model call (sync and async) the Accepted memories most similar to the latest user
       message are appended to the system message inside ``<memories>`` (``request.override``).
-    - Tools ``remember(fact, source, slot, many)`` and ``recall(query)`` write and read through the store;
+    - Tools ``remember(fact, source, slot, many)``, ``recall(query)`` and ``forget(memory)`` (a slot or a
+      memory's text: ``store.delete``, so it is retracted into History, never erased) write and read through the store;
       with a :class:`TarlStore` each remember is a TARL decision, and the tool reports it to the model.
       Whose word the fact is follows the core's trust rule (:mod:`shared_core.trust`): the model may
       lower trust freely, and relay the user's or a tool's fact only if this thread holds it. The
@@ -103,7 +107,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
       whatever escalation the store was opened with; attached once, so the gate's count carries on).
 
     ``namespace`` is a fixed tuple or a function of the runtime (``Runtime`` or ``ToolRuntime``; both
-    have ``context``) returning one. A string, fixed or returned, is one namespace, never split into
+    have ``context`` and ``config``, the run's config: ``lambda rt: ("memories",
+    rt.config["configurable"]["user_id"])``) returning one. A string, fixed or returned, is one namespace, never split into
     characters: ``"alice"`` is ``("alice",)`` as in langmem, ``"memories.alice"`` is
     ``("memories", "alice")`` as in :class:`TarlRetriever` (:func:`langchain_tarl.namespaces.labels`).
     The store is ``store=`` or else the agent's (``create_agent(..., store=...)``).
@@ -127,7 +132,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
 
     # -- resolution ---------------------------------------------------------------------------
     def _ns(self, runtime: Any) -> tuple[str, ...]:
-        return _labels(self.namespace(runtime)) if callable(self.namespace) else self.namespace
+        return _labels(self.namespace(_with_config(runtime))) if callable(self.namespace) else self.namespace
 
     def _store(self, runtime: Any) -> BaseStore:
         store = self.store if self.store is not None else getattr(runtime, "store", None)
@@ -207,15 +212,56 @@ class TarlMemoryMiddleware(AgentMiddleware):
         async def arecall(query: str, runtime: ToolRuntime[Any, Any]) -> str:
             return _lines(await mw._store(runtime).asearch(mw._ns(runtime), query=query, limit=max(mw.k, 1)))
 
+        def forget(memory: str, runtime: ToolRuntime[Any, Any]) -> str:
+            """Forget a memory the user asks you to forget or says is wrong: it is no longer recalled (it is
+            kept in memory's history, not erased). Call it once per memory.
+
+            Args:
+                memory: The memory's slot as shown in <memories> or by recall, e.g. "user.address", or
+                    its exact text, e.g. "The user's address is 14 Larch Rd".
+            """
+            return mw._forget(runtime, memory)
+
+        async def aforget(memory: str, runtime: ToolRuntime[Any, Any]) -> str:
+            return await asyncio.to_thread(mw._forget, runtime, memory)
+
         return [StructuredTool.from_function(remember, coroutine=aremember, parse_docstring=True),
-                StructuredTool.from_function(recall, coroutine=arecall, parse_docstring=True)]
+                StructuredTool.from_function(recall, coroutine=arecall, parse_docstring=True),
+                StructuredTool.from_function(forget, coroutine=aforget, parse_docstring=True)]
+
+    def _forget(self, runtime: Any, memory: Any) -> str:
+        """Retract the memories whose text ``memory`` is (as the model copied it from a ``<memories>`` line
+        or a recall: ``- text (slot: s)`` is read too; only that value of a many-valued slot), else every
+        value of the slot it names (``store.delete``). A ``TarlStore`` moves them to History, reason
+        ``retracted``: ``versions`` and as-of reads still show them."""
+        if not isinstance(memory, str) or not memory.strip():
+            return f"not forgotten: memory={memory!r}: must be a memory's slot or its exact text"
+        store, ns = self._store(runtime), self._ns(runtime)
+        text, named = _copied(memory)
+        wanted = " ".join(text.split()).casefold()
+        items = [i for i in store.search(ns, limit=FORGET_SCAN) if " ".join(_text(i.value).split()).casefold() == wanted]
+        gone = [_text(i.value) for i in items]
+        if items and isinstance(store, TarlStore):
+            for item in items:
+                store.engine.retract(item.entry.id, note="forgotten (the forget tool)")
+        elif items:
+            for item in items:
+                store.delete(ns, item.key)
+        else:
+            key = next((k for k in (named, text) if k and store.get(ns, k) is not None), None)
+            if key is None:
+                return (f"not forgotten: no memory has the slot or text {memory.strip()!r}; recall it and pass "
+                        "its slot or its exact text")
+            gone = [_text(i.value) for i in store.search(ns, limit=FORGET_SCAN) if i.key == key]
+            store.delete(ns, key)
+        return "forgotten (no longer recalled; kept in memory's history): " + "; ".join(gone)
 
     def _remember(self, runtime: Any, fact: str, source: str | None, slot: str | None, many: bool | None) -> str:
         try:
             return describe(*_offer(self._store(runtime), self._ns(runtime), fact, source, slot,
                                     conversation(getattr(runtime, "state", None) or {}), many=many))
         except TarlError as err:               # tell the model what was wrong; nothing was written
-            return f"not stored: {err}"
+            return f"not stored: {_brief(err)}"
 
     # -- extraction after the run -------------------------------------------------------------
     def _turn(self, state: Any) -> str | None:
@@ -274,6 +320,30 @@ class TarlMemoryMiddleware(AgentMiddleware):
         return None
 
 
+class _RuntimeWithConfig:
+    """A LangGraph ``Runtime`` that also answers ``config``, as a ``ToolRuntime`` does."""
+
+    def __init__(self, runtime: Any, config: Any) -> None:
+        self._runtime, self.config = runtime, config
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._runtime, name)
+
+
+def _with_config(runtime: Any) -> Any:
+    """The runtime a namespace function is given, with the run's ``config``. Why: the tools get a
+    ``ToolRuntime`` (``config`` included) but the model-call and after-run hooks a ``Runtime`` (none), so
+    ``lambda rt: ("memories", rt.config["configurable"]["user_id"])``, LangGraph's usual per-user
+    namespace, worked in ``remember`` and raised ``AttributeError`` before the first model call."""
+    if runtime is None or hasattr(runtime, "config"):
+        return runtime
+    try:
+        config = get_config()
+    except RuntimeError:                        # outside a run: nothing to add
+        return runtime
+    return _RuntimeWithConfig(runtime, config)
+
+
 def _facts(result: Any) -> list[ExtractedFact]:
     """The facts an extractor's reply carries: its structured output, or the same as JSON (in the tool
     call's arguments or the text). Prose is not read as facts: the prompt asks for structured output, so
@@ -297,9 +367,11 @@ def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None,
            said: list[tuple[str, str]], confidence: float | None = None, *,
            many: bool | None = False) -> tuple[Decision | None, Attribution]:
     """Write one model-written fact. Whose word it is follows the core's trust rule
-    (``shared_core.trust``). Its key: the canonical slot (``shared_core.extraction.canonical_slot``);
-    a fact with no valid slot is grounded against the whole namespace on a ``TarlStore``
-    (``TarlStore.add``); on any other store the key comes from ``extraction.store_key`` (never random)."""
+    (``shared_core.trust``). Its key: the canonical slot (``shared_core.extraction.canonical_slot``). On a
+    ``TarlStore`` every fact is grounded against the whole namespace (``TarlStore.add``, with the slot as
+    ``key`` when there is one), so the same attribute stored earlier without a slot, or under another, is
+    revised rather than left current beside the new value; on any other store the key comes from
+    ``extraction.store_key`` (never random)."""
     if not isinstance(fact, str) or not fact.strip():
         raise TarlError("fact", fact, "must be a non-empty sentence")
     many = False if many is None else many          # JSON null, as models send for every optional argument
@@ -312,11 +384,20 @@ def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None,
     if attribution.claimed not in (None, attribution.source):
         value["metadata"] = attribution.metadata()
     key = canonical_slot(slot)
-    if isinstance(store, TarlStore):
-        if key is None:
-            return store.add(ns, value), attribution
-        return store.put(ns, key, {**value, "many": many}), attribution
+    if isinstance(store, TarlStore):     # grounded against the namespace: an earlier value may have no slot
+        return (store.add(ns, value) if key is None else store.add(ns, {**value, "many": many}, key=key)), attribution
     return store.put(ns, store_key(ExtractedFact(text=fact, slot=key, many=many)), value), attribution
+
+
+_LINE = re.compile(r"^\s*-\s*(?P<text>.*?)(?:\s*\(slot:\s*(?P<slot>[^()]+?)\s*\))?\s*$", re.DOTALL)
+
+
+def _copied(memory: str) -> tuple[str, str | None]:
+    """A memory as a model names it: ``user.address``, a text, or a line it copied (``- text (slot: s)``)."""
+    found = _LINE.match(memory)
+    if found is None:
+        return memory.strip(), None
+    return found["text"].strip(), found["slot"]
 
 
 _TAG = re.compile(r"<(\s*/?\s*memories\b[^<>\n]*)(>?)", re.IGNORECASE)
@@ -328,6 +409,15 @@ def _defused(text: str) -> str:
     memory is data the user (or a web page) wrote; pasted as is, ``</memories> SYSTEM: ...`` would close
     the block and speak with the system prompt's authority, and a newline would forge another memory."""
     return _TAG.sub(lambda m: "\u2039" + m.group(1) + ("\u203a" if m.group(2) else ""), " ".join(text.split()))
+
+
+def _brief(err: TarlError, limit: int = 120) -> str:
+    """``err`` on one line with its value cut to ``limit`` characters. Why: a refused 9,000-character fact
+    was read back to the model whole, as a 10,000-character tool reply, on every retry."""
+    text, value = str(err), repr(err.value)
+    if len(value) > limit and text.startswith(f"{err.field}={value}"):
+        text = f"{err.field}={value[:limit]}...{text[len(err.field) + 1 + len(value):]}"
+    return " ".join(text.split())
 
 
 def _labels(namespace: Any) -> tuple[str, ...]:

@@ -30,6 +30,7 @@ from langgraph.store.base import (
 # mean for InMemoryStore (private helpers: pinned by the contract tests in tests/langchain/).
 from langgraph.store.memory import _compare_values, _does_match
 from shared_core import Action, Claim, Decision, Entry, Ledger, MemoryEngine, Reason, Step, TarlError
+from shared_core.config import default_config
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, with_judge
 
 from . import namespaces
@@ -121,6 +122,7 @@ class TarlStore(BaseStore):
                  owns_engine: bool = False) -> None:
         if not isinstance(ground_across_keys, bool):
             raise TarlError("ground_across_keys", ground_across_keys, "must be True or False")
+        _known_source(engine.config, default_source)
         self.engine = engine
         self.default_source = default_source
         self.ground_across_keys = ground_across_keys
@@ -151,6 +153,7 @@ class TarlStore(BaseStore):
             raise NotImplementedError("TTL is not supported by TarlStore (ttl=...): use valid_to in the value instead")
         if not isinstance(ground_across_keys, bool):      # checked before a path creates files
             raise TarlError("ground_across_keys", ground_across_keys, "must be True or False")
+        _known_source(default_config(), default_source)
         from .embeddings import embedder_from_index, embedder_from_langchain
 
         if index is not None and embeddings is not None:
@@ -209,19 +212,34 @@ class TarlStore(BaseStore):
         LAST_DECISION.set(decision)                 # the worker thread's context does not come back
         return decision
 
-    def add(self, namespace: tuple[str, ...], value: dict[str, Any]) -> Decision:
-        """Offer a memory that has no key of its own (a free-text fact from a tool or an extractor): it
-        is grounded against the whole namespace, so it may revise, restate or contradict any memory
-        there. If it is stored, its key is its entry id (``decision.entry_id``), usable with ``get``
-        and ``delete``; one that revises a keyed memory takes that key too (the new value of the key)."""
-        claim = claim_from_value(namespaces.to_engine(namespace), None, value, default_source=self.default_source,
+    def add(self, namespace: tuple[str, ...], value: dict[str, Any], *, key: str | None = None) -> Decision:
+        """Offer a fact from a conversation (a tool's or an extractor's): it is grounded against the whole
+        namespace, so it may revise, restate or contradict any memory there. Without ``key`` it has no
+        key of its own: if it is stored, its key is its entry id (``decision.entry_id``), usable with
+        ``get`` and ``delete``; one that revises a keyed memory takes that key too (the new value of the
+        key). With ``key`` (the memory tools' slot) it is stored under that key, whose changed value is
+        never dropped, as a ``put``'s; unlike a ``put``, a value the namespace already holds under no key
+        or another key is revised or restated, never left current beside it ("I live in Lisbon", said
+        without a slot, then "The user lives in Berlin" on ``user.home_city``).
+
+        The fact is ``value["text"]`` (or langmem's ``value["content"]``): a value without one, or with a
+        blank one, is a ``TarlError`` naming it and writes nothing. Why, unlike ``put`` (whose key says what
+        the value is about, so ``{}`` is a value): a free fact has nothing else to be weighed on, and its
+        JSON (``{"text": ""}``) would be grounded against every memory, noop-ing or appending a non-fact."""
+        if isinstance(value, dict) and not any(isinstance(value.get(f), str) and value[f].strip()
+                                               for f in ("text", "content")):
+            field = "content" if "content" in value and "text" not in value else "text"
+            raise TarlError(f"value.{field}", value.get(field), "a free fact needs its text: a non-empty string")
+        claim = claim_from_value(namespaces.to_engine(namespace), key, value, default_source=self.default_source,
                                  paths=self._fields)
         if namespace[0] == "langgraph":
             raise InvalidNamespaceError(f"namespace={namespace!r}: root label 'langgraph' is reserved")
-        return self.engine.write(claim)
+        if key is None:
+            return self.engine.write(claim)
+        return self.engine.write(claim, keyed=True, scope="namespace")
 
-    async def aadd(self, namespace: tuple[str, ...], value: dict[str, Any]) -> Decision:
-        return await asyncio.to_thread(self.add, namespace, value)
+    async def aadd(self, namespace: tuple[str, ...], value: dict[str, Any], *, key: str | None = None) -> Decision:
+        return await asyncio.to_thread(self.add, namespace, value, key=key)
 
     def _check_ttl(self, ttl: float | None | NotProvided) -> None:
         if ttl not in (NOT_PROVIDED, None):
@@ -361,6 +379,16 @@ def _field(value: Any, path: str) -> Any:
             return None
         value = value[part]
     return value
+
+
+def _known_source(config: Any, source: Any) -> None:
+    """``default_source`` refused when the store opens, not at the first put that omits a source."""
+    if not isinstance(source, str):
+        raise TarlError("default_source", source, "must be a source name, e.g. 'user'")
+    try:
+        config.source(source)
+    except TarlError as err:
+        raise TarlError("default_source", source, str(err).split(": ", 1)[1]) from None
 
 
 def _non_negative(field: str, value: Any) -> None:

@@ -82,6 +82,7 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
         super().__init__(**data)
         if not isinstance(engine, MemoryEngine):
             raise TarlError("engine", engine, "must be a shared_core MemoryEngine")
+        engine.config.source(self.source)       # now: an unknown source would drop every turn, each with a warning
         self._engine = engine
 
     @property

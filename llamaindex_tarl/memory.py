@@ -35,6 +35,7 @@ from llama_index.core.tools import FunctionTool
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
 from shared_core import Hit, MemoryEngine, TarlError
+from shared_core.config import default_config
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_escalation
 from shared_core.lre import MESSAGE_OVERHEAD, Scorer, StreamingScorer, count_tokens, trim
 from shared_core.policy import Policy
@@ -165,6 +166,7 @@ class TarlMemory(BaseChatStoreMemory):
         check_escalation(judge, **escalation)
         check_fields(TarlMemoryBlock, block_fields)     # validate everything before opening a store:
         check_fields(cls, fields)                       # opening one at a path creates files
+        (engine.config if isinstance(engine, MemoryEngine) else default_config()).source(source)
         if token_flush_size > token_limit:              # as Memory.from_defaults
             fields["token_flush_size"] = max(int(token_limit * 0.7), 1)
         history = check_messages(chat_history) if chat_history is not None else []

@@ -4,7 +4,9 @@ No ``from __future__ import annotations`` here: LlamaIndex finds the workflow ``
 tool by comparing its annotation with the class, which a string annotation never equals.
 """
 
+import asyncio
 import inspect
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -26,12 +28,15 @@ SCRATCHPAD = "scratchpad"
 run ends and they are put into memory."""
 
 
-MEMORY_TOOLS = ("remember", "recall")
+MEMORY_TOOLS = ("remember", "recall", "forget")
 
 
 def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: History | None = None,
-                 top_k: int = 5) -> list[FunctionTool]:
-    """``[remember, recall]`` bound to one namespace.
+                 top_k: int = 5, forget: bool = False) -> list[FunctionTool]:
+    """``[remember, recall]`` bound to one namespace; with ``forget=True`` also ``forget``, so an agent can
+    serve "forget my address": it takes a memory's slot (``user.address``: every value of it), its text, or
+    a line copied from the memories shown (``- text (slot: s)``: that value only), and retracts it
+    (History, reason ``retracted``; never erased). Opt-in, so ``remember, recall = memory_tools(...)`` holds.
 
     >>> import asyncio
     >>> from shared_core import MemoryEngine
@@ -47,8 +52,9 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
     ``history`` (e.g. ``TarlMemory.aget_all``) and, inside an agent run, in the run's own messages
     (the workflow ``Context``'s scratchpad, where a tool's fresh result sits until the run ends).
     Without a supporting message the fact is recorded as the assistant's. A ``slot`` (canonical
-    ``subject.attribute``, as in the LangChain tool) is a key: the fact is weighed against that key's
-    values only, so a second manager revises the first; ``many`` says the attribute holds several
+    ``subject.attribute``, as in the LangChain tool) is a key: a second manager on it revises the first, and
+    the fact is also weighed against the namespace's other memories, so the same attribute stored without a
+    slot (each user turn is, by ``TarlMemory``) is revised or restated, not left current beside it; ``many`` says the attribute holds several
     values (a further liked food is kept beside the others). A slot that is not ``subject.attribute``
     or holds a random id is dropped (``shared_core.extraction.canonical_slot``): the fact is then
     weighed against every memory. The tool replies with TARL's decision, so the model knows what happened;
@@ -106,7 +112,8 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
                 raise TarlError("fact", fact, "must be a string (one short sentence)")
             key = canonical_slot(slot)
             attribution = attribute(fact, source, await said(ctx))
-            decision = await engine.awrite(claim(fact, attribution, key, many), keyed=key is not None)
+            decision = await engine.awrite(claim(fact, attribution, key, many), keyed=key is not None,
+                                           scope="namespace")      # earlier turns were stored without a slot
             return _said(decision, attribution)
         except TarlError as err:                        # tell the model what was wrong; nothing was written
             return f"not stored: {brief(err)}"
@@ -125,8 +132,56 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
         except TarlError as err:
             return f"not searched: {brief(err)}"
 
-    return [FunctionTool.from_defaults(async_fn=aremember, name="remember"),
-            FunctionTool.from_defaults(fn=recall, async_fn=arecall, name="recall")]
+    def forget_(memory: str) -> str:
+        """Forget a memory the user asks you to forget or says is wrong: it is no longer recalled (kept in
+        memory's history, not erased). Call it once per memory.
+
+        Args:
+            memory: The memory's slot as shown in the memories or by recall, e.g. "user.address", or its
+                exact text, e.g. "The user's address is 14 Larch Rd".
+        """
+        return _forget(engine, namespace, memory)
+
+    async def aforget(memory: str) -> str:
+        """Forget a memory the user asks you to forget or says is wrong: it is no longer recalled (kept in
+        memory's history, not erased). Call it once per memory.
+
+        Args:
+            memory: The memory's slot as shown in the memories or by recall, e.g. "user.address", or its
+                exact text, e.g. "The user's address is 14 Larch Rd".
+        """
+        return await asyncio.to_thread(_forget, engine, namespace, memory)
+
+    if not isinstance(forget, bool):
+        raise TarlError("forget", forget, "must be True or False")
+    tools = [FunctionTool.from_defaults(async_fn=aremember, name="remember"),
+             FunctionTool.from_defaults(fn=recall, async_fn=arecall, name="recall")]
+    if forget:
+        tools.append(FunctionTool.from_defaults(fn=forget_, async_fn=aforget, name="forget"))
+    return tools
+
+
+_LINE = re.compile(r"^\s*-\s*(?P<text>.*?)(?:\s*\(slot:\s*(?P<slot>[^()]+?)\s*\))?\s*$", re.DOTALL)
+
+
+def _forget(engine: MemoryEngine, namespace: str, memory: Any) -> str:
+    """Retract the Accepted and Pending memories whose text ``memory`` is (a copied line's text), else those
+    of the slot it names; the same reading as the LangChain middleware's forget tool."""
+    if not isinstance(memory, str) or not memory.strip():
+        return f"not forgotten: memory={memory!r}: must be a memory's slot or its exact text"
+    found = _LINE.match(memory)
+    text, named = (found["text"].strip(), found["slot"]) if found else (memory.strip(), None)
+    wanted = " ".join(text.split()).casefold()
+    live = engine.accepted(namespace) + engine.pending(namespace)
+    entries = [e for e in live if " ".join(e.text.split()).casefold() == wanted]
+    if not entries:
+        slot = next((s for s in (named, text) if s and any(e.slot == s for e in live)), None)
+        entries = [e for e in live if slot is not None and e.slot == slot]
+    if not entries:
+        return f"not forgotten: no memory has the slot or text {memory.strip()!r}; recall it and pass its slot or its exact text"
+    for entry in entries:
+        engine.retract(entry.id, note="forgotten (the forget tool)")
+    return "forgotten (no longer recalled; kept in memory's history): " + "; ".join(e.text for e in entries)
 
 
 async def _maybe_await(value: Any) -> Any:

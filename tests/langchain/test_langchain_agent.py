@@ -231,3 +231,12 @@ def test_what_recall_returned_is_no_tools_word():
         replies = [m.content for m in out["messages"] if getattr(m, "name", None) == "remember"]
         assert "recorded as assistant's" in replies[-1] and "no tool message" in replies[-1]
         assert {e.source for e in store.engine.state("m.u").accepted} == {"assistant"}
+
+
+def test_a_refused_huge_fact_is_not_read_back_to_the_model_whole(store):
+    model = scripted(call("remember", "h1", fact="x " * 5000, source="user"), AIMessage("Too long."))
+    create_agent(model, middleware=[TarlMemoryMiddleware()], store=store).invoke(
+        {"messages": [HumanMessage("remember this document")]})
+    [reply] = tool_replies(model.prompts)
+    assert reply.startswith("not stored: value.text='x x ") and "...: " in reply and "8000" in reply
+    assert len(reply) < 300 and "\n" not in reply and store.engine.log() == []

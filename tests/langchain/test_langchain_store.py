@@ -278,6 +278,20 @@ def test_something_that_is_not_embeddings_is_refused():
         TarlStore.open(embeddings=lambda texts: texts)
 
 
+@pytest.mark.parametrize("source", ["crm", "User", 5])
+def test_an_unknown_default_source_is_refused_at_open(tmp_path, source):
+    """It was accepted, and every later put without a source failed on it."""
+    with pytest.raises(TarlError, match=rf"default_source={source!r}"):
+        TarlStore.open(tmp_path / "mem", default_source=source)
+    assert not (tmp_path / "mem").exists()
+    from shared_core import MemoryEngine
+    with MemoryEngine.open(config={"source_aliases": {"crm": "tool"}}) as engine:
+        assert TarlStore(engine, default_source="crm").put(NS, "k", {"text": "Order A-1 shipped"}).action is Action.APPEND
+        if source != "crm":
+            with pytest.raises(TarlError, match=rf"default_source={source!r}"):
+                TarlStore(engine, default_source=source)
+
+
 def test_pending_claims_are_invisible_until_verified(store):
     d = store.put(NS, "music", {"text": "Maybe Alice likes jazz", "source": "assistant"})
     assert d.action is Action.DEFER_VERIFY

@@ -4,7 +4,7 @@ for ``get``, ``delete``, ``versions`` and ``put``, as any key names what was put
 from __future__ import annotations
 
 import pytest
-from shared_core import Action, Ledger, Reason
+from shared_core import Action, Ledger, Reason, TarlError
 
 NS = ("m", "u")
 PEANUTS, SHELLFISH = "The user is allergic to peanuts", "The user is allergic to peanuts and shellfish"
@@ -50,3 +50,19 @@ def test_a_free_text_change_of_a_keyed_value_stays_under_the_key(store):
     assert store.get(NS, moved.entry_id).value["text"] == "I moved to Lisbon last week"    # its id still finds it
     store.put(NS, "user.home_city", {"text": "I live in Berlin now"})
     assert [i.value["text"] for i in store.search(NS)] == ["I live in Berlin now"]
+
+
+@pytest.mark.parametrize("value", [{"text": ""}, {"text": "   "}, {"text": None, "source": "user"}, {"text": 42},
+                                   {"content": ""}, {}, {"source": "user", "kind": "note"}])
+async def test_a_free_fact_without_text_is_refused_and_writes_nothing(store, value):
+    """A free fact is weighed on its words alone; without any, its JSON was grounded against every memory
+    (noop against one of them, or stored as the 'fact' '{"text": ""}')."""
+    store.put(NS, "user.home_city", {"text": "I live in Porto"})
+    before = len(store.engine.log())
+    field = "value.content" if "content" in value else "value.text"
+    with pytest.raises(TarlError, match=rf"{field}="):
+        store.add(NS, value)
+    with pytest.raises(TarlError, match=rf"{field}="):
+        await store.aadd(NS, value)
+    assert len(store.engine.log()) == before
+    assert [i.value["text"] for i in store.search(NS)] == ["I live in Porto"]

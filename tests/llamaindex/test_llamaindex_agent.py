@@ -117,3 +117,30 @@ async def test_an_agent_gets_a_clear_answer_for_odd_arguments(recorder):
     reply = await FunctionAgent(tools=memory.tools(), llm=recorder.llm).run(user_msg="hi", memory=memory)
     assert reply.response.content == ("not stored: fact=None: must be a string (one short sentence) | "
                                       "not searched: query='': must be a non-empty string")
+
+
+@pytest.mark.parametrize("policy", [None, RulePolicy()], ids=["default_policy", "rule_policy"])
+async def test_a_slotted_remember_revises_the_turn_stored_without_a_slot(recorder, policy):
+    """Every user turn is stored as free text; a remember with a slot was weighed against its key only,
+    so "I live in Lisbon" (a turn the model made no call for) stayed current beside the new city."""
+    plans = {"We moved to Berlin": {"fact": "The user lives in Berlin", "source": "user", "slot": "user.home_city"}}
+
+    def script(messages, kwargs):
+        last = max(i for i, m in enumerate(messages) if m.role == MessageRole.USER)
+        args = plans.get(messages[last].content) if kwargs.get("tools") else None
+        if args is None or any(m.role == MessageRole.TOOL for m in messages[last:]):
+            return ChatMessage(role="assistant", content="Noted.")
+        return ChatMessage(role="assistant", blocks=[ToolCallBlock(tool_call_id="c1", tool_name="remember",
+                                                                   tool_kwargs=args)])
+
+    with MemoryEngine.open(policy=policy) as engine:
+        monday = TarlMemory.from_defaults(engine=engine, namespace=NS, session_id="monday")
+        recorder.script = script
+        agent = FunctionAgent(tools=monday.tools(), llm=recorder.llm)
+        await agent.run(user_msg="I live in Lisbon", memory=monday)
+        await agent.run(user_msg="We moved to Berlin", memory=monday)
+        assert "Lisbon" not in " ".join(e.text for e in engine.accepted(NS))
+        assert "I live in Lisbon" in {e.text for e in engine.history(NS)}
+        tuesday = TarlMemory.from_defaults(engine=engine, namespace=NS, session_id="tuesday")
+        shown = tuesday.get(input="where do I live?")[0].content
+        assert "Berlin" in shown and "Lisbon" not in shown

@@ -106,3 +106,27 @@ def test_read_errors(engine):
         memory.get(initial_token_count=500)
     with pytest.raises(TarlError, match="query"):
         TarlRetriever(engine, NS).retrieve("   ")
+
+
+@pytest.mark.parametrize("source", ["crm", "User", "third party"])
+def test_an_unknown_source_is_refused_at_open_not_at_every_turn(tmp_path, source):
+    """Accepted until now, every closed turn was then dropped with a warning: the user's words lost."""
+    with pytest.raises(TarlError, match=rf"source={source!r}: unknown source"):
+        TarlMemory.from_defaults(tmp_path / "mem", namespace=NS, source=source)
+    assert not (tmp_path / "mem").exists()                 # refused before a store was opened
+    with MemoryEngine.open() as engine:
+        with pytest.raises(TarlError, match=rf"source={source!r}"):
+            TarlMemory.from_defaults(engine=engine, namespace=NS, source=source)
+        with pytest.raises(TarlError, match=rf"source={source!r}"):
+            TarlMemoryBlock(engine, namespace=NS, source=source)
+
+
+def test_a_source_the_engine_maps_is_accepted(caplog):
+    from llama_index.core.chat_engine import SimpleChatEngine
+    from llama_index.core.llms import MockLLM
+
+    with MemoryEngine.open(config={"source_aliases": {"crm": "tool"}}) as engine:
+        memory = TarlMemory.from_defaults(engine=engine, namespace=NS, source="crm")
+        SimpleChatEngine.from_defaults(llm=MockLLM(), memory=memory).chat("Order A-7731 shipped on Monday")
+        assert [(e.text, e.source) for e in engine.accepted(NS)] == [("Order A-7731 shipped on Monday", "crm")]
+    assert "not written" not in caplog.text
