@@ -329,6 +329,10 @@ def of(text: str, slot: str | None = None, many: bool | None = None) -> Slot:
                 explicit=slot.strip().lower())
 
 
+def _squashed(subject: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", subject.lower())
+
+
 def same_subject(a: Slot, b: Slot) -> bool:
     """Equal subjects, or an open one, or one person's name contained in the other's ("Martin" and
     "Martin Mark"); ids, relations and keys must match exactly."""
@@ -336,6 +340,8 @@ def same_subject(a: Slot, b: Slot) -> bool:
         return True
     if a.subject.endswith("#" + b.subject) or b.subject.endswith("#" + a.subject):
         return True                     # "Ticket SUP-1" and a bare "SUP-1": one id, its noun said once
+    if _squashed(a.subject) == _squashed(b.subject) and any(c.isdigit() for c in a.subject):
+        return True                     # "order#a-1001" inferred, "order_a1001" the caller's key: one id
     wa, wb = a.subject.split(), b.subject.split()
     if len(wa) < 2 and len(wb) < 2:     # (the common case, answered before the costlier tests)
         return False

@@ -173,3 +173,22 @@ def test_a_slot_never_holds_two_accepted_answers() -> None:
         assert len(engine.by_slot("day1", "car")) == 1
     finally:
         engine.close()
+
+
+@pytest.mark.parametrize(("first", "second", "expected"), [
+    (("Ticket ZX-4410 is open", "ticket_zx4410.status"), ("Ticket ZX-4410 is open", None), Action.NOOP),
+    (("Order A-1001 shipped", None), ("Order A-1001 was delivered", "order_a1001.status"), Action.REVISE),
+])
+def test_an_id_in_a_key_and_in_free_text_is_one_subject(first: tuple[str, str | None], second: tuple[str, str | None],
+                                                      expected: Action) -> None:
+    """The caller's key spells the id its own way ("order_a1001"), the text another ("Order A-1001"): a
+    restatement in free text was appended beside the keyed entry, a keyed change left the old state current."""
+    engine = MemoryEngine.open()
+    try:
+        for i, (text, slot) in enumerate((first, second)):
+            d = engine.write(Claim(text=text, namespace="ids", source="user", slot=slot, many=False if slot else None,
+                                   observed_at=T0 + timedelta(days=i)), keyed=slot is not None, scope="namespace")
+        assert d.action is expected
+        assert len(engine.accepted("ids")) == 1
+    finally:
+        engine.close()
