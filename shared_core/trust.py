@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import TarlError
+from .families import VALUES
 from .grounding import content_tokens, entities, identifiers, numbers
 
 RELAYS = ("user", "tool")
@@ -61,11 +62,20 @@ _SUBJECT_WORDS = frozenset({"user", "users", "user's"})
 not content the message must say."""
 
 
+_CLOSED = re.compile(r"\b(?:" + "|".join(VALUES.values()) + r")\b", re.I)
+
+
+def closed_values(text: str) -> frozenset[str]:
+    """Members of a closed class of values (aisle, light, vegan, nights): a value as much as a name is, so a
+    paraphrase anchored on one ("The user prefers an aisle seat" for "aisle from now on") relays it."""
+    return frozenset(m.group(0).lower() for m in _CLOSED.finditer(text))
+
+
 def supports(message: str, fact: str) -> bool:
     """``message`` says ``fact``: all of the fact's value words occur in it (a number also as the number
     of a measure written together: "3" in "3pm", "10" in "10k"), and enough content words."""
     said = message.lower()
-    values = numbers(fact) | identifiers(fact) | entities(fact)
+    values = numbers(fact) | identifiers(fact) | entities(fact) | closed_values(fact)
     if not all(re.search(rf"(?<![a-z0-9]){re.escape(v.lower())}(?![0-9])" if v.isdigit()
                          else rf"(?<![a-z0-9]){re.escape(v.lower())}(?![a-z0-9])", said) for v in values):
         return False

@@ -62,3 +62,15 @@ def test_never_raises_trust_without_a_supporting_message(fact, claimed, said):
 ])
 def test_a_relay_is_read_the_way_people_write(message, fact, supported):
     assert supports(message, fact) is supported
+
+
+def test_a_paraphrase_anchored_on_a_closed_class_value_relays_the_user() -> None:
+    """"aisle from now on" is the user's word for "The user prefers an aisle seat": aisle is a value (the seat
+    family's), so the paraphrase needs a third of its other words, as one anchored on a name does; it was
+    recorded as the assistant's and rejected against the window seat the user had set."""
+    from shared_core.trust import attribute, supports
+
+    assert supports("Actually, aisle from now on", "The user prefers an aisle seat")
+    assert not supports("Window seat for me", "The user prefers an aisle seat")
+    said = [("user", "Window seat for me"), ("assistant", "Noted."), ("user", "Actually, aisle from now on")]
+    assert attribute("The user prefers an aisle seat", "user", said).source == "user"
