@@ -45,7 +45,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                  r"(?:english|spanish|french|german|italian|portuguese|dutch|polish|japanese|chinese|korean) (?:please|pls|only)", True),
     ("instrument", r"plays? (?:the )?(?:cello|piano|guitar|violin|viola|drums|flute|ukulele|bass|sax\w*|trumpet)|"
                    r"cello|piano|guitar|violin|viola|drums|flute|ukulele|saxophone|trumpet|instrument", True),
-    ("activity", r"activit(?:y|ies)|hobb(?:y|ies)|classes|lessons|(?<!the )(?<!st )(?<!gp )(?<!medical )(?<!dental )(?<!vet )(?<!surgery )practice(?! manager| nurse)|judo|karate|swimming|ballet|"
+    ("activity", r"activit(?:y|ies)|hobb(?:y|ies)|classes|lessons|judo|karate|swimming|ballet|"
+                 r"(?<!the )(?<!st )(?<!gp )(?<!medical )(?<!dental )(?<!vet )(?<!surgery )practice(?! manager| nurse)|"
                  r"football|soccer|tennis|chess club|scouts|gymnastics", True),
     ("team", r"supports?|support(?:er|ing)|fan of|a \w+ fan|die-?hard", False),
     ("music", r"music|playlist|songs?|bands?|genre|techno|jazz|hip[- ]hop|rap|rock|metal|podcasts?", True),
