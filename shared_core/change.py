@@ -212,11 +212,11 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |
 """The word before a verb that ends it: "nugget died", "the old gym closed down", "okafor retired" (the entry
 that holds Dr Okafor as the GP)."""
 _HANDED = Prefiltered(re.compile(
-    r"\b(?:hand(?:ed|ing)(?: over)?|gave|giving|pass(?:ed|ing))\s+(?:(?:the|my|our|his|her|their)\s+)?([\w'-]+)"
-    r"\s+(?:over\s+|on\s+)?to\b|\b(?:taken|took|taking) over\s+(?:(?:the|my|our|his|her|their)\s+)?([\w'-]+)", re.I))
-"""A thing handed on, which its holder no longer holds: "handed the pager to Marco", "gave pay-1182 to
-tomasz", "Ray's taken over guitar" (one word between the verb and "to": "gave lukas read access to the
-db" grants; it hands nothing on)."""
+    r"\b(?:hand(?:ed|ing)(?: over)?|gave|giving|pass(?:ed|ing))\s+(?:(?:the|my|our|his|her|their)\s+)?(?:[\w'-]+\s+)?"
+    r"([\w'-]+)\s+(?:over\s+|on\s+)?to\b|\b(?:taken|took|taking) over\s+(?:(?:the|my|our|his|her|their)\s+)?([\w'-]+)", re.I))
+"""A thing handed on, which its holder no longer holds: "handed the pager to Marco", "gave the spare key to
+my neighbour" (its last word), "Ray's taken over guitar" (at most two words between the verb and "to":
+"gave lukas read access to the db" grants; it hands nothing on)."""
 _APART = Prefiltered(re.compile(r"\b([\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?"
                                 r"(?:broke up|split up|split|separated|divorced|called it (?:off|quits))\b", re.I))
 """A couple that ended, said of the other person: "Sam and I broke up" ends the entry that holds Sam."""
