@@ -290,6 +290,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
             else:
                 ident = slots.identity(mine, theirs) or restates(claim, e) or (
                     slots.compatible(mine, theirs) and score >= cfg.match_threshold)
+        if not ident and (mine.explicit is None or theirs.explicit is None) and change.ended(claim.text, e.text):
+            score, ident, p = max(score, link_at), True, max(p or 0.0, link_at)   # "Tom passed away": the entry
+            # that holds Tom, whoever the subject guesser took the claim to be about
         if mine.many and ident:     # several values: the entry holding the claim's value is the one it is about
             score += 0.5 * bool(mine.values & theirs.values)
         scored.append((ident, score, e.ledger is Ledger.ACCEPTED, e, theirs, float(ident) if p is None else p))

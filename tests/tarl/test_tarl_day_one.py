@@ -63,6 +63,7 @@ SCENARIOS: dict[str, tuple[list[Said], str, str, Action]] = {
                                "my knee's finished so no more padel for me", "user", Action.REVISE),
     "a_duty_handed_on": ([("pager's mine this week for the payments rota", "user")],
                          "handed the pager to Marco this morning, free at last", "user", Action.REVISE),
+    "a_named_pet_died": ([("I have a cat called Tom", "user")], "Tom passed away last week", "user", Action.REVISE),
     "a_key_handed_on": ([("the spare key is under the mat", "user")], "gave the spare key to my neighbour", "user",
                         Action.REVISE),
     "a_new_number_named_by_its_shape": ([("mum's is 06 98 11 35 02", "user")],
