@@ -23,6 +23,7 @@ from shared_core.judging import reply_object
 from shared_core.trust import Attribution, attribute
 
 from . import namespaces
+from .forget import forget as forget_memory
 from .judge import as_judge
 from .messages import as_message, last_user_text, latest_turn, structured_reply, transcript
 from .store import TarlStore
@@ -52,8 +53,6 @@ def describe(decision: Decision | None, attribution: Attribution | None = None) 
 
 
 MEMORY_TOOLS = frozenset({"remember", "recall", "forget"})
-FORGET_SCAN = 10_000
-"""How many of a namespace's newest memories ``forget`` compares a text with."""
 
 
 def conversation(state: Any) -> list[tuple[str, str]]:
@@ -220,41 +219,14 @@ class TarlMemoryMiddleware(AgentMiddleware):
                 memory: The memory's slot as shown in <memories> or by recall, e.g. "user.address", or
                     its exact text, e.g. "The user's address is 14 Larch Rd".
             """
-            return mw._forget(runtime, memory)
+            return forget_memory(mw._store(runtime), mw._ns(runtime), memory)
 
         async def aforget(memory: str, runtime: ToolRuntime[Any, Any]) -> str:
-            return await asyncio.to_thread(mw._forget, runtime, memory)
+            return await asyncio.to_thread(forget_memory, mw._store(runtime), mw._ns(runtime), memory)
 
         return [StructuredTool.from_function(remember, coroutine=aremember, parse_docstring=True),
                 StructuredTool.from_function(recall, coroutine=arecall, parse_docstring=True),
                 StructuredTool.from_function(forget, coroutine=aforget, parse_docstring=True)]
-
-    def _forget(self, runtime: Any, memory: Any) -> str:
-        """Retract the memories whose text ``memory`` is (as the model copied it from a ``<memories>`` line
-        or a recall: ``- text (slot: s)`` is read too; only that value of a many-valued slot), else every
-        value of the slot it names (``store.delete``). A ``TarlStore`` moves them to History, reason
-        ``retracted``: ``versions`` and as-of reads still show them."""
-        if not isinstance(memory, str) or not memory.strip():
-            return f"not forgotten: memory={memory!r}: must be a memory's slot or its exact text"
-        store, ns = self._store(runtime), self._ns(runtime)
-        text, named = _copied(memory)
-        wanted = " ".join(text.split()).casefold()
-        items = [i for i in store.search(ns, limit=FORGET_SCAN) if " ".join(_text(i.value).split()).casefold() == wanted]
-        gone = [_text(i.value) for i in items]
-        if items and isinstance(store, TarlStore):
-            for item in items:
-                store.engine.retract(item.entry.id, note="forgotten (the forget tool)")
-        elif items:
-            for item in items:
-                store.delete(ns, item.key)
-        else:
-            key = next((k for k in (named, text) if k and store.get(ns, k) is not None), None)
-            if key is None:
-                return (f"not forgotten: no memory has the slot or text {memory.strip()!r}; recall it and pass "
-                        "its slot or its exact text")
-            gone = [_text(i.value) for i in store.search(ns, limit=FORGET_SCAN) if i.key == key]
-            store.delete(ns, key)
-        return "forgotten (no longer recalled; kept in memory's history): " + "; ".join(gone)
 
     def _remember(self, runtime: Any, fact: str, source: str | None, slot: str | None, many: bool | None) -> str:
         try:
@@ -387,17 +359,6 @@ def _offer(store: BaseStore, ns: tuple[str, ...], fact: str, source: str | None,
     if isinstance(store, TarlStore):     # grounded against the namespace: an earlier value may have no slot
         return (store.add(ns, value) if key is None else store.add(ns, {**value, "many": many}, key=key)), attribution
     return store.put(ns, store_key(ExtractedFact(text=fact, slot=key, many=many)), value), attribution
-
-
-_LINE = re.compile(r"^\s*-\s*(?P<text>.*?)(?:\s*\(slot:\s*(?P<slot>[^()]+?)\s*\))?\s*$", re.DOTALL)
-
-
-def _copied(memory: str) -> tuple[str, str | None]:
-    """A memory as a model names it: ``user.address``, a text, or a line it copied (``- text (slot: s)``)."""
-    found = _LINE.match(memory)
-    if found is None:
-        return memory.strip(), None
-    return found["text"].strip(), found["slot"]
 
 
 _TAG = re.compile(r"<(\s*/?\s*memories\b[^<>\n]*)(>?)", re.IGNORECASE)

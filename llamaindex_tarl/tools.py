@@ -6,7 +6,6 @@ tool by comparing its annotation with the class, which a string annotation never
 
 import asyncio
 import inspect
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -16,7 +15,7 @@ from llama_index.core.workflow import Context
 from pydantic import ValidationError
 
 from shared_core import Claim, Decision, MemoryEngine, TarlError
-from shared_core.extraction import canonical_slot
+from shared_core.extraction import canonical_slot, copied, forget_reply, same_text
 from shared_core.trust import Attribution, attribute
 
 from .block import brief, render
@@ -161,27 +160,20 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
     return tools
 
 
-_LINE = re.compile(r"^\s*-\s*(?P<text>.*?)(?:\s*\(slot:\s*(?P<slot>[^()]+?)\s*\))?\s*$", re.DOTALL)
-
-
 def _forget(engine: MemoryEngine, namespace: str, memory: Any) -> str:
     """Retract the Accepted and Pending memories whose text ``memory`` is (a copied line's text), else those
     of the slot it names; the same reading as the LangChain middleware's forget tool."""
     if not isinstance(memory, str) or not memory.strip():
-        return f"not forgotten: memory={memory!r}: must be a memory's slot or its exact text"
-    found = _LINE.match(memory)
-    text, named = (found["text"].strip(), found["slot"]) if found else (memory.strip(), None)
-    wanted = " ".join(text.split()).casefold()
+        return forget_reply(memory, [])
+    text, named = copied(memory)
     live = engine.accepted(namespace) + engine.pending(namespace)
-    entries = [e for e in live if " ".join(e.text.split()).casefold() == wanted]
+    entries = [e for e in live if same_text(e.text, text)]
     if not entries:
         slot = next((s for s in (named, text) if s and any(e.slot == s for e in live)), None)
         entries = [e for e in live if slot is not None and e.slot == slot]
-    if not entries:
-        return f"not forgotten: no memory has the slot or text {memory.strip()!r}; recall it and pass its slot or its exact text"
     for entry in entries:
         engine.retract(entry.id, note="forgotten (the forget tool)")
-    return "forgotten (no longer recalled; kept in memory's history): " + "; ".join(e.text for e in entries)
+    return forget_reply(memory, [e.text for e in entries])
 
 
 async def _maybe_await(value: Any) -> Any:

@@ -202,3 +202,30 @@ def line(text: str, slot: str | None) -> str:
     attribute can reuse it."""
     named = named_slot(slot)
     return f"- {text} (slot: {named[0]})" if named else f"- {text}"
+
+
+_LINE = re.compile(r"^\s*-\s*(?P<text>.*?)(?:\s*\(slot:\s*(?P<slot>[^()]+?)\s*\))?\s*$", re.DOTALL)
+
+
+def copied(memory: str) -> tuple[str, str | None]:
+    """``line`` read back: a memory as a model names it to the forget tools (``user.address``, a text, or a
+    line it copied, ``- text (slot: s)``), as (text, the slot the line names or None)."""
+    found = _LINE.match(memory)
+    if found is None:
+        return memory.strip(), None
+    return found["text"].strip(), found["slot"]
+
+
+def same_text(a: str, b: str) -> bool:
+    """Two memory texts the forget tools take for one (spacing and case aside)."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def forget_reply(memory: Any, gone: list[str]) -> str:
+    """What a forget tool tells the model, on both adapters: what it retracted, or why nothing."""
+    if not isinstance(memory, str) or not memory.strip():
+        return f"not forgotten: memory={memory!r}: must be a memory's slot or its exact text"
+    if not gone:
+        return (f"not forgotten: no memory has the slot or text {memory.strip()!r}; recall it and pass its slot "
+                "or its exact text")
+    return "forgotten (no longer recalled; kept in memory's history): " + "; ".join(gone)
