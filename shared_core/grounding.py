@@ -112,7 +112,13 @@ def numbers(text: str) -> frozenset[str]:
 @lru_cache(maxsize=65536)
 def identifiers(text: str) -> frozenset[str]:
     """Mixed letter-digit tokens (order ids, ticket keys, flight numbers): the keys tool outputs refresh."""
-    return frozenset(m.lower() for m in _IDENT.findall(text)) if has_digit(text) else frozenset()
+    return frozenset(m.lower() for m in _IDENT.findall(text) if not MEASURE.match(m)) if has_digit(text) else frozenset()
+
+
+MEASURE = re.compile(r"\d+(?:[.,]\d+)?(?:mg|mcg|ug|g|kg|ml|l|km|cm|mm|m|gb|mb|tb|kb|k|lbs?|oz|hrs?|h|mins?|ms|s|"
+                      r"st|nd|rd|th|am|pm|x|yo|yrs?|mph|kwh|kw|w|v|p)$", re.I)
+"""A number with its unit or ordinal ("50mg", "31kg", "3pm", "14th"): a quantity that changes, not an id that
+names another thing ("gp bumped the sertraline up to 100mg" is the same prescription, not another one)."""
 
 
 @lru_cache(maxsize=65536)
