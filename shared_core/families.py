@@ -26,7 +26,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("seat", r"seats?|aisle|window seat", False),
     ("theme", r"dark mode|light mode|theme|dark theme|light theme", False),
     ("age", r"turn(?:ed|s|ing) \d{1,3}|\d{1,3} ?(?:yo|y/o|yrs old)|"
-            r"(?:i'?m|i am|she's|he's|she is|he is|(?-i:[A-Z][a-z]+) is) \d{1,3}(?= *(?:now|today|already)? *[.!]*$)", False),
+            r"(?:i'?m|i am|she's|he's|she is|he is|(?-i:[A-Z][a-z]+) is|^is|^'s) \d{1,3}(?= *(?:now|today|already)? *[.!]*$)",
+     False),
     ("kids", r"kids?|children|child|sons|daughters|bab(?:y|ies)|little ones|newborn|twins|pregnan\w*|expecting", False),
     ("friend", r"best (?:mate|friend)|mates?|friends?|bff|buddy", True),
     ("pronouns", r"pronouns?|she/her|he/him|they/them|she/they|he/they", False),
@@ -83,6 +84,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("birthplace", r"born in|birthplace|grew up in", False),
     ("birthday", r"birthday|born on|date of birth|dob", False),
     ("age", r"years? old|aged?", False),
+    ("weight", r"weigh(?:s|ed|ing|t)?|(?:lost|gained|down to|up to) \d+(?:\.\d)? ?(?:kg|kilos|lbs|pounds|stone)|"
+               r"put on (?:a bit|weight|\d)", False),
     ("partner", r"married|wife|husband|partner|girlfriend|boyfriend|spouse|engaged|fianc\w*|single|dating|divorced|"
                 r"separated|widowed|relationship", False),
     ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),

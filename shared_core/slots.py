@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from .cuescan import CueScanner, Prefiltered, has_digit
 from .families import FAMILIES, shaped
-from .grounding import STOP, negated, numbers, proposition
+from .grounding import MEASURE, STOP, negated, numbers, proposition
 
 _FAMILY_SCAN = CueScanner([cue for _, cue, _ in FAMILIES], re.I, before=r"(?<![\w-])", after=r"(?![\w-])")
 """Each family's cue as ``re.search`` would find it, without ~50 searches a text (see ``cuescan``)."""
@@ -185,7 +185,8 @@ def _subject(text: str) -> tuple[str | None, str]:
             candidates.append((m.start(), f"{m.group(1).lower()}#{m.group(2).lower()}", m.group(0)))
     if not candidates and digits:
         for m in _BARE_ID.finditer(text):
-            candidates.append((m.start(), m.group(1).lower(), m.group(0)))
+            if not MEASURE.match(m.group(1)):      # "82kg", "3pm", "14th": a quantity, no thing's id
+                candidates.append((m.start(), m.group(1).lower(), m.group(0)))
     if candidates:
         pos, subj, seen = min(candidates)
         named = text.lstrip().startswith(("{", "[")) and subj.split("#")[0] in ID_NOUNS   # a record's "Invoice INV-0932"
@@ -232,9 +233,15 @@ def _subject(text: str) -> tuple[str | None, str]:
     return None, text
 
 
+_AGED = re.compile(r"\s*(?:is|'s|=)\s+\d{1,2}\s*(?:now|today|already)?\s*[.!]*$", re.I)
+
+
 def _other_family(relation: str, rest: str) -> bool:
     """The words after a relation name an attribute of that relative ("my daughter changed schools"),
-    not the relation itself ("my dentist is Dr Okoye": the dentist is the user's attribute)."""
+    not the relation itself ("my dentist is Dr Okoye": the dentist is the user's attribute). A bare
+    number is a relative's age ("my son is 5", as "my son turned 6" says)."""
+    if _AGED.match(rest):
+        return True
     fam, own = family(rest), family(relation)
     return fam is not None and (own is None or fam[0] != own[0])
 

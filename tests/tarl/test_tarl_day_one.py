@@ -72,6 +72,13 @@ SCENARIOS: dict[str, tuple[list[Said], str, str, Action]] = {
     "another_host_is_another_record": ([('{"host": "pg-main", "max_connections": 400}', "tool")],
                                        '{"host": "pg-replica", "max_connections": 200}', "tool", Action.APPEND),
     "a_morning_greeting": ([("I live in Leeds", "user")], "gm", "user", Action.NOOP),
+    # a quantity in the same unit said again with another number (session 23)
+    "a_dose_went_up": ([("luna is on methimazole 2.5mg twice a day", "user")], "the methimazole went up to 5mg",
+                       "user", Action.REVISE),
+    "a_run_got_longer": ([("I run 5km before work most days", "user")], "my run before work is 8km these days",
+                         "user", Action.REVISE),
+    "a_weight_said_by_its_number_alone": ([("I weigh 82kg", "user")], "down to 78kg now", "user", Action.REVISE),
+    "a_childs_age_moves_on": ([("my son is 5", "user")], "my son turned 6 last week", "user", Action.REVISE),
 }
 # (earlier slotted write, the claim under test on the same slot, expected): slot, sources and order as given
 SLOTTED: dict[str, tuple[tuple[str, str, str], tuple[str, str], Action]] = {
