@@ -68,6 +68,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
              r"santander|starling|halifax|nationwide|first direct|wells fargo|bank of america|capital one|n26|monzo|revolut", False),
     ("editor", r"editor|ide|vs ?code|neovim|n?vim|emacs|intellij|pycharm|sublime text|webstorm|xcode", False),
     ("size", r"(?:shoe|dress|ring|clothes|jeans|shirt|trouser|waist|bra) size|size \d+|(?:i'?m|am) an? \d+(?:\.5)? in", False),
+    ("residence", r"(?:lives|living) (?:in|with|near)|based in", False),     # before a place's words ("... near campus")
     ("school", r"schools?|attends|university|uni|college|campus|studies at|teach(?:es)? at|enrolled|primary|"
                r"secondary|high school|nursery|kindergarten|daycare|year \d+|grade \d+", False),
     ("commute", r"commute|drives? to work|cycles? to work|bikes? to work|takes the (?:bus|train|tube) to work|"
@@ -79,7 +80,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("distance_unit", r"kilomet(?:re|er)s?|km|miles", False),
     ("on_call", r"on[- ]?call(?! with)|pager", False),
     ("visits", r"visited|visiting|been to|travell?ed to|trip to|holiday in|vacation in", True),
-    ("residence", r"lives?|living|(?:moved|move|moving)(?= (?:to|into|in|out|house|home|back|abroad|away|here|there|down|up|over|across|flats?|cities|countr\w+|in with)\b)|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
+    ("residence", r"lives?|living(?! room)|(?:moved|move|moving)(?= (?:to|into|in|out|house|home|back|abroad|away|here|there|down|up|over|across|flats?|cities|countr\w+|in with)\b)|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
                   r"apartment|flat|lease|i'?m in|im in|house|new place", False),
     ("birthplace", r"born in|birthplace|grew up in", False),
     ("birthday", r"birthday|born on|date of birth|dob", False),
