@@ -236,9 +236,11 @@ def revived(claim: str, entry: str) -> bool:
 _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |just )?(?:died|passed away|passed on|"
                                r"was put down|was put to sleep|is gone|is no more|closed down|shut down|went bust|"
                                r"went under|retired|resigned|stepped down|has left|lapsed|expired|dropped out|pulled out|"
-                               r"backed out|bailed|had to (?:bail|drop(?: out)?|pull out|back out|cancel))\b", re.I))
+                               r"backed out|bailed|had to (?:bail|drop(?: out)?|pull out|back out|cancel)|"
+                               r"(?:is |was )?retiring|went over to|got poached|can'?t make it|(?:is |was )?(?:off )?on "
+                               r"(?:sabbatical|(?:mat|maternity|paternity|parental|long[- ]term sick) leave))\b", re.I))
 """The word before a verb that ends it: "nugget died", "the old gym closed down", "okafor retired" (the entry
-that holds Dr Okafor as the GP)."""
+that holds Dr Okafor as the GP), "helen's on mat leave", "joon can't make it" (the person no longer holds the role)."""
 _HANDED = Prefiltered(re.compile(
     r"\b(?:hand(?:ed|ing)(?: over)?|gave|giving|pass(?:ed|ing))\s+(?:(?:the|my|our|his|her|their)\s+)?(?:[\w'-]+\s+)?"
     r"([\w'-]+)\s+(?:over\s+|on\s+)?to\b|\b(?:taken|took|taking) over\s+(?:(?:the|my|our|his|her|their)\s+)?([\w'-]+)", re.I))

@@ -157,16 +157,27 @@ def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slo
     p = linking.gated(model, x)
     if _MOVED_ON.search(claim.text):     # "bo left for a startup" about "Bo is the other ML eng": the person
         words = linking.lower_words(claim.text)     # named moved on, so their entry is the one it changes
-        named = np.asarray([bool(people := linking.person_words(theirs.subject or "")) and people <= words
-                            and mine.subject in (None, theirs.subject)
-                            and not (mine.known and not slots.same_attribute(mine, theirs)) for _, theirs in kept])
+        named = np.asarray([_moved_on(mine, e.text, theirs, words) for e, theirs in kept])
         p = np.where(named, model.probabilities(x), p)
     return [None if mine.explicit is not None and theirs.explicit is not None else v
             for (e, theirs), v in zip(kept, p.tolist())]     # (Python floats at once, not a numpy scalar each)
 
 
-_MOVED_ON = Prefiltered(re.compile(r"\b(?:left|quit|retired|resigned|switched|moved|transferred|promoted|stepped down|replaced)\b",
-                                   re.I))
+def _moved_on(mine: slots.Slot, entry: str, theirs: slots.Slot, words: frozenset[str]) -> bool:
+    """The person a moving-on claim names is the one the entry is about: its subject ("Bo is the other ML eng"),
+    or, where the entry has none, the claim's own subject named in it ("and Bruno joined us this sprint")."""
+    people = linking.person_words(theirs.subject or "")
+    if not people:
+        return theirs.subject is None and mine.subject is not None and " " not in mine.subject \
+            and mine.subject in grounding.entities(entry)
+    return people <= words and mine.subject in (None, theirs.subject) \
+        and not (mine.known and not slots.same_attribute(mine, theirs))    # "Rafael moved to Berlin": not his job
+
+
+_MOVED_ON = Prefiltered(re.compile(
+    r"\b(?:left|quit|retired|retiring|resigned|switched|moved|transferred|promoted|stepped down|replaced|went over|"
+    r"got poached|poached|signed with|on sabbatical|(?:mat|maternity|paternity|parental) leave|can'?t make it|"
+    r"dropped out|pulled out)\b", re.I))
 
 
 def _link_at(cfg: PolicyConfig) -> float:

@@ -78,6 +78,8 @@ SCENARIOS: dict[str, tuple[list[Said], str, str, Action]] = {
     "a_run_got_longer": ([("I run 5km before work most days", "user")], "my run before work is 8km these days",
                          "user", Action.REVISE),
     "a_weight_said_by_its_number_alone": ([("I weigh 82kg", "user")], "down to 78kg now", "user", Action.REVISE),
+    "a_teammate_went_over": ([("and Bruno joined us this sprint", "user")],
+                             "Bruno went over to platform, Jonas took his seat", "user", Action.REVISE),
     "a_childs_age_moves_on": ([("my son is 5", "user")], "my son turned 6 last week", "user", Action.REVISE),
 }
 # (earlier slotted write, the claim under test on the same slot, expected): slot, sources and order as given
