@@ -13,7 +13,8 @@ import re
 # (family, cue pattern, several values?) — the first family whose cue occurs wins, so specific before generic
 FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("reminder", r"remind(?:er)?s?|to-?do|need to remember", True),
-    ("credential", r"password|passcode|passphrase|api[ _-]?key|token|secret|pin code|pin|ssh key|credentials?|2fa|"
+    ("access_code", r"(?:door|gate|entry|entrance|alarm|lock|lockbox|key ?safe|keypad|building) code", False),
+    ("credential", r"password|passcode|passphrase|pw|api[ _-]?key|token|secret|pin code|pin|ssh key|credentials?|2fa|"
                    r"login|recovery codes?|authenticator", False),
     ("card", r"(?:debit|credit|bank|visa|amex|mastercard) card|card (?:ending|ends)|new card|card number|iban|"
              r"sort code|bank account|account number|bank details", False),
