@@ -88,7 +88,7 @@ def replaced(claim: str, entry: str) -> bool:
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or _other_day(a, b) or _set_to(claim, b) \
             or _other_member(claim, entry) or _written(claim, entry) or _other_person(claim, entry) \
-            or moved_state(claim, entry) or _requantified(claim, entry):
+            or moved_state(claim, entry) or requantified(claim, entry):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
@@ -112,7 +112,7 @@ def _quantities(text: str) -> dict[str, frozenset[str]]:
     return {u: frozenset(v) for u, v in out.items()}
 
 
-def _requantified(claim: str, entry: str) -> bool:
+def requantified(claim: str, entry: str) -> bool:
     """One quantity of the entry, in the same unit, said again with another number and a word both name
     ("the methimazole went up to 5mg" after "methimazole 2.5mg twice a day", or a claim that names nothing else:
     "down to 78kg now"): the dose changed, not a second one ("started on omeprazole 20mg" names another). An entry with two quantities of the unit (two medicines) is left to the other evidence, and so is a

@@ -77,6 +77,11 @@ SCENARIOS: dict[str, tuple[list[Said], str, str, Action]] = {
                        "user", Action.REVISE),
     "a_run_got_longer": ([("I run 5km before work most days", "user")], "my run before work is 8km these days",
                          "user", Action.REVISE),
+    "a_dose_of_a_medicine_raised": ([("I take 50mg sertraline", "user")], "doc bumped my sertraline to 100mg", "user",
+                                    Action.REVISE),
+    "a_dose_in_an_entry_of_two_medicines_is_kept_beside": (   # revising would drop the cetirizine from Accepted
+        [("I take 50mg sertraline and 10mg cetirizine", "user")], "doc bumped my sertraline to 100mg", "user",
+        Action.APPEND),
     "a_weight_said_by_its_number_alone": ([("I weigh 82kg", "user")], "down to 78kg now", "user", Action.REVISE),
     "a_teammate_went_over": ([("and Bruno joined us this sprint", "user")],
                              "Bruno went over to platform, Jonas took his seat", "user", Action.REVISE),
