@@ -61,10 +61,7 @@ class TarlRetriever(BaseRetriever):
         Why not an error or nothing: ``TarlStore.search(query="")`` lists the same way, and LangChain's
         vector-store retrievers answer ``""`` with ``k`` documents, so a chain that sends a blank
         question (a condensed follow-up, a form field) gets context, not an exception."""
-        entries = sorted(self.engine.accepted(self.namespace), key=lambda e: -e.created_tx)
-        if self.valid_at is not None:
-            entries = [e for e in entries if e.is_valid_at(self.valid_at)]
-        return [_document(e, None) for e in entries[:k]]
+        return [_document(e, None) for e in self.engine.newest(self.namespace, k, valid_at=self.valid_at)]
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun,
                                 k: int | None = None, **kwargs: Any) -> list[Document]:

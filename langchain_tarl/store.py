@@ -44,6 +44,9 @@ if TYPE_CHECKING:
     from .retriever import TarlRetriever
 
 
+TIE = 1e-9
+"""Scores closer than this are a tie (the same query against equal texts gives bit-equal cosines)."""
+
 LAST_DECISION: ContextVar[Decision | None] = ContextVar("tarl_last_decision", default=None)
 """The decision of the latest ``put``/``aput`` in this context, for wrappers around tools that call
 ``put`` but return their own message (langmem's manage tool: see :mod:`langchain_tarl.langmem_tools`)."""
@@ -339,12 +342,16 @@ class TarlStore(BaseStore):
     def _ranked(self, ns: str, query: str, want: int, filtered: bool) -> list[tuple[Entry, float | None]]:
         """The namespace's Accepted entries ranked for ``query``, at least ``want`` of them when there are:
         the indexed ones by score, then (as LangGraph fills a short page) those put with ``index=False``,
-        score None. Every entry is in the engine's index (TARL grounds on it); the unindexed are skipped."""
+        score None. Every entry is in the engine's index (TARL grounds on it); the unindexed are skipped.
+
+        Items tied with the page's last one are all fetched: the index returns an arbitrary few of a tie
+        (a query sharing no word with several memories scores them all 0.0), so cutting inside one made
+        ``offset``/``limit`` pages repeat an item and never show another."""
         fetch = want if not filtered else max(want, len(self.engine.accepted(ns)))
         while True:
             hits = self.engine.search(query, ns, fetch)
             found: list[tuple[Entry, float | None]] = [(h.entry, h.score) for h in hits if is_indexed(h.entry)]
-            if len(found) >= want or len(hits) < fetch:
+            if len(hits) < fetch or (len(found) >= want and hits[-1].score < (found[want - 1][1] or 0.0) - TIE):
                 break
             fetch *= 4
         if len(found) < want or filtered:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
+from pydantic import BaseModel, ConfigDict, create_model
 
 from shared_core import MemoryEngine, TarlError
 from shared_core.index import Embedder
@@ -43,3 +44,10 @@ def open_engine(
         return engine
     embedder = llamaindex_embedder(embed_model) if isinstance(embed_model, BaseEmbedding) else embed_model
     return MemoryEngine.open(path, embedder=embedder, **options)
+
+
+def check_fields(model: type[BaseModel], values: dict[str, Any]) -> None:
+    """Validate ``values`` against ``model``'s own field definitions without constructing it."""
+    spec: dict[str, Any] = {k: (model.model_fields[k].annotation, model.model_fields[k]) for k in values}
+    create_model(f"{model.__name__}Options", __config__=ConfigDict(arbitrary_types_allowed=True),
+                 **spec).model_validate(values)

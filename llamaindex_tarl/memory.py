@@ -32,7 +32,7 @@ from llama_index.core.memory.types import BaseChatStoreMemory
 from llama_index.core.storage.chat_store.base_db import MessageStatus
 from llama_index.core.storage.chat_store import BaseChatStore, SimpleChatStore
 from llama_index.core.tools import FunctionTool
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, create_model
+from pydantic import AfterValidator, Field, PrivateAttr
 
 from shared_core import Hit, MemoryEngine, TarlError
 from shared_core.config import default_config
@@ -44,7 +44,7 @@ from . import compose, live
 from .compose import trim_history  # noqa: F401  (public: re-exported by the package)
 from .block import TarlMemoryBlock, render
 from .chat_store import CHAT_FILE, SQLiteChatStore
-from .engine import open_engine
+from .engine import check_fields, open_engine
 from .judge import as_judge
 from .messages import archived, as_message, check_message, check_messages, ends_turn, last_turn, query_of, text_of
 from .retriever import TarlRetriever
@@ -95,6 +95,7 @@ class TarlMemory(BaseChatStoreMemory):
     _owned: list[Any] = PrivateAttr(default_factory=list)
     _stream: Any = PrivateAttr(default=None)
     _stream_lock: Any = PrivateAttr(default_factory=threading.Lock)
+    _put_lock: Any = PrivateAttr(default_factory=threading.Lock)
     _closed: bool = PrivateAttr(default=False)
     _memory_id: str = PrivateAttr(default_factory=lambda: uuid.uuid4().hex)
     _origin: TarlMemory | None = PrivateAttr(default=None)
@@ -221,6 +222,7 @@ class TarlMemory(BaseChatStoreMemory):
                    scorer=origin.scorer, chat_store_key=saved.get("chat_store_key", origin.session_id),
                    memory_blocks=origin.memory_blocks, **limits)
         view._memory_id, view._origin = origin.memory_id, origin
+        view._put_lock = origin._put_lock          # one session's puts, one lock (see _append)
         return view
 
     def _check_open(self) -> None:
@@ -321,9 +323,7 @@ class TarlMemory(BaseChatStoreMemory):
         chat never fails on it and the turn stays closed (``TarlMemoryBlock.remember_turn``)."""
         check_message(message)
         self._check_open()
-        super().put(message)
-        if ends_turn(message):
-            turn = last_turn(self.get_all())
+        if (turn := self._append(message)) is not None:
             self._block.remember_turn(turn)
             if self.memory_blocks:
                 asyncio_run(compose.feed(self.memory_blocks, turn, self.session_id))
@@ -331,11 +331,18 @@ class TarlMemory(BaseChatStoreMemory):
     async def aput(self, message: ChatMessage) -> None:
         check_message(message)
         self._check_open()
-        await super().aput(message)
-        if ends_turn(message):
-            turn = last_turn(await self.aget_all())
+        if (turn := await asyncio.to_thread(self._append, message)) is not None:
             await self._block.aremember_turn(turn)
             await compose.feed(self.memory_blocks, turn, self.session_id)
+
+    def _append(self, message: ChatMessage) -> list[ChatMessage] | None:
+        """Store ``message`` and return the turn it closes (None: none), the history read with the put under
+        one lock. Why: read after the put, concurrent puts to one session (u1 u2 a1 a2) made each answer's
+        turn the last answer alone, and neither user message became memory."""
+        with self._put_lock:
+            before = list(super().get_all()) if ends_turn(message) else None   # a copy: stores share theirs
+            super().put(message)
+        return None if before is None else last_turn([*before, message])
 
     def put_messages(self, messages: list[ChatMessage]) -> None:
         for m in check_messages(messages):
@@ -391,10 +398,3 @@ class TarlMemory(BaseChatStoreMemory):
         if self._stream is None or (self.scorer is not None and self._stream.scorer is not self.scorer):
             self._stream = StreamingScorer(self.scorer)
         return self._stream
-
-
-def check_fields(model: type[BaseModel], values: dict[str, Any]) -> None:
-    """Validate ``values`` against ``model``'s own field definitions without constructing it."""
-    spec: dict[str, Any] = {k: (model.model_fields[k].annotation, model.model_fields[k]) for k in values}
-    create_model(f"{model.__name__}Options", __config__=ConfigDict(arbitrary_types_allowed=True),
-                 **spec).model_validate(values)

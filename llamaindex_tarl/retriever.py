@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from datetime import datetime
 
 from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
-from shared_core import Hit, MemoryEngine, TarlError
+from shared_core import Entry, Hit, MemoryEngine, TarlError
 
 NO_MEMORIES = "No relevant long-term memories."
 _HIDDEN = ["entry_id", "namespace", "ledger", "source", "confidence", "observed_at", "valid_from", "valid_to",
@@ -27,7 +29,8 @@ class TarlRetriever(BaseRetriever):
     hidden from the LLM prompt. LlamaIndex's context chat engines answer "Empty Response" without calling
     the LLM when a retriever returns nothing, so by default one node saying there are no memories is
     returned instead (score 0.0, ``entry_id`` None); pass ``empty_text=None`` to get ``[]``. ``valid_at``
-    restricts results to entries valid at that instant.
+    restricts results to entries valid at that instant. A blank query gets the ``top_k`` newest memories, score
+    None (as LangChain's ``TarlRetriever``).
     """
 
     def __init__(self, engine: MemoryEngine, namespace: str = "default", *, top_k: int = 5,
@@ -43,22 +46,33 @@ class TarlRetriever(BaseRetriever):
         super().__init__()
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        if not query_bundle.query_str.strip():
+            return self._newest()
         return self._nodes(self.engine.search(query_bundle.query_str, self.namespace, self.top_k,
                                               valid_at=self.valid_at))
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        if not query_bundle.query_str.strip():
+            return await asyncio.to_thread(self._newest)
         return self._nodes(await self.engine.asearch(query_bundle.query_str, self.namespace, self.top_k,
                                                      valid_at=self.valid_at))
 
-    def _nodes(self, hits: list[Hit]) -> list[NodeWithScore]:
+    def _newest(self) -> list[NodeWithScore]:
+        """A blank query's answer: the ``top_k`` newest memories, unscored, as LangChain's ``TarlRetriever``
+        and ``TarlStore.search(query="")`` answer it. Why: the engine refuses a blank search, so a query
+        engine or chat engine given a blank question raised ``TarlError`` instead of answering."""
+        return self._nodes([(e, None) for e in self.engine.newest(self.namespace, self.top_k, valid_at=self.valid_at)])
+
+    def _nodes(self, hits: Sequence[Hit | tuple[Entry, float | None]]) -> list[NodeWithScore]:
         if not hits and self.empty_text is not None:
             node = TextNode(text=self.empty_text, metadata={"entry_id": None}, excluded_llm_metadata_keys=["entry_id"])
             return [NodeWithScore(node=node, score=0.0)]
-        return [NodeWithScore(node=node_of(h), score=h.score) for h in hits]
+        pairs = [(h.entry, h.score) if isinstance(h, Hit) else h for h in hits]
+        return [NodeWithScore(node=node_of(entry), score=score) for entry, score in pairs]
 
 
-def node_of(hit: Hit) -> TextNode:
-    e = hit.entry
+def node_of(hit: Hit | Entry) -> TextNode:
+    e = hit.entry if isinstance(hit, Hit) else hit
     metadata = {
         "entry_id": e.id, "namespace": e.namespace, "ledger": e.ledger.value, "source": e.source,
         "confidence": e.confidence, "observed_at": e.observed_at.isoformat(),

@@ -6,11 +6,14 @@ tool by comparing its annotation with the class, which a string annotation never
 
 import asyncio
 import inspect
+import re
+import textwrap
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage, ToolCallBlock
 from llama_index.core.tools import FunctionTool
+from llama_index.core.tools.utils import create_schema_from_function
 from llama_index.core.workflow import Context
 from pydantic import ValidationError
 
@@ -125,7 +128,11 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
             return f"not searched: {brief(err)}"
 
     async def arecall(query: str) -> str:
-        """Search long-term memory for facts relevant to the query."""
+        """Search long-term memory for facts relevant to the query.
+
+        Args:
+            query: What to look for, e.g. "where does the user live".
+        """
         try:
             return render(await engine.asearch(query, namespace, top_k)) or "No relevant memories."
         except TarlError as err:
@@ -153,11 +160,37 @@ def memory_tools(engine: MemoryEngine, namespace: str = "default", *, history: H
 
     if not isinstance(forget, bool):
         raise TarlError("forget", forget, "must be True or False")
-    tools = [FunctionTool.from_defaults(async_fn=aremember, name="remember"),
-             FunctionTool.from_defaults(fn=recall, async_fn=arecall, name="recall")]
+    tools = [tool("remember", async_fn=aremember), tool("recall", fn=recall, async_fn=arecall)]
     if forget:
-        tools.append(FunctionTool.from_defaults(fn=forget_, async_fn=aforget, name="forget"))
+        tools.append(tool("forget", fn=forget_, async_fn=aforget))
     return tools
+
+
+def tool(name: str, *, fn: Callable[..., Any] | None = None, async_fn: Callable[..., Any] | None = None) -> FunctionTool:
+    """A ``FunctionTool`` described by its docstring's summary, with each argument's ``Args:`` entry in its
+    JSON schema (as LangChain's ``parse_docstring`` puts them). Why: LlamaIndex puts the whole docstring in
+    the description (it reads only one-line ``name (type): ...`` entries as argument docs), so remember's
+    description was 1,135 characters and ``ToolMetadata.to_openai_tool()``, which LLM integrations call to
+    send the tools, raised its 1,024-character ``ValueError``; the model saw no argument descriptions either."""
+    documented = async_fn or fn
+    assert documented is not None
+    summary, _, args = inspect.getdoc(documented).partition("\nArgs:\n")      # type: ignore[union-attr]
+    signature = inspect.signature(documented)
+    hidden = [p.name for p in signature.parameters.values() if p.annotation is Context]
+    shown = signature.replace(parameters=[p for p in signature.parameters.values() if p.name not in hidden])
+    schema = create_schema_from_function(name, documented, ignore_fields=hidden, param_descriptions=_arg_docs(args))
+    return FunctionTool.from_defaults(fn=fn, async_fn=async_fn, name=name, fn_schema=schema,
+                                      description=f"{name}{shown}\n{' '.join(summary.split())}")
+
+
+def _arg_docs(args: str) -> dict[str, str]:
+    """``{argument: description}`` from a Google-style ``Args:`` section (entries may run over several lines)."""
+    docs: dict[str, str] = {}
+    for entry in re.split(r"\n(?=\S)", textwrap.dedent(args)):
+        name, sep, text = entry.partition(":")
+        if sep and name.strip().isidentifier():
+            docs[name.strip()] = " ".join(text.split())
+    return docs
 
 
 def _forget(engine: MemoryEngine, namespace: str, memory: Any) -> str:

@@ -282,6 +282,12 @@ class MemoryEngine(BeliefsAPI):
         before ``sweep`` moves it to History (``valid_to`` is how a value expires, as a TTL would)."""
         return [e for e in self.store.ledger(_check_namespace(namespace), Ledger.ACCEPTED) if not e.expired(self.clock())]
 
+    def newest(self, namespace: str, k: int, *, valid_at: datetime | None = None) -> list[Entry]:
+        """The ``k`` newest Accepted entries (valid at ``valid_at``): what the adapters' retrievers answer a
+        blank query with, since ``search`` refuses one (see ``langchain_tarl.TarlRetriever``)."""
+        entries = sorted(self.accepted(namespace), key=lambda e: -e.created_tx)
+        return [e for e in entries if valid_at is None or e.is_valid_at(valid_at)][:k]
+
     def pending(self, namespace: str) -> list[Entry]:
         return self.store.ledger(_check_namespace(namespace), Ledger.PENDING)
 

@@ -104,8 +104,7 @@ def test_read_errors(engine):
     memory = TarlMemory.from_defaults(engine=engine, namespace=NS, token_limit=100)
     with pytest.raises(TarlError, match="initial_token_count=500"):
         memory.get(initial_token_count=500)
-    with pytest.raises(TarlError, match="query"):
-        TarlRetriever(engine, NS).retrieve("   ")
+    # a blank query is no error: it gets the newest memories (test_llamaindex_retriever_blank.py)
 
 
 @pytest.mark.parametrize("source", ["crm", "User", "third party"])
