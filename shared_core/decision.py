@@ -345,6 +345,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  enumerated=float((mine.many or theirs.many) and change.enumerated(claim.text, best.text)),
                  state_moved=float(change.moved_state(claim.text, best.text)), record_same=float(record is False),
                  requantified=float(change.requantified(claim.text, best.text)),
+                 id_valued=float(mine.attribute.endswith("_id") and mine.attribute == theirs.attribute),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"),
                  attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))

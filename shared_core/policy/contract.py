@@ -171,7 +171,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         f.get("ended")                  # "swapped the cetirizine for fexofenadine": the entry's value is over
         or (f.get("same_call") and f.get("value_differs"))      # the same call answers otherwise: its new state
         or (not f.get("many") and f.get("same_attribute") and f.get("same_subject") and f.get("value_differs")
-            and not f.get("additive_cue") and not f.get("ids_differ"))     # "just turned 35" about "I'm 34"
+            and not f.get("additive_cue") and not (f.get("ids_differ") and not f.get("id_valued")))
+        # "just turned 35" about "I'm 34"; "my locker number is L-1" about "... L-0" (the id is the attribute's value)
         or (f.get("state_moved") and not f.get("many") and not f.get("ids_differ"))   # a record's state moved
         or (f.get("requantified") and f.get("value_overlap") and not f.get("additive_cue") and not f.get("adds_value")))
     # on ("1182 is done" about its "In Progress")

@@ -82,6 +82,8 @@ SCENARIOS: dict[str, tuple[list[Said], str, str, Action]] = {
     "a_dose_in_an_entry_of_two_medicines_is_kept_beside": (   # revising would drop the cetirizine from Accepted
         [("I take 50mg sertraline and 10mg cetirizine", "user")], "doc bumped my sertraline to 100mg", "user",
         Action.APPEND),
+    "a_new_locker_number": ([("My locker number is L-0 and I park in bay 0", "user")],   # an id as a value (ux2)
+                            "My locker number is L-1 and I park in bay 1", "user", Action.REVISE),
     "a_weight_said_by_its_number_alone": ([("I weigh 82kg", "user")], "down to 78kg now", "user", Action.REVISE),
     "a_teammate_went_over": ([("and Bruno joined us this sprint", "user")],
                              "Bruno went over to platform, Jonas took his seat", "user", Action.REVISE),
