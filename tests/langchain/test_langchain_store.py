@@ -122,6 +122,13 @@ def test_put_refuses_bad_namespaces(any_store, ns):
     assert any_store.search(()) == []
 
 
+def test_a_dotted_label_is_refused_by_batch_too(store):
+    """InMemoryStore's ``batch`` accepts ("users", "ana@x.io"); TarlStore cannot: "." joins the ledger's labels."""
+    with pytest.raises(InvalidNamespaceError, match="ana@x.io"):
+        store.batch([PutOp(("users", "ana@x.io"), "k", {"text": "x"})])
+    assert store.list_namespaces() == []
+
+
 # -- TARL semantics ------------------------------------------------------------------------------
 def test_put_returns_the_decision_and_revise_reject_are_observable(store):
     first = store.put(NS, "home", {"text": "The user lives in Lisbon", "source": "tool"})
