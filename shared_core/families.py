@@ -81,7 +81,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("distance_unit", r"kilomet(?:re|er)s?|km|miles", False),
     ("on_call", r"on[- ]?call(?! with)|pager", False),
     ("visits", r"visited|visiting|been to|travell?ed to|trip to|holiday in|vacation in", True),
-    ("residence", r"lives?|living(?! room)|(?:moved|move|moving)(?= (?:to|into|in|out|house|home|back|abroad|away|here|there|down|up|over|across|flats?|cities|countr\w+|in with)\b)|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
+    ("residence", r"lives|live (?:in|at|with|near|on|by|out|abroad|here|there|together|alone|close|above|below|next)\b|"
+                  r"living(?! room)|(?:moved|move|moving)(?= (?:to|into|in|out|house|home|back|abroad|away|here|there|down|up|over|across|flats?|cities|countr\w+|in with)\b)|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
                   r"apartment|flat|lease|i'?m in|im in|house|new place", False),
     ("birthplace", r"born in|birthplace|grew up in", False),
     ("birthday", r"birthday|born on|date of birth|dob", False),
