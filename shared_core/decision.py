@@ -176,7 +176,7 @@ def _moved_on(mine: slots.Slot, entry: str, theirs: slots.Slot, words: frozenset
 
 _MOVED_ON = Prefiltered(re.compile(
     r"\b(?:left|quit|retired|retiring|resigned|switched|moved|transferred|promoted|stepped down|replaced|went over|"
-    r"got poached|poached|signed with|on sabbatical|(?:mat|maternity|paternity|parental) leave|can'?t make it|"
+    r"got poached|poached|signed with|on sabbatical|(?:off|out) sick|(?:mat|maternity|paternity|parental) leave|can'?t make it|"
     r"dropped out|pulled out)\b", re.I))
 
 
