@@ -194,7 +194,7 @@ def _written(claim: str, entry: str) -> bool:
 
 _ENDS = Prefiltered(re.compile(
     r"\b(?:ditch(?:ed|ing)|dump(?:ed|ing)|left|leaving|quit(?:ting)?|finished|sold|selling|cancell?(?:ed|ing)|"
-    r"remov(?:ed|ing)|delet(?:ed|ing)|uninstall(?:ed|ing)|(?:gone|went|going) off|"
+    r"remov(?:ed|ing)|delet(?:ed|ing)|uninstall(?:ed|ing)|(?:gone|went|going) (?:right |completely |totally )?off|"
     r"dropp(?:ed|ing)|g[ai]ve up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
     r"done with|last day (?:at|of|with)|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded|trading|not|rather than|instead of|"
@@ -237,7 +237,7 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |
                                r"was put down|was put to sleep|is gone|is no more|closed down|shut down|went bust|"
                                r"went under|retired|resigned|stepped down|has left|lapsed|expired|dropped out|pulled out|"
                                r"backed out|bailed|had to (?:bail|drop(?: out)?|pull out|back out|cancel)|"
-                               r"(?:is |was )?retiring|went over to|(?:is |was )?(?:off|out) sick|(?:is |has )?(?:shut|gone)(?=\s*(?:[,.;!]|$|now\b|already\b|for good\b))|"
+                               r"(?:is |was )?retiring|went over to|moved out(?! of)|graduated|(?:is |was )?(?:off|out) sick|(?:is |has )?(?:shut|gone)(?=\s*(?:[,.;!]|$|now\b|already\b|for good\b))|"
                                r"shut for good|closed for good|closed (?:its|their) doors|got poached|can'?t make it|(?:is |was )?(?:off )?on "
                                r"(?:sabbatical|(?:mat|maternity|paternity|parental|long[- ]term sick) leave))\b", re.I))
 """The word before a verb that ends it: "nugget died", "the old gym closed down", "okafor retired" (the entry
