@@ -308,7 +308,10 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
             score += 0.5 * bool(mine.values & theirs.values)
         scored.append((ident, score, e.ledger is Ledger.ACCEPTED, e, theirs, float(ident) if p is None else p))
     keyed = {e.id for _, _, _, e, theirs, _ in scored if mine.explicit is not None and theirs.explicit == mine.explicit}
-    scored.sort(key=lambda t: (t[0], t[3].id in keyed, t[1], t[2]), reverse=True)   # the caller's own key first
+    ending = {e.id for ident, _, _, e, theirs, _ in scored if ident and (mine.explicit is None or theirs.explicit is None)
+              and change.ended(claim.text, e.text)}
+    scored.sort(key=lambda t: (t[0], t[3].id in keyed, t[3].id in ending, t[1], t[2]), reverse=True)
+    # the caller's own key first, then the entry whose value the claim ends ("Amir's retired": the one naming Amir)
     if scored and (scored[0][0] or scored[0][1] >= cfg.match_threshold):
         ident, _, _, best, theirs, link_p = scored[0]
         if ident and best.ledger is Ledger.PENDING and best.target_id:   # a slot under contest: the claim is
