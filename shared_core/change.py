@@ -199,7 +199,7 @@ _ENDS = Prefiltered(re.compile(
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
     r"done with|last day (?:at|of|with)|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded|trading|not|rather than|instead of|"
     r"rip|r\.i\.p\.?|lost|buried|mourning|grieving|broke up with|split (?:up )?(?:with|from)|separated from|divorced|"
-    r"no more|(?:so|totally|completely|i'?m|im) over|gr[eo]wn? out of|outgr[eo]wn?|killed|axed|binned)"
+    r"no more|(?:so|totally|completely|i'?m|im) over|gr[eo]wn? out of|outgr[eo]wn?|killed|axed|binned|nuked|scrapped)"
     r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this|old|first|other|spare|previous|original)\s+){0,2}([\w'-]+)", re.I))
 """A verb that ends something, and the word it ends (past up to two articles or prepositions); a
 correction ("the dog's name is Max, not Rex", "oat milk instead of cow's") ends the word it sets aside."""
@@ -224,7 +224,7 @@ def ends(text: str) -> tuple[str, ...]:
     ends nothing. Cached per text: ``ended`` and ``revived`` read both texts of a pair, each both ways."""
     return tuple(_stem(next(g for g in m.groups() if g).lower().removesuffix("'s"))
                  for m in (*_ENDS.finditer(text), *_GONE.finditer(text), *_APART.finditer(text),
-                           *_HANDED.finditer(text)))
+                           *_HANDED.finditer(text), *_TAKEN_OFF.finditer(text)))
 
 
 def revived(claim: str, entry: str) -> bool:
@@ -248,6 +248,9 @@ _HANDED = Prefiltered(re.compile(
 """A thing handed on, which its holder no longer holds: "handed the pager to Marco", "gave the spare key to
 my neighbour" (its last word), "Ray's taken over guitar" (at most two words between the verb and "to":
 "gave lukas read access to the db" grants; it hands nothing on)."""
+_TAKEN_OFF = Prefiltered(re.compile(r"\b(?:took|taken|take|taking)\s+(?:the\s+|my\s+|our\s+)?([\w'-]+)\s+off\b(?!\s+(?:work|sick|today|tomorrow))",
+                                     re.I))
+"""Someone or something taken off what held them: "took mum off the doorbell" ends the entry that holds mum."""
 _APART = Prefiltered(re.compile(r"\b([\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?"
                                 r"(?:broke up|split up|split|separated|divorced|called it (?:off|quits))\b", re.I))
 """A couple that ended, said of the other person: "Sam and I broke up" ends the entry that holds Sam."""
