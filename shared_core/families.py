@@ -25,7 +25,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("timezone", r"time ?zone|(?:utc|gmt|cet|cest|est|edt|pst|pdt|eastern|pacific|central|mountain|london|"
                  r"\w+ standard) time|utc[+-]\d+", False),
     ("seat", r"seats?|aisle|window seat", False),
-    ("theme", r"dark mode|light mode|theme|dark theme|light theme", False),
+    ("theme", r"dark mode|light mode|theme|dark theme|light theme|colou?r ?theme|solarized", False),
     ("age", r"turn(?:ed|s|ing) \d{1,3}|\d{1,3} ?(?:yo|y/o|yrs old)|"
             r"(?:i'?m|i am|she's|he's|she is|he is|(?-i:[A-Z][a-z]+) is|^is|^'s) \d{1,3}(?= *(?:now|today|already)? *[.!]*$)",
      False),
