@@ -25,6 +25,7 @@ from .families import VALUES
 from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
 from .index.embedders import _stem
 from .linking import COMMON, PairModel, lower_words, specific, values
+from .quantities import requantified
 
 WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "change.json"
 
@@ -96,34 +97,6 @@ def replaced(claim: str, entry: str) -> bool:
     if new | lost <= slots.GENERIC:
         return False            # "kids" for "children": another word for the attribute, not another value
     return [w for w in a if w not in new] == [w for w in b if w not in lost] and len(a) - len(new) >= 2
-
-
-_QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(mg|mcg|µg|ug|g|kg|ml|l|km|mi|miles|cm|mm|gb|mb|tb|lbs?|oz|%)(?!\w)", re.I)
-
-
-_HELD_ON = re.compile(r"\bstill\b[^.;,\d]{0,20}\d|\b(?:unchanged|as before|no change)\b", re.I)
-
-
-@lru_cache(maxsize=65536)
-def _quantities(text: str) -> dict[str, frozenset[str]]:
-    out: dict[str, set[str]] = {}
-    for value, unit in _QUANTITY.findall(text):
-        out.setdefault(unit.lower(), set()).add(value.rstrip("0").rstrip(".") if "." in value else value)
-    return {u: frozenset(v) for u, v in out.items()}
-
-
-def requantified(claim: str, entry: str) -> bool:
-    """One quantity of the entry, in the same unit, said again with another number and a word both name
-    ("the methimazole went up to 5mg" after "methimazole 2.5mg twice a day", or a claim that names nothing else:
-    "down to 78kg now"): the dose changed, not a second one ("started on omeprazole 20mg" names another). An entry with two quantities of the unit (two medicines) is left to the other evidence, and so is a
-    claim that says the quantity held ("still 5%": it disputes the entry, it does not move it on)."""
-    if _HELD_ON.search(claim):
-        return False
-    qa, qb = _quantities(claim), _quantities(entry)
-    if not any(len(qb.get(u, ())) == 1 and len(v) == 1 and v != qb[u] for u, v in qa.items()):
-        return False
-    words = {w for w in specific(claim) if not any(c.isdigit() for c in w)}
-    return bool(words & specific(entry)) or not words     # "down to 78kg now" names nothing else either
 
 
 _ENUMERATORS = frozenset({"number", "no", "num", "nr", "item"})

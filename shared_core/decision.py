@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import change, chitchat, grounding, linking, pending, records, slots
+from . import change, chitchat, grounding, linking, pending, quantities, records, slots
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered
 from .executor import Step
@@ -347,7 +347,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  adds_value=float(bool(theirs.values) and theirs.values < mine.values),    # its values and more
                  enumerated=float((mine.many or theirs.many) and change.enumerated(claim.text, best.text)),
                  state_moved=float(change.moved_state(claim.text, best.text)), record_same=float(record is False),
-                 requantified=float(change.requantified(claim.text, best.text)),
+                 requantified=float(quantities.requantified(claim.text, best.text)),
                  id_valued=float(mine.attribute.endswith("_id") and mine.attribute == theirs.attribute),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"),

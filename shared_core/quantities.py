@@ -1,0 +1,48 @@
+"""Quantities a text states (a dose, a weight, a rate): the same quantity said again with another number is
+the value changing, not a second value.
+
+Why its own test: the change model reads words, and a dose or a weekly count differs from the entry's in one
+number only ("the methimazole went up to 5mg" after "methimazole 2.5mg twice a day", "up to five runs a week"
+after "running 3 times a week"), which a word-for-word comparison misses when the rest is reworded.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .linking import specific
+from .written import written_alike
+
+_UNIT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(mg|mcg|µg|ug|g|kg|ml|l|km|mi|miles|cm|mm|gb|mb|tb|lbs?|oz|%)(?!\w)", re.I)
+_RATE = re.compile(r"(?<![\w.])(\d+)\s+(?:[a-z]+\s+){0,2}?(?:a|an|per|each|every|/)\s*(day|week|wk|month|year|yr)s?\b", re.I)
+"""A count per period ("3 times a week", "five runs a week", "2 sessions per month"): the unit is its period."""
+_HELD_ON = re.compile(r"\bstill\b[^.;,\d]{0,20}\d|\b(?:unchanged|as before|no change)\b", re.I)
+"""A claim that says the quantity held ("still 5%"): it disputes the entry, it does not move it on."""
+_PERIODS = {"wk": "week", "yr": "year"}
+
+
+@lru_cache(maxsize=65536)
+def quantities(text: str) -> dict[str, frozenset[str]]:
+    """The numbers a text states per unit (``{"mg": {"50"}, "per week": {"3"}}``), numbers written as words read
+    as digits."""
+    text = written_alike(text)
+    out: dict[str, set[str]] = {}
+    for value, unit in _UNIT.findall(text):
+        out.setdefault(unit.lower(), set()).add(value.rstrip("0").rstrip(".") if "." in value else value)
+    for value, period in _RATE.findall(text):
+        out.setdefault("per " + _PERIODS.get(period.lower(), period.lower()), set()).add(value)
+    return {u: frozenset(v) for u, v in out.items()}
+
+
+def requantified(claim: str, entry: str) -> bool:
+    """The entry's one quantity of a unit, said again with another number and a word both name, or by a claim
+    that names nothing else ("down to 78kg now"); "started on omeprazole 20mg" names another medicine. An entry
+    with two quantities of the unit (two medicines) is left to the other evidence, and so is ``_HELD_ON``."""
+    if _HELD_ON.search(claim):
+        return False
+    qa, qb = quantities(claim), quantities(entry)
+    if not any(len(qb.get(u, ())) == 1 and len(v) == 1 and v != qb[u] for u, v in qa.items()):
+        return False
+    words = {w for w in specific(claim) if not any(c.isdigit() for c in w)}
+    return bool(words & specific(entry)) or not words
