@@ -103,7 +103,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("health", r"(?:mental|physical) health|health status|condition|diagnos\w+|symptoms?", False),
     ("appointment", r"appointment|meeting|standup|stand-up|call at|scheduled|rescheduled|check-?in|check-?out|"
                     r"flight|departs|boarding|reservation|booking", False),
-    ("deadline", r"deadline|due (?:on|by|date|in)|expires?|ends? (?:on|in)|lease|renewal", False),
+    ("deadline", r"deadline|due (?:on|by|date|in)|expir\w*|ends? (?:on|in)|lease|renew\w*|(?:valid|good|active) (?:till|until|to|through)|"
+                 r"runs? out", False),
     ("price", r"price|costs?|salary|income|rent|budget|balance|fee|\$|€|£|usd|eur|gbp", False),
     ("status", r"status|shipped|delivered|paid|unpaid|pending|failed|passed|open|closed|resolved|cancell?ed|"
                r"refunded|in transit|approved|merged|green|red|blocked|done", False),
