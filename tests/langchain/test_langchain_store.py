@@ -20,15 +20,6 @@ FACTS = {
 }
 
 
-@pytest.fixture(params=["in_memory", "tarl"])
-def any_store(request):
-    """The same contract runs against the reference store and ours."""
-    if request.param == "in_memory":
-        yield InMemoryStore()
-    else:
-        with TarlStore.open() as s:
-            yield s
-
 
 def fill(store, ns=NS):
     for key, value in FACTS.items():

@@ -5,20 +5,9 @@ word with several memories scores them all 0.0; pages used to repeat one of them
 from __future__ import annotations
 
 import pytest
-from langgraph.store.memory import InMemoryStore
-
-from langchain_tarl import TarlStore
 
 NS = ("users", "u1", "memories")
 
-
-@pytest.fixture(params=["in_memory", "tarl"])
-def any_store(request):
-    if request.param == "in_memory":
-        yield InMemoryStore()
-    else:
-        with TarlStore.open() as s:
-            yield s
 
 
 def test_pages_of_a_tied_query_show_each_item_once(any_store):
