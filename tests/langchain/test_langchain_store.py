@@ -20,7 +20,6 @@ FACTS = {
 }
 
 
-
 def fill(store, ns=NS):
     for key, value in FACTS.items():
         store.put(ns, key, value)

@@ -9,7 +9,6 @@ import pytest
 NS = ("users", "u1", "memories")
 
 
-
 def test_pages_of_a_tied_query_show_each_item_once(any_store):
     for key, text in [("a", "likes tea"), ("b", "lives in Paris"), ("c", "has a dog named Rex")]:
         any_store.put(NS, key, {"text": text})
