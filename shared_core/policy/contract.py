@@ -173,8 +173,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         or (not f.get("many") and f.get("same_attribute") and f.get("same_subject") and f.get("value_differs")
             and not f.get("additive_cue") and not (f.get("ids_differ") and not f.get("id_valued")))
         # "just turned 35" about "I'm 34"; "my locker number is L-1" about "... L-0" (the id is the attribute's value)
-        or (f.get("state_moved") and not f.get("many") and not f.get("ids_differ"))   # a record's state moved
-        or (f.get("requantified") and f.get("value_overlap") and not f.get("additive_cue") and not f.get("adds_value")))
+        or (f.get("requantified") and f.get("value_overlap") and not f.get("additive_cue") and not f.get("adds_value"))
+        or (f.get("state_moved") and not f.get("many") and not f.get("ids_differ")))   # a record's state moved
     # on ("1182 is done" about its "In Progress")
     if owner_changes and not weak:      # (different ids: another order, invoice, key, so another subject; a weak
         # link that may not supersede the entry does not stop the claim from being kept either)
