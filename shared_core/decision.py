@@ -150,17 +150,18 @@ def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slo
     """The linker's probability per candidate; None where explicit slots on both sides decide, or
     when no linker is shipped."""
     model = linking.default()
-    if model is None or not kept or mine.explicit is not None and all(t.explicit is not None for _, t in kept):
+    scored = [mine.explicit is None or theirs.explicit is None for _, theirs in kept]
+    if model is None or not any(scored):
         return [None] * len(kept)           # (explicit slots everywhere: every answer below would be None)
     rows = [(e.text, theirs, sims.get(e.id, 0.0)) for e, theirs in kept]
-    x = linking.matrix(claim.text, mine, rows)
+    x = linking.matrix(claim.text, mine, rows, scored)
     p = linking.gated(model, x)
     if _MOVED_ON.search(claim.text):     # "bo left for a startup" about "Bo is the other ML eng": the person
         words = linking.lower_words(claim.text)     # named moved on, so their entry is the one it changes
-        named = np.asarray([_moved_on(mine, e.text, theirs, words) for e, theirs in kept])
+        named = np.asarray([_moved_on(mine, e.text, theirs, words) for (e, theirs), s in zip(kept, scored) if s])
         p = np.where(named, model.probabilities(x), p)
-    return [None if mine.explicit is not None and theirs.explicit is not None else v
-            for (e, theirs), v in zip(kept, p.tolist())]     # (Python floats at once, not a numpy scalar each)
+    found = iter(p.tolist())        # (Python floats at once, not a numpy scalar each)
+    return [next(found) if s else None for s in scored]
 
 
 def _moved_on(mine: slots.Slot, entry: str, theirs: slots.Slot, words: frozenset[str]) -> bool:
