@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -66,6 +67,12 @@ _ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+$")
 measure the subject guesser picked up ("20mg") is not one."""
 
 
+@lru_cache(maxsize=65536)
+def _id_like(subject: str) -> bool:
+    """``_ID_LIKE`` of a subject, cached: asked of both sides of every pair, of few subjects."""
+    return _ID_LIKE.search(subject) is not None
+
+
 def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:
     """Another order, item or person: subjects that both carry an id (digits, ``#``, a key path) or an
     explicit slot, or both name a person ("Ana", "Ben") neither text mentions on the other side, and
@@ -85,7 +92,7 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     if mine.attribute == theirs.attribute and mine.attribute in change.PERSON_VALUED \
             and (_holds(theirs, mine) or _holds(mine, theirs)):
         return True         # "Priya's manager is Tom" after "my manager is Priya": the manager's own manager
-    strong = [s.subject for s in (mine, theirs) if s.subject and (s.explicit or _ID_LIKE.search(s.subject))]
+    strong = [s.subject for s in (mine, theirs) if s.subject and (s.explicit or _id_like(s.subject))]
     if len(strong) == 2:
         return True
     a, b = (linking.person_words(s.subject or "") for s in (mine, theirs))
@@ -99,11 +106,13 @@ _REPORTED = Prefiltered(re.compile(
     r"conveyed|celebrated|admitted|marked|reflects|envisions)\b(?!\s+that\b)", re.I))
 
 
+@lru_cache(maxsize=65536)
 def _reported(text: str) -> bool:
     """A conversation's moment as a memory extractor reports it ("Martin expressed gratitude for ...", "Martin
     reflected on ...", "Martin's dialogue was marked by ..."): an event of the talk, not an attribute's value.
     Two of them are two events, never one fact changing (HaluMem, the extracted memory points given as claims:
-    new facts superseding each other); "The user mentioned that ..." wraps a fact and is not one of them."""
+    new facts superseding each other); "The user mentioned that ..." wraps a fact and is not one of them.
+    Cached per text: asked of both texts of every pair."""
     return bool(_REPORTED.search(text))
 
 
@@ -128,8 +137,15 @@ person's hearsay, weighed as a third party's (the user is the authority on thems
 def _of_relative(text: str, other: str) -> bool:
     """``text`` is about someone of the speaker's, named first ("My wife's birthday is June 9", "my son is
     5"), whom ``other`` does not mention ("the dog's name is Max" is still about "my dog")."""
+    relation = _relation(text)
+    return relation is not None and re.search(rf"\b{relation}", other, re.I) is None
+
+
+@lru_cache(maxsize=65536)
+def _relation(text: str) -> str | None:
+    """The relation word ``text`` starts with (``_RELATIVE``), cached per text: asked of every pair."""
     found = _RELATIVE.search(text)
-    return found is not None and re.search(rf"\b{found.group(1)}", other, re.I) is None
+    return None if found is None else found.group(1)
 
 
 def _says_more(claim: str, entry: str) -> bool:
@@ -229,6 +245,7 @@ def prepare(item: Claim | Entry) -> None:
     change.prepare(item.text)
     grounding.prepare(item.text)
     slots.family(item.text), slots.call(item.text), slots.asked(item.text), hedged(item.text)
+    records.fields(item.text), _reported(item.text), _relation(item.text)
 
 
 def _attribute_known(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str, ids_shared: bool) -> bool:
