@@ -144,8 +144,7 @@ def _of_relative(text: str, other: str) -> bool:
 @lru_cache(maxsize=65536)
 def _relation(text: str) -> str | None:
     """The relation word ``text`` starts with (``_RELATIVE``), cached per text: asked of every pair."""
-    found = _RELATIVE.search(text)
-    return None if found is None else found.group(1)
+    return found.group(1) if (found := _RELATIVE.search(text)) else None
 
 
 def _says_more(claim: str, entry: str) -> bool:
@@ -239,13 +238,10 @@ def prepare(item: Claim | Entry) -> None:
     linker's, change model's and grounding's word sets, stamps and cues. A claim's are computed when it
     is decided, so the entry it becomes is ready for every later decision; only the claim in hand and
     the pairs remain per write."""
-    slot = slot_of(item)
-    linking.prepare(item.text)
-    linking.person_words(slot.subject or "")
-    change.prepare(item.text)
-    grounding.prepare(item.text)
+    linking.prepare(item.text), linking.person_words(slot_of(item).subject or "")
+    change.prepare(item.text), grounding.prepare(item.text), records.fields(item.text)
     slots.family(item.text), slots.call(item.text), slots.asked(item.text), hedged(item.text)
-    records.fields(item.text), _reported(item.text), _relation(item.text)
+    _reported(item.text), _relation(item.text)
 
 
 def _attribute_known(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str, ids_shared: bool) -> bool:
