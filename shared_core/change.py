@@ -185,6 +185,8 @@ def ended(claim: str, entry: str) -> bool:
     already says the value ended ("I quit smoking") is not changed by saying it again. The decision counts
     it as hard evidence of a change, beside ``replaced``'s word-for-word frames. A clipped word of five
     letters or more names the longer one it starts ("dropped the psych one" ends "intro to psychology")."""
+    if not ends(claim):
+        return False        # (most claims end nothing: answered before the entry's words are gathered)
     held = specific(entry) | numbers(entry)    # "14 Larch Rd, not 41" ends the 41 of "41 Larch Rd"
     if not held or ends(entry):
         return False

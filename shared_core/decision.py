@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -66,6 +67,12 @@ _ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+$")
 measure the subject guesser picked up ("20mg") is not one."""
 
 
+@lru_cache(maxsize=65536)
+def _id_like(subject: str) -> bool:
+    """``_ID_LIKE`` of a subject, cached: asked of both sides of every pair, of few subjects."""
+    return _ID_LIKE.search(subject) is not None
+
+
 def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:
     """Another order, item or person: subjects that both carry an id (digits, ``#``, a key path) or an
     explicit slot, or both name a person ("Ana", "Ben") neither text mentions on the other side, and
@@ -85,7 +92,7 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     if mine.attribute == theirs.attribute and mine.attribute in change.PERSON_VALUED \
             and (_holds(theirs, mine) or _holds(mine, theirs)):
         return True         # "Priya's manager is Tom" after "my manager is Priya": the manager's own manager
-    strong = [s.subject for s in (mine, theirs) if s.subject and (s.explicit or _ID_LIKE.search(s.subject))]
+    strong = [s.subject for s in (mine, theirs) if s.subject and (s.explicit or _id_like(s.subject))]
     if len(strong) == 2:
         return True
     a, b = (linking.person_words(s.subject or "") for s in (mine, theirs))
@@ -99,11 +106,13 @@ _REPORTED = Prefiltered(re.compile(
     r"conveyed|celebrated|admitted|marked|reflects|envisions)\b(?!\s+that\b)", re.I))
 
 
+@lru_cache(maxsize=65536)
 def _reported(text: str) -> bool:
     """A conversation's moment as a memory extractor reports it ("Martin expressed gratitude for ...", "Martin
     reflected on ...", "Martin's dialogue was marked by ..."): an event of the talk, not an attribute's value.
     Two of them are two events, never one fact changing (HaluMem, the extracted memory points given as claims:
-    new facts superseding each other); "The user mentioned that ..." wraps a fact and is not one of them."""
+    new facts superseding each other); "The user mentioned that ..." wraps a fact and is not one of them.
+    Cached per text: asked of both texts of every pair."""
     return bool(_REPORTED.search(text))
 
 
@@ -128,8 +137,14 @@ person's hearsay, weighed as a third party's (the user is the authority on thems
 def _of_relative(text: str, other: str) -> bool:
     """``text`` is about someone of the speaker's, named first ("My wife's birthday is June 9", "my son is
     5"), whom ``other`` does not mention ("the dog's name is Max" is still about "my dog")."""
-    found = _RELATIVE.search(text)
-    return found is not None and re.search(rf"\b{found.group(1)}", other, re.I) is None
+    relation = _relation(text)
+    return relation is not None and re.search(rf"\b{relation}", other, re.I) is None
+
+
+@lru_cache(maxsize=65536)
+def _relation(text: str) -> str | None:
+    """The relation word ``text`` starts with (``_RELATIVE``), cached per text: asked of every pair."""
+    return found.group(1) if (found := _RELATIVE.search(text)) else None
 
 
 def _says_more(claim: str, entry: str) -> bool:
@@ -150,17 +165,18 @@ def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slo
     """The linker's probability per candidate; None where explicit slots on both sides decide, or
     when no linker is shipped."""
     model = linking.default()
-    if model is None or not kept or mine.explicit is not None and all(t.explicit is not None for _, t in kept):
+    scored = [mine.explicit is None or theirs.explicit is None for _, theirs in kept]
+    if model is None or not any(scored):
         return [None] * len(kept)           # (explicit slots everywhere: every answer below would be None)
     rows = [(e.text, theirs, sims.get(e.id, 0.0)) for e, theirs in kept]
-    x = linking.matrix(claim.text, mine, rows)
+    x = linking.matrix(claim.text, mine, rows, scored)
     p = linking.gated(model, x)
     if _MOVED_ON.search(claim.text):     # "bo left for a startup" about "Bo is the other ML eng": the person
         words = linking.lower_words(claim.text)     # named moved on, so their entry is the one it changes
-        named = np.asarray([_moved_on(mine, e.text, theirs, words) for e, theirs in kept])
+        named = np.asarray([_moved_on(mine, e.text, theirs, words) for (e, theirs), s in zip(kept, scored) if s])
         p = np.where(named, model.probabilities(x), p)
-    return [None if mine.explicit is not None and theirs.explicit is not None else v
-            for (e, theirs), v in zip(kept, p.tolist())]     # (Python floats at once, not a numpy scalar each)
+    found = iter(p.tolist())        # (Python floats at once, not a numpy scalar each)
+    return [next(found) if s else None for s in scored]
 
 
 def _moved_on(mine: slots.Slot, entry: str, theirs: slots.Slot, words: frozenset[str]) -> bool:
@@ -222,12 +238,10 @@ def prepare(item: Claim | Entry) -> None:
     linker's, change model's and grounding's word sets, stamps and cues. A claim's are computed when it
     is decided, so the entry it becomes is ready for every later decision; only the claim in hand and
     the pairs remain per write."""
-    slot = slot_of(item)
-    linking.prepare(item.text)
-    linking.person_words(slot.subject or "")
-    change.prepare(item.text)
-    grounding.prepare(item.text)
+    linking.prepare(item.text), linking.person_words(slot_of(item).subject or "")
+    change.prepare(item.text), grounding.prepare(item.text), records.fields(item.text)
     slots.family(item.text), slots.call(item.text), slots.asked(item.text), hedged(item.text)
+    _reported(item.text), _relation(item.text)
 
 
 def _attribute_known(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str, ids_shared: bool) -> bool:

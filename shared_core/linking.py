@@ -228,23 +228,37 @@ _COSINE = PAIR_NAMES.index("cosine")
 
 
 def pool(rows: list[list[float]]) -> list[list[float]]:
-    """Each pair's place among the claim's candidates, appended as ``POOL_NAMES`` columns. On the rows as
-    Python lists: one decision's ~16 candidates cost numpy more in calls than in arithmetic, and the
-    comparisons and differences are the same IEEE doubles either way."""
-    n = len(rows)
-    shared, cos = [r[0] for r in rows], [r[_COSINE] for r in rows]
+    """Each pair's place among the claim's candidates, appended as ``POOL_NAMES`` columns."""
+    return [[*r, *p] for r, p in zip(rows, _places([r[0] for r in rows], [r[_COSINE] for r in rows]))]
+
+
+def _places(shared: list[float], cos: list[float]) -> list[tuple[float, ...]]:
+    """The ``POOL_NAMES`` columns of each candidate from every candidate's ``shared_specific`` and
+    ``cosine``. On Python lists: one decision's ~16 candidates cost numpy more in calls than in
+    arithmetic, and the comparisons and differences are the same IEEE doubles either way."""
+    n = len(shared)
     so, co = _best_other(shared), _best_other(cos)
     size, sharers = min(n, 10) / 10, float(sum(s > 0 for s in shared)) / max(1, n)
-    return [[*r, float(s > 0 and s >= o), s - o, float(c >= d), c - d, size, sharers]
-            for r, s, o, c, d in zip(rows, shared, so, cos, co)]
+    return [(float(s > 0 and s >= o), s - o, float(c >= d), c - d, size, sharers)
+            for s, o, c, d in zip(shared, so, cos, co)]
 
 
-def matrix(claim_text: str, mine: slots.Slot, entries: Sequence[tuple[str, slots.Slot, float]]) -> np.ndarray:
-    """``NAMES`` features for a claim against each of its candidates ``(text, slot, cosine)``."""
+def matrix(claim_text: str, mine: slots.Slot, entries: Sequence[tuple[str, slots.Slot, float]],
+           scored: Sequence[bool] | None = None) -> np.ndarray:
+    """``NAMES`` features for a claim against each of its candidates ``(text, slot, cosine)``; with
+    ``scored``, only the rows of the candidates marked True. The others still count in each row's place
+    among the candidates, which reads only their shared words and cosine: the decision skips the pair
+    features of the candidates whose explicit slots decide (at the scale benchmark's pools, ~80% of them)."""
     if not entries:
         return np.zeros((0, len(NAMES)))
     claim, people = _view(claim_text), _subject_words(mine)
-    return np.asarray(pool([_pair(claim, mine, people, _view(t), s, c) for t, s, c in entries]), dtype=np.float64)
+    if scored is None or all(scored):
+        return np.asarray(pool([_pair(claim, mine, people, _view(t), s, c) for t, s, c in entries]), dtype=np.float64)
+    rows = [_pair(claim, mine, people, _view(t), s, c) if w else None for (t, s, c), w in zip(entries, scored)]
+    shared = [r[0] if r is not None else min(len(claim[0] & _view(t)[0]), 3) / 3 for r, (t, _, _) in zip(rows, entries)]
+    cos = [r[_COSINE] if r is not None else float(c) for r, (_, _, c) in zip(rows, entries)]
+    places = _places(shared, cos)
+    return np.asarray([[*r, *p] for r, p in zip(rows, places) if r is not None], dtype=np.float64).reshape(-1, len(NAMES))
 
 
 EVIDENCE = ("shared_beyond_subject", "ids_shared", "keys_shared", "family_same", "lexicon_identity", "types_shared")

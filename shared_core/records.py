@@ -73,7 +73,7 @@ def other(claim: str, entry: str) -> bool:
     """Two records of different things: a field naming the thing (``_IDENTITY``) that both hold differs
     ("host": "pg-replica" is not the record of "host": "pg-main", whatever else they share)."""
     a, b = fields(claim), fields(entry)
-    return any(_name(a[k]) != _name(b[k]) for k in a.keys() & b.keys() if _IDENTITY.search(k))
+    return bool(a and b) and any(_name(a[k]) != _name(b[k]) for k in a.keys() & b.keys() if _IDENTITY.search(k))
 
 
 def _name(value: str) -> str:

@@ -91,6 +91,20 @@ def test_no_shared_evidence_is_no_link() -> None:
     assert linking.evidence(x).tolist() == [0.0]
 
 
+def test_scored_rows_are_the_full_matrix_rows() -> None:
+    """Candidates left out of ``scored`` (explicit slots decide them) still rank the others: the rows kept
+    are exactly those of the full matrix, pool columns included."""
+    claim = "switched my gym membership to the downtown branch"
+    entries = [("gym membership at the riverside branch", slots.of("x"), 0.8),
+               ("the downtown office opens at 9", slots.of("user.office", None), 0.6),
+               ("membership renews in march", slots.of("membership renews"), 0.7),
+               ("I go to the gym on mondays", slots.of("user.gym", None), 0.9)]
+    full = linking.matrix(claim, slots.of(claim), entries)
+    for scored in ([True, False, True, False], [False, False, False, True], [True] * 4):
+        part = linking.matrix(claim, slots.of(claim), entries, scored)
+        assert np.array_equal(part, full[np.asarray(scored)])
+
+
 def test_change_model_tells_a_restatement_from_a_change() -> None:
     if change.default() is None:
         pytest.skip("no change model shipped")
