@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import change, chitchat, grounding, linking, pending, quantities, records, slots
+from . import calls, change, chitchat, grounding, linking, pending, quantities, records, slots
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered
 from .executor import Step
@@ -120,7 +120,7 @@ def _other_call(claim: str, entry: str) -> bool:
     """One function asked about something else (``config.get('retries')`` after ``config.get('timeout')``):
     another record, whatever else the two share; ``config.set('timeout', 90)`` after ``config.set('timeout',
     60)`` is the same one (its first argument names the record)."""
-    a, b = slots.asked(claim), slots.asked(entry)
+    a, b = calls.asked(claim), calls.asked(entry)
     return a is not None and b is not None and a[0] == b[0] and a[1] != b[1]
 
 
@@ -240,7 +240,7 @@ def prepare(item: Claim | Entry) -> None:
     the pairs remain per write."""
     linking.prepare(item.text), linking.person_words(slot_of(item).subject or "")
     change.prepare(item.text), grounding.prepare(item.text), records.fields(item.text)
-    slots.family(item.text), slots.call(item.text), slots.asked(item.text), hedged(item.text)
+    slots.family(item.text), calls.call(item.text), calls.asked(item.text), hedged(item.text)
     _reported(item.text), _relation(item.text)
 
 
@@ -295,11 +295,11 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     kept = [(e, theirs) for e, theirs in kept if not _distinct(mine, theirs, claim.text, e.text)]
     links, link_at = _links(claim, mine, kept, sims), _link_at(cfg)
     scored = []
-    asked = slots.call(claim.text)
+    asked = calls.call(claim.text)
 
     def again(e: Entry, theirs: slots.Slot) -> bool:
         """The same call read again (not a caller's slot, not another record's id): the same record."""
-        return asked is not None and slots.call(e.text) == asked and slots.same_subject(mine, theirs) \
+        return asked is not None and calls.call(e.text) == asked and slots.same_subject(mine, theirs) \
             and (mine.explicit is None or theirs.explicit is None)
 
     for (e, theirs), p in zip(kept, links):

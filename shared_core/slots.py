@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from . import calls
 from .cuescan import CueScanner, Prefiltered, has_digit
 from .families import FAMILIES, shaped
 from .grounding import MEASURE, STOP, negated, numbers, proposition
@@ -118,61 +119,6 @@ def family(text: str) -> tuple[str, bool, re.Match[str]] | None:
 
 def _words(text: str) -> list[str]:
     return [w.strip(".,!?;:'\"()[]{}").lower().removesuffix("'s") for w in text.split()]
-
-
-_JSON_ID = re.compile(r'"(?!(?:api|secret|access|private|public|ssh|license|licence|publishable|signing|encryption)_?key")'
-                      r'(\w*?)_?(?:id|order|ticket|number|ref|sku|key)"\s*:\s*"?#?([\w-]*\d[\w-]*)"?', re.I)
-"""A record's id field; a credential's key is its value, not its name ("api_key": "sk_live_...")."""
-_TOOL_CALL = re.compile(r"^\s*[\w.]+\s*(?:\((?P<args>[^)]*)\))?\s*->\s*(?P<result>.*)$", re.S)
-_ARG_ID = re.compile(r"(?<![\w-])[\"']?((?=[\w-]*\d)[\w-]{2,})[\"']?(?![\w/-])")
-
-
-def _tool_subject(text: str) -> str | None:
-    """The id a tool's record is about: in its result, else among its arguments (not the function's name;
-    a command's or a request's words after its first, ``GET /orders/A771``)."""
-    call = _TOOL_CALL.match(text)
-    command = _CALL.match(text) if call is None else None
-    if command is not None and not re.search(r"[(./_$]", command.group(1)):
-        command = None
-    if call is None and command is None and not text.lstrip().startswith(("{", "[")):
-        return None
-    result = call.group("result") if call else text[command.end(1):].lstrip(" ->") if command else text
-    result = re.sub(r"^\s*\d{3}\s+(?=[{\[])", "", result)       # an HTTP status before the body
-    if result.lstrip().startswith(("{", "[")) and (j := _JSON_ID.search(result)):
-        return j.group(2).lower()
-    args = call.group("args") if call else command.group(1).split(None, 1)[1] if command and " " in command.group(1) else ""
-    a = _ARG_ID.search((args or "").split(",")[0])      # the first argument names the record; later ones
-    return a.group(1).lower() if a else None            # are values (config.set("timeout", 60))
-
-
-_PROMPT = re.compile(r"^\s*\$(?=\s)")
-"""A shell prompt before a command: not a dollar sign (the price family's cue)."""
-_CALL = re.compile(r"^\s*\$?\s*((?:[\w.]+\([^)]{0,80}\)|[\w./-]+(?:\s+[\w./=\"'-]+){0,6}))\s*->\s*\S")
-
-
-@lru_cache(maxsize=65536)
-def call(text: str) -> str | None:
-    """The call a tool's output answers (``vetapp.get_patient("Luna")``, ``vault kv get secret/stripe``): the
-    same call again reads the same record, so its answer is that record's new state."""
-    m = _CALL.match(text)
-    if m is None or not re.search(r"[(./_$]", text[:m.end(1)]):      # a command names a path, key or call
-        return None
-    record = _tool_subject(text)        # todo.add -> {"id": 18} and -> {"id": 19}: one call, two records
-    return re.sub(r"\s+", " ", m.group(1).lower().replace('"', "'")) + (f"#{record}" if record else "")
-
-
-_CALL_ARGS = re.compile(r"^([\w.]+)\((.*)\)$", re.S)
-
-
-@lru_cache(maxsize=65536)
-def asked(text: str) -> tuple[str, str] | None:
-    """(function, first argument) of the function call a tool's output answers (``config.get('timeout')``
-    asks ``config.get`` about ``'timeout'``), spelled as ``call`` spells them; None for anything else."""
-    m = _CALL.match(text)
-    f = _CALL_ARGS.match(m.group(1)) if m else None
-    if f is None:
-        return None
-    return f.group(1).lower(), f.group(2).split(",")[0].strip().lower().replace('"', "'")
 
 
 def _subject(text: str) -> tuple[str | None, str]:
@@ -270,10 +216,10 @@ def _relative(prop: str) -> str | None:
 def infer(text: str) -> Slot:
     """The slot a free-text claim is about (pure; cached by text)."""
     prop = proposition(text)
-    tool = _tool_subject(prop)          # a tool's record: its id names it
+    tool = calls.subject(prop)          # a tool's record: its id names it
     subject, rest = (tool, re.sub(re.escape(tool), " ", prop, count=1, flags=re.I)) if tool else _subject(prop)
     rest = rest.replace("_", " ")
-    fam = family(_PROMPT.sub("", rest)) or family(_PROMPT.sub("", prop)) or shaped(rest)   # a shell's "$ " is no price
+    fam = family(calls.PROMPT.sub("", rest)) or family(calls.PROMPT.sub("", prop)) or shaped(rest)   # a shell's "$ " is no price
     relative = _relative(prop) if (subject == "user" and fam is None) or (fam and fam[0] == "name") else None
     if tool:
         name, many, attribute = "record", False, "record"       # a tool's record of one thing: one current state
