@@ -20,6 +20,7 @@ import fcntl
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -135,10 +136,25 @@ class SQLiteLedgerStore(SQLLedgerStore):
         self._lock = threading.RLock()
         self._upkeep = threading.Lock()
         with self._lock:
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = NORMAL")
-            self._db.execute("PRAGMA foreign_keys = ON")
-            self._db.executescript(SCHEMA)
+            self._prepare(timeout)
+
+    def _prepare(self, timeout: float) -> None:
+        """WAL mode and the schema, retried while another connection holds the file: a new database's switch
+        to WAL needs its lock, and SQLite answers "database is locked" at once rather than wait for it
+        (several processes opening one new store together, each then writing: 5 of 60 such races failed)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    self._db.execute("PRAGMA journal_mode = WAL")
+                self._db.execute("PRAGMA synchronous = NORMAL")
+                self._db.execute("PRAGMA foreign_keys = ON")
+                self._db.executescript(SCHEMA)
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
 
     def _rows(self, sql: str, params: tuple[Any, ...] = (), con: Any = None, *, fetch: bool = True) -> list[Any]:
         with self._lock:
