@@ -44,8 +44,7 @@ if TYPE_CHECKING:
     from .retriever import TarlRetriever
 
 
-TIE = 1e-9
-"""Scores closer than this are a tie (the same query against equal texts gives bit-equal cosines)."""
+TIE = 1e-9     # scores closer than this are a tie (one query against equal texts gives bit-equal cosines)
 
 LAST_DECISION: ContextVar[Decision | None] = ContextVar("tarl_last_decision", default=None)
 """The decision of the latest ``put``/``aput`` in this context, for wrappers around tools that call
@@ -342,11 +341,9 @@ class TarlStore(BaseStore):
     def _ranked(self, ns: str, query: str, want: int, filtered: bool) -> list[tuple[Entry, float | None]]:
         """The namespace's Accepted entries ranked for ``query``, at least ``want`` of them when there are:
         the indexed ones by score, then (as LangGraph fills a short page) those put with ``index=False``,
-        score None. Every entry is in the engine's index (TARL grounds on it); the unindexed are skipped.
-
-        Items tied with the page's last one are all fetched: the index returns an arbitrary few of a tie
-        (a query sharing no word with several memories scores them all 0.0), so cutting inside one made
-        ``offset``/``limit`` pages repeat an item and never show another."""
+        score None. Every entry is in the engine's index (TARL grounds on it); the unindexed are skipped. Items
+        tied with the page's last one are all fetched: the index returns an arbitrary few of a tie (a query
+        sharing no word with several memories scores them 0.0), so pages repeated one and never showed another."""
         fetch = want if not filtered else max(want, len(self.engine.accepted(ns)))
         while True:
             hits = self.engine.search(query, ns, fetch)
