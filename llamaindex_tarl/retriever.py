@@ -48,14 +48,14 @@ class TarlRetriever(BaseRetriever):
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         if not query_bundle.query_str.strip():
             return self._newest()
-        return self._nodes(self.engine.search(query_bundle.query_str, self.namespace, self.top_k,
-                                              valid_at=self.valid_at))
+        return self._scored(self.engine.search(query_bundle.query_str, self.namespace, self.top_k,
+                                               valid_at=self.valid_at))
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         if not query_bundle.query_str.strip():
             return await asyncio.to_thread(self._newest)
-        return self._nodes(await self.engine.asearch(query_bundle.query_str, self.namespace, self.top_k,
-                                                     valid_at=self.valid_at))
+        return self._scored(await self.engine.asearch(query_bundle.query_str, self.namespace, self.top_k,
+                                                      valid_at=self.valid_at))
 
     def _newest(self) -> list[NodeWithScore]:
         """A blank query's answer: the ``top_k`` newest memories, unscored, as LangChain's ``TarlRetriever``
@@ -63,16 +63,17 @@ class TarlRetriever(BaseRetriever):
         engine or chat engine given a blank question raised ``TarlError`` instead of answering."""
         return self._nodes([(e, None) for e in self.engine.newest(self.namespace, self.top_k, valid_at=self.valid_at)])
 
-    def _nodes(self, hits: Sequence[Hit | tuple[Entry, float | None]]) -> list[NodeWithScore]:
-        if not hits and self.empty_text is not None:
+    def _scored(self, hits: Sequence[Hit]) -> list[NodeWithScore]:
+        return self._nodes([(h.entry, h.score) for h in hits])
+
+    def _nodes(self, pairs: Sequence[tuple[Entry, float | None]]) -> list[NodeWithScore]:
+        if not pairs and self.empty_text is not None:
             node = TextNode(text=self.empty_text, metadata={"entry_id": None}, excluded_llm_metadata_keys=["entry_id"])
             return [NodeWithScore(node=node, score=0.0)]
-        pairs = [(h.entry, h.score) if isinstance(h, Hit) else h for h in hits]
         return [NodeWithScore(node=node_of(entry), score=score) for entry, score in pairs]
 
 
-def node_of(hit: Hit | Entry) -> TextNode:
-    e = hit.entry if isinstance(hit, Hit) else hit
+def node_of(e: Entry) -> TextNode:
     metadata = {
         "entry_id": e.id, "namespace": e.namespace, "ledger": e.ledger.value, "source": e.source,
         "confidence": e.confidence, "observed_at": e.observed_at.isoformat(),
