@@ -294,7 +294,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     kept = [(e, slot_of(e)) for e in pool]
     kept = [(e, theirs) for e, theirs in kept if not _distinct(mine, theirs, claim.text, e.text)]
     links, link_at = _links(claim, mine, kept, sims), _link_at(cfg)
-    scored = []
+    scored, ending = [], set()
     asked = calls.call(claim.text)
 
     def again(e: Entry, theirs: slots.Slot) -> bool:
@@ -315,15 +315,14 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
             else:
                 ident = slots.identity(mine, theirs) or restates(claim, e) or (
                     slots.compatible(mine, theirs) and score >= cfg.match_threshold)
-        if not ident and (mine.explicit is None or theirs.explicit is None) and change.ended(claim.text, e.text):
-            score, ident, p = max(score, link_at), True, max(p or 0.0, link_at)   # "Tom passed away": the entry
-            # that holds Tom, whoever the subject guesser took the claim to be about
+        if (mine.explicit is None or theirs.explicit is None) and change.ended(claim.text, e.text):
+            ending.add(e.id)        # "Tom passed away": about the entry that holds Tom, whoever the subject
+            if not ident:           # guesser took the claim to be about
+                score, ident, p = max(score, link_at), True, max(p or 0.0, link_at)
         if mine.many and ident:     # several values: the entry holding the claim's value is the one it is about
             score += 0.5 * bool(mine.values & theirs.values)
         scored.append((ident, score, e.ledger is Ledger.ACCEPTED, e, theirs, float(ident) if p is None else p))
     keyed = {e.id for _, _, _, e, theirs, _ in scored if mine.explicit is not None and theirs.explicit == mine.explicit}
-    ending = {e.id for ident, _, _, e, theirs, _ in scored if ident and (mine.explicit is None or theirs.explicit is None)
-              and change.ended(claim.text, e.text)}
     scored.sort(key=lambda t: (t[0], t[3].id in keyed, t[3].id in ending, t[1], t[2]), reverse=True)
     # the caller's own key first, then the entry whose value the claim ends ("Amir's retired": the one naming Amir)
     if scored and (scored[0][0] or scored[0][1] >= cfg.match_threshold):
