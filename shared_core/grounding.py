@@ -115,8 +115,10 @@ def identifiers(text: str) -> frozenset[str]:
     return frozenset(m.lower() for m in _IDENT.findall(text) if not MEASURE.match(m)) if has_digit(text) else frozenset()
 
 
-MEASURE = re.compile(r"\d+(?:[.,]\d+)?(?:mg|mcg|ug|g|kg|ml|l|km|cm|mm|m|gb|mb|tb|kb|k|lbs?|oz|hrs?|h|mins?|ms|s|"
-                      r"st|nd|rd|th|am|pm|x|yo|yrs?|mph|kwh|kw|w|v|p)$", re.I)
+UNITS = "mg|mcg|ug|g|kg|ml|l|km|cm|mm|gb|mb|tb|lbs?|oz"
+"""Units of a quantity, written after its number: shared by ``MEASURE`` and ``quantities``."""
+MEASURE = re.compile(rf"\d+(?:[.,]\d+)?(?:{UNITS}|m|kb|k|hrs?|h|mins?|ms|s|st|nd|rd|th|am|pm|x|yo|yrs?|mph|kwh|kw|w|v|p)$",
+                     re.I)
 """A number with its unit or ordinal ("50mg", "31kg", "3pm", "14th"): a quantity that changes, not an id that
 names another thing ("gp bumped the sertraline up to 100mg" is the same prescription, not another one)."""
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .grounding import UNITS
 from .linking import specific
 from .written import written_alike
 
-_UNIT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(mg|mcg|µg|ug|g|kg|ml|l|km|mi|miles|cm|mm|gb|mb|tb|lbs?|oz|%)(?!\w)", re.I)
+_UNIT = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)\s?(µg|{UNITS}|mi|miles|%)(?!\w)", re.I)
 _RATE = re.compile(r"(?<![\w.])(\d+)\s+(?:[a-z]+\s+){0,2}?(?:a|an|per|each|every|/)\s*(day|week|wk|month|year|yr)s?\b", re.I)
 """A count per period ("3 times a week", "five runs a week", "2 sessions per month"): the unit is its period."""
 _HELD_ON = re.compile(r"\bstill\b[^.;,\d]{0,20}\d|\b(?:unchanged|as before|no change)\b", re.I)
