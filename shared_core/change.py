@@ -212,9 +212,11 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |
                                r"was put down|was put to sleep|is gone|is no more|closed down|shut down|went bust|"
                                r"went under|retired|resigned|stepped down|has left|lapsed|expired|dropped out|pulled out|"
                                r"backed out|bailed|had to (?:bail|drop(?: out)?|pull out|back out|cancel)|"
-                               r"(?:is |was )?retiring|went over to|moved out(?! of)|graduated|(?:is |was )?(?:off|out) sick|(?:is |has )?(?:shut|gone)(?=\s*(?:[,.;!]|$|now\b|already\b|for good\b))|"
-                               r"shut for good|closed for good|closed (?:its|their) doors|got poached|can'?t make it|(?:is |was )?(?:off )?on "
-                               r"(?:sabbatical|(?:mat|maternity|paternity|parental|long[- ]term sick) leave))\b", re.I))
+                               r"(?:is |was )?retiring|went over to|moved out(?! of)|graduated|(?:is |was )?(?:off|out) sick|"
+                               r"(?:is |has )?(?:shut|gone)(?=\s*(?:[,.;!]|$|now\b|already\b|for good\b))|"
+                               r"shut for good|closed for good|closed (?:its|their) doors|got poached|can'?t make it|"
+                               r"(?:is |was )?(?:off )?on (?:sabbatical|(?:mat|maternity|paternity|parental|long[- ]term sick) leave))\b",
+                    re.I))
 """The word before a verb that ends it: "nugget died", "the old gym closed down", "okafor retired" (the entry
 that holds Dr Okafor as the GP), "helen's on mat leave", "joon can't make it" (the person no longer holds the role)."""
 _HANDED = Prefiltered(re.compile(
