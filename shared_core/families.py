@@ -105,7 +105,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                     r"flight|departs|boarding|reservation|booking", False),
     ("deadline", r"deadline|due (?:on|by|date|in)|expir\w*|ends? (?:on|in)|lease|renew\w*|(?:valid|good|active) (?:till|until|to|through)|"
                  r"runs? out", False),
-    ("price", r"price|costs?|salary|income|rent|budget|balance|fee|\$|€|£|usd|eur|gbp", False),
+    ("price", r"price|costs?|salary|income|rent|budget|(?:account|outstanding|remaining|available|card|loan|credit|closing|opening|bank) balance|"
+              r"balance(?= *(?:$|is|was|:|=|due|now|left|owed|of [£$€\d]|[£$€\d]))|fee|\$|€|£|usd|eur|gbp", False),
     ("status", r"status|shipped|delivered|paid|unpaid|pending|failed|passed|open|closed|resolved|cancell?ed|"
                r"refunded|in transit|approved|merged|green|red|blocked|done", False),
     ("location", r"stored|located|location|kept|bin|warehouse|shelf|drawer|room|desk|parked|are with|is with|"

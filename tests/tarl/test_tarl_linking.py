@@ -246,6 +246,14 @@ def test_a_shell_prompt_is_no_price() -> None:
     assert slots.of("rent is $2400 a month").attribute == "price"
 
 
+def test_a_balance_is_money_only_when_it_holds_money() -> None:
+    """"a balance between work and comfort" linked a clothing preference to a gaming habit as two prices."""
+    assert slots.of("Martin values smart-casual attire for its balance between professionalism and comfort").attribute != "price"
+    assert slots.of("my account balance is 1,240 now").attribute == "price"
+    assert slots.of("balance: £312.40").attribute == "price"
+    assert slots.parse("user.pto_balance").attribute == "price"
+
+
 def test_a_death_or_a_closure_ends_what_it_names() -> None:
     from shared_core.change import ended
 
