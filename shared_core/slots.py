@@ -231,7 +231,7 @@ def infer(text: str) -> Slot:
         name, many, attribute = f"{ida.group(1).lower()}_id", False, f"{ida.group(1).lower()}_id"
     elif fam is not None:
         name, many, m = fam
-        attribute = name
+        attribute = _qualified(name, m)
     else:
         name, many = "", False
         frame = sorted({w for w in _words(rest) if w and w not in STOP and w not in FILLER and not any(c.isdigit() for c in w)
@@ -244,6 +244,18 @@ def infer(text: str) -> Slot:
     if fam is not None and name == "kids":
         values = {w for w in values if w not in ("kids", "kid", "children", "child")}
     return Slot(subject, attribute, many, frozenset(values), negated(prop))
+
+
+_QUALIFIER = re.compile(r"([a-z]+)\s+$")
+
+
+def _qualified(name: str, cue: re.Match[str]) -> str:
+    """A preference named by what it is of ("his sports preference", "music preferences") is that
+    preference: a sports preference and a beverage preference are two attributes, not one changing."""
+    if name != "preference" or not (q := _QUALIFIER.search(cue.string, 0, cue.start())):
+        return name
+    word = q.group(1)
+    return name if word in STOP or word in FILLER or word in _NEGATORS else f"{word} {name}"
 
 
 _NEGATORS = frozenset("not no never don't doesn't didn't isn't aren't won't can't anymore longer".split())

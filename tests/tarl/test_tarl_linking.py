@@ -254,6 +254,12 @@ def test_a_balance_is_money_only_when_it_holds_money() -> None:
     assert slots.parse("user.pto_balance").attribute == "price"
 
 
+def test_a_preference_named_by_what_it_is_of_is_that_preference() -> None:
+    assert slots.of("Martin's sports preference has evolved to include wrestling").attribute == "sports preference"
+    assert slots.of("Martin's beverage preference evolved to include smoothies").attribute == "beverage preference"
+    assert slots.of("his preferences changed a lot").attribute == "preference"
+
+
 def test_a_death_or_a_closure_ends_what_it_names() -> None:
     from shared_core.change import ended
 
