@@ -21,6 +21,9 @@ _RATE = re.compile(r"(?<![\w.])(\d+)\s+(?:[a-z]+\s+){0,2}?(?:a|an|per|each|every
 _HELD_ON = re.compile(r"\bstill\b[^.;,\d]{0,20}\d|\b(?:unchanged|as before|no change)\b", re.I)
 """A claim that says the quantity held ("still 5%"): it disputes the entry, it does not move it on."""
 _PERIODS = {"wk": "week", "yr": "year"}
+_MOVED_TO = re.compile(r"\b(?:up|down|upped|bumped|raised|increased|lowered|reduced|cut|dropped|changed|switched|moved)\b"
+                       rf"[^.;,\d]{{0,30}}?\bto\s+(\d+(?:\.\d+)?)(?!\s?(?:µg|{UNITS}|mi|miles|%|am|pm)\b|[\d:./-])", re.I)
+"""A number a quantity moved to, its unit left unsaid ("the gp bumped the sertraline up to 100")."""
 
 
 @lru_cache(maxsize=65536)
@@ -38,11 +41,14 @@ def quantities(text: str) -> dict[str, frozenset[str]]:
 
 def requantified(claim: str, entry: str) -> bool:
     """The entry's one quantity of a unit, said again with another number and a word both name, or by a claim
-    that names nothing else ("down to 78kg now"); "started on omeprazole 20mg" names another medicine. An entry
+    that names nothing else ("down to 78kg now"), or moved "up to 100" with the unit left unsaid where the entry
+    holds one unit; "started on omeprazole 20mg" names another medicine. An entry
     with two quantities of the unit (two medicines) is left to the other evidence, and so is ``_HELD_ON``."""
     if _HELD_ON.search(claim):
         return False
     qa, qb = quantities(claim), quantities(entry)
+    if not qa and len(qb) == 1 and (moved := _MOVED_TO.search(written_alike(claim))):
+        qa = {next(iter(qb)): frozenset({moved.group(1)})}     # the entry's one unit, said by the number alone
     if not any(len(qb.get(u, ())) == 1 and len(v) == 1 and v != qb[u] for u, v in qa.items()):
         return False
     words = {w for w in specific(claim) if not any(c.isdigit() for c in w)}

@@ -84,6 +84,8 @@ SCENARIOS: dict[str, tuple[list[Said], str, str, Action]] = {
         Action.APPEND),
     "a_new_locker_number": ([("My locker number is L-0 and I park in bay 0", "user")],   # an id as a value (ux2)
                             "My locker number is L-1 and I park in bay 1", "user", Action.REVISE),
+    "a_dose_moved_to_a_bare_number": ([("I take 50mg sertraline every morning", "user")],   # the unit left unsaid
+                                      "the gp bumped the sertraline up to 100", "user", Action.REVISE),
     "a_weight_said_by_its_number_alone": ([("I weigh 82kg", "user")], "down to 78kg now", "user", Action.REVISE),
     "a_teammate_went_over": ([("and Bruno joined us this sprint", "user")],
                              "Bruno went over to platform, Jonas took his seat", "user", Action.REVISE),
