@@ -166,8 +166,8 @@ def _written(claim: str, entry: str) -> bool:
 
 
 _ENDS = Prefiltered(re.compile(
-    r"\b(?:ditch(?:ed|ing)|dump(?:ed|ing)|left|leaving|quit(?:ting)?|finished|sold|selling|cancell?(?:ed|ing)|"
-    r"remov(?:ed|ing)|delet(?:ed|ing)|uninstall(?:ed|ing)|(?:gone|went|going) (?:right |completely |totally )?off|"
+    r"\b(?:ditch(?:ed|ing)?|dump(?:ed|ing)?|left|leaving|quit(?:ting)?|finished|sold|selling|cancel(?:l?ed|l?ing)?|"
+    r"remov(?:e|ed|ing)|delet(?:e|ed|ing)|uninstall(?:ed|ing)?|drop(?= the\b)|swap(?=\s+(?:(?:the|my|our|out)\s+)?(?:[\w'-]+\s+){1,2}for\b)|scrap|(?:gone|went|going) (?:right |completely |totally )?off|"
     r"dropp(?:ed|ing)|g[ai]ve up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
     r"done with|last day (?:at|of|with)|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded|trading|not|rather than|instead of|"
@@ -215,7 +215,9 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |
                                r"(?:is |was )?retiring|went over to|moved out(?! of)|graduated|(?:is |was )?(?:off|out) sick|"
                                r"(?:is |has )?(?:shut|gone)(?=\s*(?:[,.;!]|$|now\b|already\b|for good\b))|"
                                r"shut for good|closed for good|closed (?:its|their) doors|got poached|can'?t make it|"
-                               r"(?:is |was )?(?:off )?on (?:sabbatical|(?:mat|maternity|paternity|parental|long[- ]term sick) leave))\b",
+                               r"got (?:nicked|stolen|nabbed|pinched|written off|totalled)|was (?:stolen|nicked|written off|totalled)|"
+                               r"left (?:the |our |my )?(?:team|company|firm|org|organi[sz]ation|business|project|squad|band|club|group)|"
+                               r"(?:is |was |went |gone |has gone )?(?:off )?on (?:sabbatical|(?:mat|maternity|paternity|parental|long[- ]term sick) leave))\b",
                     re.I))
 """The word before a verb that ends it: "nugget died", "the old gym closed down", "okafor retired" (the entry
 that holds Dr Okafor as the GP), "helen's on mat leave", "joon can't make it" (the person no longer holds the role)."""

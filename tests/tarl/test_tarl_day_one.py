@@ -86,6 +86,15 @@ SCENARIOS: dict[str, tuple[list[Said], str, str, Action]] = {
                             "My locker number is L-1 and I park in bay 1", "user", Action.REVISE),
     "a_dose_moved_to_a_bare_number": ([("I take 50mg sertraline every morning", "user")],   # the unit left unsaid
                                       "the gp bumped the sertraline up to 100", "user", Action.REVISE),
+    # things ended in the imperative, stolen, or left by someone who left the team (session 24)
+    "a_stop_swapped_for_another": ([("add the ghibli museum to the tokyo list", "user")],
+                                   "swap ghibli for the sumo, tickets are gone", "user", Action.REVISE),
+    "a_bike_stolen": ([("I cycle to work on my brompton", "user")],
+                      "brompton got nicked outside tesco so it's the bus for now", "user", Action.REVISE),
+    "a_teammate_left_the_team": ([("gave lukas read access to the analytics db", "user")],
+                                 "lukas left the team friday, pulled his access this morning", "user", Action.REVISE),
+    "a_seed_swap_event_swaps_nothing": ([("Amara volunteers at the county library", "user")],
+                                        "Amara went to a seed swap event at the library", "user", Action.APPEND),
     "a_weight_said_by_its_number_alone": ([("I weigh 82kg", "user")], "down to 78kg now", "user", Action.REVISE),
     "a_teammate_went_over": ([("and Bruno joined us this sprint", "user")],
                              "Bruno went over to platform, Jonas took his seat", "user", Action.REVISE),
