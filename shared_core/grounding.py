@@ -32,7 +32,8 @@ _UPDATE_CUE = Prefiltered(re.compile(
     r"\b(?:now|no longer|anymore|moved|relocated|switched|changed|updated?|new|instead|as of|since|"
     r"currently|recently|became|got promoted|promoted|renamed|replaced|from now on|these days|latest|"
     r"rescheduled|postponed|upgraded|downgraded|refreshed|actually|correction|corrected|scratch that|"
-    r"turns out|not anymore|reissued|went up|went down)\b",
+    r"turns out|not anymore|reissued|went up|went down|(?:going|gone|went|switched|changed|moved) back to|"
+    r"revert(?:ed|ing)?(?: back)? to|back to (?:normal|the usual|the regular|regular|default|the default|the old))\b",
     re.I,
 ))
 TIME_CUES = frozenset({"recently", "currently", "latest"})
