@@ -19,12 +19,12 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("card", r"(?:debit|credit|bank|visa|amex|mastercard) card|card (?:ending|ends)|new card|card number|iban|"
              r"sort code|bank account|account number|bank details", False),
     ("allergy", r"allergic|allerg(?:y|ies)|intoleran(?:t|ce)", True),
-    ("diet", r"vegetarian|vegan|pescatarian|keto|diet|eats? meat|gluten[- ]free|halal|kosher|plant[- ]based", False),
+    ("diet", r"vegetarian|veggie|vegan|pescatarian|keto|diet|eats? meat|gluten[- ]free|halal|kosher|plant[- ]based", False),
+    ("seat", r"seats?|aisle|window seat", False),
     ("sleep", r"bedtime|bed by|go to bed|goes to bed|asleep|sleeps?|wake up|wakes up|woke up|up at \d|"
               r"morning person|night owl", False),
     ("timezone", r"time ?zone|(?:utc|gmt|cet|cest|est|edt|pst|pdt|eastern|pacific|central|mountain|london|"
                  r"\w+ standard) time|utc[+-]\d+", False),
-    ("seat", r"seats?|aisle|window seat", False),
     ("theme", r"dark mode|light mode|theme|dark theme|light theme|colou?r ?theme|solarized", False),
     ("age", r"turn(?:ed|s|ing) \d{1,3}|\d{1,3} ?(?:yo|y/o|yrs old)|"
             r"(?:i'?m|i am|she's|he's|she is|he is|(?-i:[A-Z][a-z]+) is|^is|^'s) \d{1,3}(?= *(?:now|today|already)? *[.!]*$)",
@@ -63,14 +63,15 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("manager", r"manager|boss|reports? to|supervisor|line manager", False),
     ("role", r"works? as|job title|role|position|promoted|profession|occupation", False),
     ("employer", r"works? (?:at|for)|working (?:at|for)|employer|company|job at|joined|hired|employed|new job|"
-                 r"(?:start(?:ed|ing|s)?|began) at (?-i:[A-Z])[\w&-]*|"
+                 r"(?:start(?:ed|ing|s)?|began) at (?-i:[A-Z])[\w&-]*+(?! (?:High|Primary|Academy|School|College|Uni|University|"
+                 r"Nursery|Kindergarten|Elementary|Middle|Prep|Montessori|Grammar|Sixth Form)\b)|"
                  r"took the \w+ job|job offer|quit|laid off|redundan\w+", False),
     ("bank", r"bank(?:s|ing)? with|main bank|current account|(?:salary|wages|pay) (?:goes |is |gets |lands |going )?(?:paid )?(?:in(?:to)?|to)\b|barclays|hsbc|lloyds|natwest|"
              r"santander|starling|halifax|nationwide|first direct|wells fargo|bank of america|capital one|n26|monzo|revolut", False),
     ("editor", r"editor|ide|vs ?code|neovim|n?vim|emacs|intellij|pycharm|sublime text|webstorm|xcode", False),
     ("size", r"(?:shoe|dress|ring|clothes|jeans|shirt|trouser|waist|bra) size|size \d+|(?:i'?m|am) an? \d+(?:\.5)? in", False),
     ("residence", r"(?:lives|living) (?:in|with|near)|based in", False),     # before a place's words ("... near campus")
-    ("school", r"schools?|attends|university|uni|college|campus|studies at|teach(?:es)? at|enrolled|primary|"
+    ("school", r"schools?|(?-i:[A-Z])[\w'-]+ (?-i:High|Academy|Elementary|Montessori)\b|attends|university|uni|college|campus|studies at|teach(?:es)? at|enrolled|primary|"
                r"secondary|high school|nursery|kindergarten|daycare|year \d+|grade \d+", False),
     ("commute", r"commute|drives? to work|cycles? to work|bikes? to work|takes the (?:bus|train|tube) to work|"
                 r"drive|cycles|cycling", False),
