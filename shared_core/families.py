@@ -18,6 +18,9 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                    r"login|recovery codes?|authenticator", False),
     ("card", r"(?:debit|credit|bank|visa|amex|mastercard) card|card (?:ending|ends)|new card|card number|iban|"
              r"sort code|bank account|account number|bank details", False),
+    ("smoking", r"smok(?:e|es|ed|er|ing)|cigarettes?|cigs?|vap(?:e|es|ed|ing)|nicotine|fags?|packs? a day", False),
+    ("blood_pressure", r"blood pressure|bp(?:_reading)?", False),
+    ("eyewear", r"glasses|varifocals|bifocals|contact lenses|contacts lenses|specs|spectacles|prescription lenses", False),
     ("allergy", r"allergic|allerg(?:y|ies)|intoleran(?:t|ce)", True),
     ("diet", r"vegetarian|veggie|vegan|pescatarian|keto|diet|eats? meat|gluten[- ]free|halal|kosher|plant[- ]based", False),
     ("seat", r"seats?|aisle|window seat", False),
@@ -37,7 +40,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("members", r"members?|on (?:the|my|our) team|joined the team|teammates?", True),
     ("medication", r"medications?|meds|prescri\w+|dose|dosage|\d+ ?mg|mg\b|pills?|tablets?|inhaler|antihistamine|"
                    r"antibiotics?|insulin|(?!(?:fine|line|wine|mine|nine|shine|online|offline|machine|engine|routine|magazine|"
-                   r"(?:dead|land|pipe|head|time|base|guide|air|hot)line|discipline|imagine|examine|determine|combine|decline|"
+                   r"(?:dead|land|pipe|head|time|base|guide|air|hot)line|discipline|caffeine|imagine|examine|determine|combine|decline|"
                    r"define|cuisine|sunshine|genuine|marine|valentine|caroline|quarantine|trampoline)\b)"
                    r"\w+(?:ine|statin|olol|azole|mycin|cillin|prazole)\b|\w{3,}pril\b", True),
     ("therapy", r"therapy|therapist|counsell?ing|counsell?or|sessions?|physio\w*", False),
@@ -54,7 +57,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("music", r"music|playlist|songs?|bands?|genre|techno|jazz|hip[- ]hop|rap|rock|metal|podcasts?", True),
     ("food", r"food|cuisine|eat(?:s|ing)?|dish(?:es)?|restaurants?|takeaway|thai|korean|indian|italian|mexican|"
              r"sushi|ramen|pizza|curry", True),
-    ("drink", r"coffee|lattes?|tea|espresso|cappuccino|flat white|drinks?|beer|wine", False),
+    ("drink", r"coffee|lattes?|tea|espresso|cappuccino|flat white|drinks?|drinking|beers?|wine|alcohol|booze|sober|"
+              r"teetotal|dry (?:january|year)|caffeine|decaf", False),
     ("likes", r"(?<!feels )(?<!looks )(?<!sounds )(?<!seems )(?<!more )(?<!just )(?<!it's )(?<!is )(?<!was )"
               r"likes?(?!,|\s+(?:\d|about|around|every|each|always))|loves?(?! (?:it|this|that|them|her|him)\b)|enjoys?(?! (?:it|this|that)\b)|(?:i'?m|am|is|are|she's|he's|really|so|getting|got|been|very) into|fond of|big fan|obsessed|favou?rites? (?:foods?|things?)", True),
     ("dislikes", r"hates?|dislikes?|can't stand|cannot stand", True),
@@ -90,7 +94,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("age", r"years? old|aged?", False),
     ("weight", r"weigh(?:s|ed|ing|t)?|(?:lost|gained|down to|up to) \d+(?:\.\d)? ?(?:kg|kilos|lbs|pounds|stone)|"
                r"put on (?:a bit|weight|\d)", False),
-    ("partner", r"married|wife|husband|partner|girlfriend|boyfriend|spouse|engaged|fianc\w*|single|dating|divorced|"
+    ("partner", r"married|eloped|tied the knot|got hitched|wife|husband|partner|girlfriend|boyfriend|spouse|engaged|fianc\w*|single|dating|divorced|"
                 r"separated|widowed|relationship", False),
     ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),
     ("device", r"iphone(?: \d+)?|pixel \d\w*|galaxy s\d+|android phone|macbook|thinkpad|chromebook|ipad|laptop", False),

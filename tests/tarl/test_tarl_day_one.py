@@ -107,6 +107,12 @@ SCENARIOS: dict[str, tuple[list[Said], str, str, Action]] = {
                                    "aisle these days, my knees can't handle climbing over people", "user", Action.REVISE),
     "veggie_to_vegan": ([("veggie since uni, no fish either", "user")],
                         "ok so I've gone fully vegan, since January properly", "user", Action.REVISE),
+    "quit_smoking": ([("I smoke about ten a day, trying to cut down", "user")],
+                     "a month without a cigarette now, the patches work", "user", Action.REVISE),
+    "glasses_full_time": ([("I only wear glasses for reading", "user")],
+                          "optician says glasses all the time now, my distance vision went", "user", Action.REVISE),
+    "drinking_again": ([("not drinking at all this year, feeling great", "user")],
+                       "having the odd beer at weekends again", "user", Action.REVISE),
     "a_weight_said_by_its_number_alone": ([("I weigh 82kg", "user")], "down to 78kg now", "user", Action.REVISE),
     "a_teammate_went_over": ([("and Bruno joined us this sprint", "user")],
                              "Bruno went over to platform, Jonas took his seat", "user", Action.REVISE),
@@ -142,15 +148,21 @@ def test_default_policy_is_learned() -> None:
         engine.close()
 
 
-@pytest.mark.parametrize("case", sorted(SCENARIOS))
+MISSED: dict[str, str] = {
+    "drinking_again": "'again' reads as a confirmation (as before), so drinking again after 'not drinking at all' is "
+                      "taken for a restatement (noop 0.75): resuming is a change the cue does not tell apart",
+}
+"""Cases the shipped policy gets wrong, reported, not hidden (web hearsay negating a multi-valued slot, once
+split near 50:50, is now rejected by the contract's hearsay rule)."""
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(reason=MISSED[c], strict=True)) if c in MISSED
+                                  else c for c in sorted(SCENARIOS)])
 def test_day_one_scenario(case: str) -> None:
     seeds, text, source, expected = SCENARIOS[case]
     assert run(LearnedPolicy(), seeds, text, source) is expected
 
 
-MISSED: dict[str, str] = {}
-"""Cases the shipped policy gets wrong, reported, not hidden (none now: web hearsay negating a
-multi-valued slot, once split near 50:50, is rejected by the contract's hearsay rule)."""
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(reason=MISSED[c], strict=False)) if c in MISSED
