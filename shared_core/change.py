@@ -235,6 +235,13 @@ _APART = Prefiltered(re.compile(r"\b([\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|just
 """A couple that ended, said of the other person: "Sam and I broke up" ends the entry that holds Sam."""
 
 
+_UNCHANGED = Prefiltered(re.compile(r"\b(?:(?:has|have|had|is|was)n'?t changed|(?:has|have) not changed|"
+                                    r"nothing(?:'s| has)? changed|unchanged|no change)\b", re.I))
+"""Said in so many words ("bank details haven't changed, that email was a scam"): a confirmation of what the
+claim is about, whatever new words come with it (``unchanged``)."""
+unchanged = _UNCHANGED.search
+
+
 _DAYS = {d: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}
 _DAYS.update({d[:3]: d for d in _DAYS} | {d + "s": d for d in _DAYS}
              | {"weds": "wednesday", "tues": "tuesday", "thurs": "thursday"})

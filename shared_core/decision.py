@@ -360,6 +360,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  adds_value=float(bool(theirs.values) and theirs.values < mine.values),    # its values and more
                  enumerated=float((mine.many or theirs.many) and change.enumerated(claim.text, best.text)),
                  state_moved=float(change.moved_state(claim.text, best.text)), record_same=float(record is False),
+                 said_unchanged=float(bool(change.unchanged(claim.text))),
                  requantified=float(quantities.requantified(claim.text, best.text)),
                  id_valued=float(mine.attribute.endswith("_id") and mine.attribute == theirs.attribute),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),

@@ -29,7 +29,7 @@ _NEGATION = Prefiltered(re.compile(
     re.I,
 ))
 _UPDATE_CUE = Prefiltered(re.compile(
-    r"\b(?:now|no longer|anymore|moved|relocated|switched|changed|updated?|new|instead|as of|since|"
+    r"\b(?:now|no longer|anymore|moved|relocated|switched|(?<!n't )(?<!not )(?<!never )(?<!nothing's )(?<!nothing has )changed|updated?|new|instead|as of|since|"
     r"currently|recently|became|got promoted|promoted|renamed|replaced|from now on|these days|latest|"
     r"rescheduled|postponed|upgraded|downgraded|refreshed|actually|correction|corrected|scratch that|"
     r"turns out|not anymore|reissued|went up|went down|(?:going|gone|went|switched|changed|moved) back to|"
@@ -218,7 +218,8 @@ CUES: dict[str, Prefiltered] = {
                          r"(?:the |any )?(?:ai|assistants?|bots?|support bots?|llms?|agents?)|remove (?:it|this|that) from (?:the )?"
                          r"(?:user's )?(?:record|memory|profile))\b",
         "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
-        "cue_confirm": r"\b(?:still|yep|yup|as usual|same as|confirm(?:ed|s|ing)?|indeed|as before|again)\b",
+        "cue_confirm": r"\b(?:still|yep|yup|as usual|same as|confirm(?:ed|s|ing)?|indeed|as before|again|"
+                       r"(?:n't|not|never|nothing's|nothing has) changed|unchanged|no change)\b",
         "cue_stale": r"\b(?:old|outdated|cached?|(?:cached?|fetched|synced|retrieved|snapshot)_(?:at|ts|time)|snapshot|archived?|last year|used to|back in|years ago|"
                      r"previous(?:ly)?|former(?:ly)?|20[01]\d|last (?:edited|updated|modified|synced|checked)|"
                      r"as_of|as of \d|record_updated|late upload|months ago|weeks ago|when (?:we|i) (?:went|were|stayed)|"

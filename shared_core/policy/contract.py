@@ -135,7 +135,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     identity = bool(f.get("identity")) and target is not None
     if not (identity and accepted):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False
-    if not identity or f.get("change_sure") or f.get("says_more"):
+    if not identity or f.get("change_sure") and not f.get("said_unchanged") or f.get("says_more"):
         ok[Action.NOOP] = False         # nothing to repeat, a changed value, or all the entry says and more
     if f.get("is_question"):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # "standup is at 9:30 right?" asks; it states nothing to keep
@@ -202,6 +202,10 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         # and a record read again adds nothing ("I also play the piano" is news the change model calls no change)
         if f.get("structured"):
             ok[Action.APPEND] = False
+    if identity and f.get("said_unchanged") and not f.get("hedged"):
+        ok[Action.REVISE] = ok[Action.APPEND] = False   # "nothing's changed, same account": said in so many words,
+        if f.get("source_prior", 0.0) >= OWNER_PRIOR:   # and by its owner, nothing to wait on either
+            ok[Action.DEFER_VERIFY] = False
     if identity and f.get("record_same") and not f.get("replaced"):
         ok[Action.REVISE] = ok[Action.APPEND] = False   # the same record read again, its shared fields all alike: a
         # restatement, whatever further fields either reading adds (an ETA beside a tracking number)
