@@ -167,7 +167,8 @@ def _written(claim: str, entry: str) -> bool:
 
 _ENDS = Prefiltered(re.compile(
     r"\b(?:ditch(?:ed|ing)?|dump(?:ed|ing)?|left|leaving|quit(?:ting)?|finished|sold|selling|cancel(?:l?ed|l?ing)?|"
-    r"remov(?:e|ed|ing)|delet(?:e|ed|ing)|uninstall(?:ed|ing)?|drop(?= the\b)|swap(?=\s+(?:(?:the|my|our|out)\s+)?(?:[\w'-]+\s+){1,2}for\b)|scrap|(?:gone|went|going) (?:right |completely |totally )?off|"
+    r"remov(?:e|ed|ing)|delet(?:e|ed|ing)|uninstall(?:ed|ing)?|drop(?= the\b)|scrap|"
+    r"swap(?=\s+(?:(?:the|my|our|out)\s+)?(?:[\w'-]+\s+){1,2}for\b)|(?:gone|went|going) (?:right |completely |totally )?off|"
     r"dropp(?:ed|ing)|g[ai]ve up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
     r"done with|last day (?:at|of|with)|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded|trading|not|rather than|instead of|"
@@ -215,9 +216,10 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |
                                r"(?:is |was )?retiring|went over to|moved out(?! of)|graduated|(?:is |was )?(?:off|out) sick|"
                                r"(?:is |has )?(?:shut|gone)(?=\s*(?:[,.;!]|$|now\b|already\b|for good\b))|"
                                r"shut for good|closed for good|closed (?:its|their) doors|got poached|can'?t make it|"
-                               r"got (?:nicked|stolen|nabbed|pinched|written off|totalled)|was (?:stolen|nicked|written off|totalled)|"
-                               r"left (?:the |our |my )?(?:team|company|firm|org|organi[sz]ation|business|project|squad|band|club|group)|"
-                               r"(?:is |was |went |gone |has gone )?(?:off )?on (?:sabbatical|(?:mat|maternity|paternity|parental|long[- ]term sick) leave))\b",
+                               r"(?:got|was) (?:nicked|stolen|nabbed|pinched|written off|totalled)|left (?:the |our |my )?"
+                               r"(?:team|company|firm|org|organi[sz]ation|business|project|squad|band|club|group)|"
+                               r"(?:is |was |went |gone |has gone )?(?:off )?on (?:sabbatical|(?:mat|maternity|paternity|"
+                               r"parental|long[- ]term sick) leave))\b",
                     re.I))
 """The word before a verb that ends it: "nugget died", "the old gym closed down", "okafor retired" (the entry
 that holds Dr Okafor as the GP), "helen's on mat leave", "joon can't make it" (the person no longer holds the role)."""
@@ -233,12 +235,9 @@ _TAKEN_OFF = Prefiltered(re.compile(r"\b(?:took|taken|take|taking)\s+(?:the\s+|m
 _APART = Prefiltered(re.compile(r"\b([\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?"
                                 r"(?:broke up|split up|split|separated|divorced|called it (?:off|quits))\b", re.I))
 """A couple that ended, said of the other person: "Sam and I broke up" ends the entry that holds Sam."""
-
-
 _UNCHANGED = Prefiltered(re.compile(r"\b(?:(?:has|have|had|is|was)n'?t changed|(?:has|have) not changed|"
                                     r"nothing(?:'s| has)? changed|unchanged|no change)\b", re.I))
-"""Said in so many words ("bank details haven't changed, that email was a scam"): a confirmation of what the
-claim is about, whatever new words come with it (``unchanged``)."""
+"""Said in so many words ("bank details haven't changed, that email was a scam"): a confirmation, whatever else."""
 unchanged = _UNCHANGED.search
 
 

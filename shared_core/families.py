@@ -40,7 +40,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("members", r"members?|on (?:the|my|our) team|joined the team|teammates?", True),
     ("medication", r"medications?|meds|prescri\w+|dose|dosage|\d+ ?mg|mg\b|pills?|tablets?|inhaler|antihistamine|"
                    r"antibiotics?|insulin|(?!(?:fine|line|wine|mine|nine|shine|online|offline|machine|engine|routine|magazine|"
-                   r"(?:dead|land|pipe|head|time|base|guide|air|hot)line|discipline|caffeine|imagine|examine|determine|combine|decline|"
+                   r"(?:dead|land|pipe|head|time|base|guide|air|hot)line|discipline|caffeine|imagine|examine|determine|"
+                   r"combine|decline|"
                    r"define|cuisine|sunshine|genuine|marine|valentine|caroline|quarantine|trampoline)\b)"
                    r"\w+(?:ine|statin|olol|azole|mycin|cillin|prazole)\b|\w{3,}pril\b", True),
     ("therapy", r"therapy|therapist|counsell?ing|counsell?or|sessions?|physio\w*", False),
@@ -75,7 +76,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("editor", r"editor|ide|vs ?code|neovim|n?vim|emacs|intellij|pycharm|sublime text|webstorm|xcode", False),
     ("size", r"(?:shoe|dress|ring|clothes|jeans|shirt|trouser|waist|bra) size|size \d+|(?:i'?m|am) an? \d+(?:\.5)? in", False),
     ("residence", r"(?:lives|living) (?:in|with|near)|based in", False),     # before a place's words ("... near campus")
-    ("school", r"schools?|(?-i:[A-Z])[\w'-]+ (?-i:High|Academy|Elementary|Montessori)\b|attends|university|uni|college|campus|studies at|teach(?:es)? at|enrolled|primary|"
+    ("school", r"schools?|(?-i:[A-Z])[\w'-]+ (?-i:High|Academy|Elementary|Montessori)\b|attends|university|uni|college|"
+               r"campus|studies at|teach(?:es)? at|enrolled|primary|"
                r"secondary|high school|nursery|kindergarten|daycare|year \d+|grade \d+", False),
     ("commute", r"commute|drives? to work|cycles? to work|bikes? to work|takes the (?:bus|train|tube) to work|"
                 r"drive|cycles|cycling", False),
@@ -94,7 +96,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("age", r"years? old|aged?", False),
     ("weight", r"weigh(?:s|ed|ing|t)?|(?:lost|gained|down to|up to) \d+(?:\.\d)? ?(?:kg|kilos|lbs|pounds|stone)|"
                r"put on (?:a bit|weight|\d)", False),
-    ("partner", r"married|eloped|tied the knot|got hitched|wife|husband|partner|girlfriend|boyfriend|spouse|engaged|fianc\w*|single|dating|divorced|"
+    ("partner", r"married|eloped|tied the knot|got hitched|wife|husband|partner|girlfriend|boyfriend|spouse|engaged|"
+                r"fianc\w*|single|dating|divorced|"
                 r"separated|widowed|relationship", False),
     ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),
     ("device", r"iphone(?: \d+)?|pixel \d\w*|galaxy s\d+|android phone|macbook|thinkpad|chromebook|ipad|laptop", False),
@@ -110,7 +113,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                     r"flight|departs|boarding|reservation|booking", False),
     ("deadline", r"deadline|due (?:on|by|date|in)|expir\w*|ends? (?:on|in)|lease|renew\w*|(?:valid|good|active) (?:till|until|to|through)|"
                  r"runs? out", False),
-    ("price", r"price|costs?|salary|income|rent|budget|(?:account|outstanding|remaining|available|card|loan|credit|closing|opening|bank) balance|"
+    ("price", r"price|costs?|salary|income|rent|budget|"
+              r"(?:account|outstanding|remaining|available|card|loan|credit|closing|opening|bank) balance|"
               r"balance(?= *(?:$|is|was|:|=|due|now|left|owed|of [£$€\d]|[£$€\d]))|fee|\$|€|£|usd|eur|gbp", False),
     ("status", r"status|shipped|delivered|paid|unpaid|pending|failed|passed|open|closed|resolved|cancell?ed|"
                r"refunded|in transit|approved|merged|green|red|blocked|done", False),
