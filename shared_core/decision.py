@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import calls, change, chitchat, grounding, linking, pending, quantities, records, slots
+from . import calls, change, chitchat, grounding, linking, pending, polarity, quantities, records, slots
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered
 from .executor import Step
@@ -341,7 +341,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         record = records.compare(claim.text, best.text,     # two readings of one record, field by field
                                  mine.explicit.rsplit(".", 1)[-1] if mine.explicit else None)
         alike = written_alike(claim.text), written_alike(best.text)   # "March 3rd" is "March 3"
-        replaced = ended or revived or (record if record is not None
+        replaced = ended or revived or polarity.flipped(claim.text, best.text) or (record if record is not None
                                         else bool(f["value_replaced"]) or change.replaced(*alike))
         change_p = 0.0 if record is False and not replaced else _change(claim, best, sim, mine, theirs, f, replaced)
         kept_by = cfg.source(best.source)               # the kind of source that wrote the entry

@@ -275,3 +275,13 @@ def test_a_value_stated_again_after_its_end_is_revived_not_restated() -> None:
     assert revived("we've got you down for cetirizine, that's what you're on", entry)
     assert not revived("no cetirizine for me any more", entry)
     assert not revived("swapped with lee, lee's got the pager", "lee is on call")
+
+
+def test_a_stance_turned_around_on_the_same_value_is_a_flip() -> None:
+    from shared_core.polarity import flipped
+
+    assert flipped("Martin's movie preference has evolved to include horror films", "Martin Movies I dislike: Horror films")
+    assert flipped("weirdly loving olives these days", "I can't stand olives")
+    assert flipped("gone off sushi completely", "I love sushi")
+    assert not flipped("I hate country music though", "I love jazz, mostly coltrane")      # another value
+    assert not flipped("still can't stand olives", "I hate olives")                        # the same stance
