@@ -109,9 +109,9 @@ _REPORTED = Prefiltered(re.compile(
 @lru_cache(maxsize=65536)
 def _reported(text: str) -> bool:
     """A conversation's moment as a memory extractor reports it ("Martin expressed gratitude for ...", "Martin
-    reflected on ...", "Martin's dialogue was marked by ..."): an event of the talk, not an attribute's value.
-    Two of them are two events, never one fact changing (HaluMem, the extracted memory points given as claims:
-    new facts superseding each other); "The user mentioned that ..." wraps a fact and is not one of them.
+    reflected on ...", "Martin's dialogue was marked by ..."): an event of the talk, not an attribute's value. It
+    supersedes no entry, repeats one only nearly word for word, and two are never one fact (HaluMem's extracted
+    points as claims: new facts superseding each other); "The user mentioned that ..." wraps a fact and is not one.
     Cached per text: asked of both texts of every pair."""
     return bool(_REPORTED.search(text))
 
@@ -368,7 +368,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(
             f.get(k) for k in ("cue_confirm", "structured", "same_slot", "negation_differs")) and _says_more(claim.text, best.text))
-        f["two_events"] = float(grounding.dated_past(claim.text) and grounding.dated_past(best.text))
+        f["two_events"] = float(grounding.dated_past(claim.text) and grounding.dated_past(best.text)
+                                or _reported(claim.text))   # a moment of the talk ("X expressed relief ..."): an event too
         f["time_cue_only"] = float(grounding.time_cue_only(claim.text) and not mine.negated and not f.get("negation_differs"))
         comparison = compare(claim, best, cfg)
         f["predates"] = float(comparison.stale)         # valid from before the entry it meets
