@@ -7,13 +7,14 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
 from shared_core import TarlError
-from shared_core.judging import JudgeAnswer, JudgeRequest
+from shared_core.judging import JSON_REPLY, JudgeAnswer, JudgeRequest
 
-from .messages import structured_reply
+from .structured import Structured
 
 
 class ChatModelJudge:
-    """Any ``BaseChatModel`` with ``with_structured_output`` as an escalation judge (sync and async).
+    """Any ``BaseChatModel`` as an escalation judge (sync and async): through its structured output, or
+    asked for JSON in plain chat when it has none (:mod:`langchain_tarl.structured`).
 
     .. code-block:: python
 
@@ -32,17 +33,17 @@ class ChatModelJudge:
         if not isinstance(model, BaseChatModel):
             raise TarlError("model", model, "must be a langchain_core BaseChatModel")
         self.model = model
-        self._structured = model.with_structured_output(JudgeAnswer, include_raw=True)
+        self._structured = Structured(model, JudgeAnswer, JSON_REPLY)   # JSON in plain chat without tools
 
     @staticmethod
     def _messages(request: JudgeRequest) -> list[BaseMessage]:
         return [HumanMessage(request.prompt())]
 
     def judge(self, request: JudgeRequest) -> Any:
-        return structured_reply(self._structured.invoke(self._messages(request)))
+        return self._structured.invoke(self._messages(request))
 
     async def ajudge(self, request: JudgeRequest) -> Any:
-        return structured_reply(await self._structured.ainvoke(self._messages(request)))
+        return await self._structured.ainvoke(self._messages(request))
 
 
 def as_judge(judge: Any) -> Any:

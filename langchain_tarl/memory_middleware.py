@@ -17,16 +17,17 @@ from langgraph.config import get_config
 from langgraph.store.base import BaseStore, InvalidNamespaceError, SearchItem
 from shared_core import Action, Decision, TarlError
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, attach, check_escalation
-from shared_core.extraction import (EXTRACT_PROMPT, KNOWN_SLOTS, ExtractedFact, ExtractedFacts, canonical_slot, line,
-                                     parse_facts, spelled, store_key, with_known_slots)
+from shared_core.extraction import (EXTRACT_PROMPT, JSON_REPLY, KNOWN_SLOTS, ExtractedFact, ExtractedFacts, canonical_slot,
+                                     line, parse_facts, spelled, store_key, with_known_slots)
 from shared_core.judging import reply_object
 from shared_core.trust import Attribution, attribute
 
 from . import namespaces
 from .forget import forget as forget_memory
 from .judge import as_judge
-from .messages import as_message, last_user_text, latest_turn, structured_reply, transcript
+from .messages import as_message, last_user_text, latest_turn, transcript
 from .store import TarlStore
+from .structured import Structured
 from .values import text_of as _text
 
 log = logging.getLogger(__name__)
@@ -95,9 +96,9 @@ class TarlMemoryMiddleware(AgentMiddleware):
       whether the attribute holds ``many`` values; a fact with a slot is put under it, so a second
       manager revises the first, while a further liked food is kept beside the others. A fact without
       a (valid) slot is grounded against the whole namespace; a random id is never a key.
-    - With ``extractor`` (a chat model supporting structured output), after each run the latest turn
-      is turned into facts with slots by the core's one extraction prompt (``shared_core.extraction``)
-      and each is put through the store (TARL decides, as for any write). Extraction is best effort: a
+    - With ``extractor`` (a chat model: its structured output, or JSON asked for in plain chat when it has
+      none), after each run the latest turn is turned into facts with slots by the core's one extraction
+      prompt (``shared_core.extraction``) and each is put through the store (TARL decides, as for any write). Extraction is best effort: a
       provider error or a reply the schema refuses is logged as a warning naming it and that turn stores
       nothing, but the run still returns its reply; facts sent as JSON text are read, prose is not.
     - With ``judge`` (a chat model, or a ``ChatModelJudge``), a ``TarlStore``'s engine asks it about the
@@ -122,8 +123,7 @@ class TarlMemoryMiddleware(AgentMiddleware):
             raise TarlError("k", k, "must be a non-negative integer")
         self.namespace = namespace if callable(namespace) else _labels(namespace)
         self.store, self.k = store, k
-        self.extractor = (extractor.with_structured_output(ExtractedFacts, include_raw=True)
-                          if extractor is not None else None)
+        self.extractor = Structured(extractor, ExtractedFacts, JSON_REPLY) if extractor is not None else None
         self.judge = as_judge(judge)
         self.escalation = {"share": share, "calls_per_minute": calls_per_minute, "judge_timeout": judge_timeout}
         check_escalation(self.judge, **self.escalation)     # now, not at the first call
@@ -316,12 +316,12 @@ def _with_config(runtime: Any) -> Any:
     return _RuntimeWithConfig(runtime, config)
 
 
-def _facts(result: Any) -> list[ExtractedFact]:
-    """The facts an extractor's reply carries: its structured output, or the same as JSON (in the tool
-    call's arguments or the text). Prose is not read as facts: the prompt asks for structured output, so
-    prose is the model talking about the turn ("There are no durable facts."), and storing it would put
-    its commentary in memory as the user's word. Raises ``ValueError`` naming the first bad field."""
-    reply = structured_reply(result)
+def _facts(reply: Any) -> list[ExtractedFact]:
+    """The facts an extractor's reply (:class:`~langchain_tarl.structured.Structured`) carries: its structured
+    output, or the same as JSON (in the tool call's arguments or the text). Prose is not read as facts: the
+    prompt asks for structured output or JSON, so prose is the model talking about the turn ("There are no
+    durable facts."), and storing it would put its commentary in memory as the user's word. Raises
+    ``ValueError`` naming the first bad field."""
     if isinstance(reply, str) and isinstance(reply_object(reply), str):
         log.warning("extraction reply not used, nothing stored from this turn: the extractor answered in "
                     "prose, not structured output: %r", reply[:200])

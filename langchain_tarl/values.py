@@ -12,7 +12,8 @@ The rule, in one place so that the store, the tools and the docs agree:
   as given, becomes the claim's ``slot``, so a second ``put`` on the same key is weighed against the
   first. The whole value is in the claim's metadata, so any change of any field is a change.
 - The whole value is kept in the entry's metadata under :data:`VALUE_KEY` and handed back unchanged
-  by ``get``/``search``; entries written straight through the engine come back as ``{"text": ...}``.
+  by ``get``/``search``, except that a ``datetime``/``date`` anywhere in it comes back as its ISO 8601
+  string (the ledger holds JSON); entries written straight through the engine come back as ``{"text": ...}``.
 - LangGraph's ``index`` choices: with field paths (the store's ``IndexConfig["fields"]`` or a put's
   ``index=[...]``, e.g. ``"summary"``, ``"a.b"``, ``"tags[*]"``) the text is what those paths hold, joined
   by newlines (``"$"`` stands for the rule above). A put with ``index=False``, or whose paths hold
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from datetime import date, datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -45,9 +47,10 @@ def claim_from_value(namespace: str, key: str | None, value: Any, *, default_sou
     if not all(isinstance(k, str) for k in value):
         raise TarlError("value", value, "keys must be strings")
     try:
-        encoded = json.dumps(value, sort_keys=True, ensure_ascii=False)
+        encoded = json.dumps(value, sort_keys=True, ensure_ascii=False, default=_iso)
     except (TypeError, ValueError) as exc:
         raise TarlError("value", value, f"must be JSON-serialisable: {exc}") from None
+    stored = json.loads(json.dumps(value, ensure_ascii=False, default=_iso))   # as the ledger will hold it
     if key is not None and (not isinstance(key, str) or not key):
         raise TarlError("key", key, "must be a non-empty string")
     metadata = value.get("metadata", {})
@@ -67,7 +70,7 @@ def claim_from_value(namespace: str, key: str | None, value: Any, *, default_sou
             text=text,
             namespace=namespace,
             slot=key,
-            metadata={**metadata, VALUE_KEY: value, **marks},
+            metadata={**metadata, VALUE_KEY: stored, **marks},
             **fields,
         )
     except ValidationError as exc:
@@ -75,6 +78,15 @@ def claim_from_value(namespace: str, key: str | None, value: Any, *, default_sou
         field = ".".join(str(p) for p in err.get("loc", ())) or "text"
         name = "key" if field == "slot" else f"value.{field}"
         raise TarlError(name, err.get("input"), err.get("msg", "invalid")) from None
+
+
+def _iso(obj: Any) -> str:
+    """A ``datetime`` or ``date`` in a value as its ISO 8601 string. Why: the claim fields are documented
+    as "ISO strings or datetimes", and ``{"valid_to": datetime.now(utc) + ...}`` (the README's answer to
+    TTL) was refused as not JSON-serialisable; the ledger holds JSON, so ``get`` returns the string."""
+    if isinstance(obj, (datetime, date)):
+        return obj.isoformat()
+    raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
 
 
 def index_fields(index: Any) -> list[str] | None:

@@ -15,8 +15,10 @@ from llama_index.core.base.llms.types import ChatMessage, TextBlock
 from llama_index.core.memory import BaseMemoryBlock, InsertMethod
 from llama_index.core.memory.memory import DEFAULT_MEMORY_BLOCKS_TEMPLATE
 
+from shared_core import Hit, TarlError
 from shared_core.lre import MESSAGE_OVERHEAD, BudgetTooSmallError, count_tokens, trim
 
+from .block import render
 from .messages import as_message, role_of, text_of
 
 
@@ -46,6 +48,35 @@ def keep_within(history: list[ChatMessage], budget: int, keep_last: int,
     first = next((i for i, m in enumerate(kept) if role_of(m) != "system"), len(kept))
     start = next((i for i in range(first, len(kept)) if role_of(kept[i]) == "user"), first)
     return kept[:first] + kept[start:]
+
+
+MEMORY_HEADER = "Long-term memory about the user (most relevant first):"
+
+
+def check_initial(initial_token_count: Any, token_limit: int) -> None:
+    """``Memory``'s check of a caller's ``initial_token_count``, as a ``TarlError`` naming the field."""
+    if not isinstance(initial_token_count, int) or initial_token_count < 0:
+        raise TarlError("initial_token_count", initial_token_count, "must be a non-negative integer")
+    if initial_token_count > token_limit:
+        raise TarlError("initial_token_count", initial_token_count, f"exceeds token_limit={token_limit}")
+
+
+def memories_cost(lines: str, token_counter: Callable[[str], int]) -> int:
+    """Tokens of the memories' message (its rendered ``lines``; none cost nothing)."""
+    return token_counter(f"{MEMORY_HEADER}\n{lines}") + MESSAGE_OVERHEAD if lines else 0
+
+
+def most_relevant_within(hits: Sequence[Hit], history: Sequence[ChatMessage], room: int,
+                         token_counter: Callable[[str], int]) -> list[Hit]:
+    """The leading ``hits`` (most relevant first) whose message fits in ``room`` tokens beside the latest
+    turn (always kept whole). Why: the history yielded to the memories but the memories to nothing, so
+    three long memories made ``get`` return 78 tokens under ``token_limit=40``; ``Memory`` cuts its blocks
+    to the limit and ``ChatMemoryBuffer`` its history."""
+    room -= sum(token_counter(text_of(m)) + MESSAGE_OVERHEAD for m in history[latest_turn_start(history):])
+    kept = list(hits)
+    while kept and memories_cost(render(kept), token_counter) > room:
+        kept.pop()
+    return kept
 
 
 def count(content: Any, token_counter: Callable[[str], int]) -> int:

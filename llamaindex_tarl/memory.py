@@ -41,7 +41,7 @@ from shared_core.lre import MESSAGE_OVERHEAD, Scorer, StreamingScorer, count_tok
 from shared_core.policy import Policy
 
 from . import compose, live
-from .compose import trim_history  # noqa: F401  (public: re-exported by the package)
+from .compose import MEMORY_HEADER, trim_history  # noqa: F401  (public: re-exported by the package)
 from .block import TarlMemoryBlock, render
 from .chat_store import CHAT_FILE, SQLiteChatStore
 from .engine import check_fields, open_engine
@@ -50,7 +50,6 @@ from .messages import archived, as_message, check_message, check_messages, ends_
 from .retriever import TarlRetriever
 from .tools import memory_tools
 
-MEMORY_HEADER = "Long-term memory about the user (most relevant first):"
 
 
 class TarlMemory(BaseChatStoreMemory):
@@ -365,15 +364,15 @@ class TarlMemory(BaseChatStoreMemory):
     def _compose(self, history: list[ChatMessage], hits: list[Hit], initial_token_count: int
                  ) -> tuple[list[ChatMessage], int]:
         """The memories and the history kept (``compose.keep_within``: LRE, the latest turn whole), and the
-        tokens they take with ``initial_token_count``. The history gets what the memories leave, at most
+        tokens they take with ``initial_token_count``. The memories take what ``initial_token_count`` and the
+        latest turn leave (``compose.most_relevant_within``), the history what the memories leave, at most
         ``chat_history_token_ratio`` of ``token_limit``; a memory the kept history already shows word for
         word is left out (it would only repeat it)."""
-        if not isinstance(initial_token_count, int) or initial_token_count < 0:
-            raise TarlError("initial_token_count", initial_token_count, "must be a non-negative integer")
-        if initial_token_count > self.token_limit:
-            raise TarlError("initial_token_count", initial_token_count, f"exceeds token_limit={self.token_limit}")
-        cost = self.token_counter(f"{MEMORY_HEADER}\n{render(hits)}") + MESSAGE_OVERHEAD if hits else 0
-        budget = min(self.token_limit - initial_token_count - cost, int(self.token_limit * self.chat_history_token_ratio))
+        compose.check_initial(initial_token_count, self.token_limit)
+        room = self.token_limit - initial_token_count
+        hits = compose.most_relevant_within(hits, history, room, self.token_counter)
+        budget = min(room - compose.memories_cost(render(hits), self.token_counter),
+                     int(self.token_limit * self.chat_history_token_ratio))
         with self._stream_lock:                     # a StreamingScorer is stateful: one trim at a time
             kept = compose.keep_within(history, max(budget, 0), self.keep_last, self._trim)
         shown = [text_of(m) for m in kept]
@@ -381,7 +380,7 @@ class TarlMemory(BaseChatStoreMemory):
         used = initial_token_count + sum(self.token_counter(text_of(m)) + MESSAGE_OVERHEAD for m in kept)
         if not memories:
             return kept, used
-        used += self.token_counter(f"{MEMORY_HEADER}\n{memories}") + MESSAGE_OVERHEAD
+        used += compose.memories_cost(memories, self.token_counter)
         if InsertMethod(self.insert_method) == InsertMethod.SYSTEM:
             return [ChatMessage(role="system", content=f"{MEMORY_HEADER}\n{memories}"), *kept], used
         return compose.prepend_to_user(kept, f"{MEMORY_HEADER}\n{memories}"), used

@@ -62,6 +62,8 @@ Candidate entries it may be about (at most {max_candidates}; possibly none):
 {candidates}
 
 Answer with the action, the target id (or null) and a one-line rationale."""
+JSON_REPLY = '\nReply with JSON only: {"action": "...", "target_id": "<a candidate id, or null>", "rationale": "..."}'
+"""Appended for models asked in plain chat rather than through structured output."""
 
 
 class ClaimView(BaseModel):

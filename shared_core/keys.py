@@ -18,7 +18,10 @@ for it without the adapter taking any decision:
   action that keeps the value visible, chosen as the labelling rules choose among them
   (``../shared/notes/tarl_labels.md``): a hedged claim waits (``defer_verify``, Pending); else the
   reliability margin decides — at least as reliable as what the key holds: ``revise`` (current); less
-  reliable: ``reject_conflict`` (History, with the reason). Each is logged and returned to the caller.
+  reliable: ``reject_conflict`` (History, with the reason). On a key declared multi-valued (``many``) the
+  changed value is a further value: ``append`` beside the others (less reliable: ``defer_verify``), never a
+  ``revise`` that would push the value the policy misread as restated out of Accepted ("jazz" then
+  "techno" on a key of liked music). Each is logged and returned to the caller.
   The policy's probabilities are not used here: having judged the claim a restatement, its belief
   about the other actions was formed on a wrong premise. Likewise a key's *first* value is a change:
   a ``noop`` with nothing to restate (a content-free text such as ``"{}"`` or ``"ok"``) is ``append``.
@@ -44,7 +47,8 @@ def keep_change(claim: Claim, target: Entry | None, decision: Decision, held: En
     then ``defer_verify`` if the claim is hedged, else ``revise`` when the reliability margin is not
     negative and ``reject_conflict`` when it is, with the rationale saying so (a Pending target cannot
     be revised or defended: ``append`` or ``defer_verify``, unless the key also holds an Accepted value,
-    ``held``: then that value is the one changed, so a key never ends with two current values). A ``noop``
+    ``held``: then that value is the one changed, so a key never ends with two current values; a claim
+    declaring its key ``many`` is a further value: ``append`` or ``defer_verify`` the same way). A ``noop``
     of a keyed claim with no target (its key holds nothing) is ``append``."""
     if claim.slot is None:
         return decision
@@ -68,8 +72,8 @@ def keep_change(claim: Claim, target: Entry | None, decision: Decision, held: En
     target_id: str | None = target.id
     if hedged(claim.text):
         action = Action.DEFER_VERIFY
-    elif target.ledger is Ledger.PENDING:        # the key holds no Accepted value to revise or defend
-        action = Action.APPEND if decision.margin >= 0 else Action.DEFER_VERIFY
+    elif target.ledger is Ledger.PENDING or claim.many:   # no Accepted value to revise or defend, or a
+        action = Action.APPEND if decision.margin >= 0 else Action.DEFER_VERIFY   # further value of a many key
         target_id = None if action is Action.APPEND else target_id
     else:
         action = Action.REVISE if decision.margin >= 0 else Action.REJECT_CONFLICT
