@@ -158,7 +158,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if weak and f.get("two_events") and not (f.get("near_duplicate") or f.get("change_p", 1.0) < UNCHANGED):
         ok[Action.NOOP] = False         # nor does a later event repeat an earlier one unless it says the same
     swapped = f.get("replaced") and not f.get("additive_cue")
-    if identity and f.get("many") and (f.get("value_differs") or f.get("additive_cue")) \
+    if identity and f.get("many") and (f.get("value_differs") or f.get("additive_cue") or f.get("values_apart")) \
             and not (f.get("change_signal") or f.get("value_overlap") or swapped):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
     if identity and f.get("many") and f.get("enumerated"):

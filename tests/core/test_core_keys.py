@@ -65,3 +65,14 @@ def test_only_keyed_writes_get_the_key_value_promises():
         assert "so it is not dropped" not in d.rationale
         with pytest.raises(TarlError, match="scope"):
             engine.write(Claim(text="x", namespace="n", slot="k"), keyed=True, scope="everything")
+
+
+@pytest.mark.parametrize("policy", [None, RulePolicy()], ids=["default", "rules"])
+@pytest.mark.parametrize("first, second", [("jazz", "techno"), ("likes jazz", "likes techno")])
+def test_a_further_value_of_a_many_key_is_kept_beside_the_others(policy, first, second):
+    """A key declared multi-valued holds several values: a second one never pushes the first out of Accepted,
+    whichever policy decides (the rule policy revised "likes jazz" with "likes techno")."""
+    with MemoryEngine.open(policy=policy) as engine:
+        for text in (first, second):
+            engine.write(Claim(text=text, namespace="n", source="user", slot="music", many=True), keyed=True)
+        assert sorted(e.text for e in engine.state("n").accepted) == sorted([first, second])
