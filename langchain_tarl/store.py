@@ -94,9 +94,9 @@ class TarlStore(BaseStore):
 
     - **Keys are independent.** A ``put`` is weighed only against what its own key holds (distinct keys
       are distinct things: nine orders "o1".."o9" stay nine). ``ground_across_keys=True`` opts in to
-      grounding each put against the whole namespace, for callers whose keys are random ids (langmem's
-      uuid keys) and whose memories are free text: then a rumour put under a fresh key is still weighed
-      against the fact it contradicts.
+      grounding each put against the whole namespace, for callers whose keys are random ids (langmem's uuid
+      keys): a rumour under a fresh key is weighed against the fact it contradicts; two keys stay two slots
+      (the same or a changed value under another key is kept beside the first; ``add`` grounds a keyless fact).
     - **The whole value decides whether a put changed anything.** The same value again is ``noop``; any
       other value on the key (``{"text": "Buy milk", "done": True}`` after ``"done": False``) is never
       dropped: it becomes current (``revise``), waits in Pending (``defer_verify``) or is kept in History
