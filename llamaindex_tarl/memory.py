@@ -267,8 +267,9 @@ class TarlMemory(BaseChatStoreMemory):
         return lambda text: range(self.token_counter(text))
 
     def as_retriever(self, **kwargs: Any) -> TarlRetriever:
-        self._check_open()
-        return TarlRetriever(self.engine, namespace=self.namespace, **kwargs)
+        self._check_open()      # the memory's own top_k unless given (``top_k`` or ``similarity_top_k``)
+        top = {} if {"top_k", "similarity_top_k"} & kwargs.keys() else {"top_k": self._block.top_k}
+        return TarlRetriever(self.engine, namespace=self.namespace, **top, **kwargs)
 
     def tools(self, **kwargs: Any) -> list[FunctionTool]:
         """``remember``/``recall`` on this memory's namespace; ``remember`` checks relayed facts against

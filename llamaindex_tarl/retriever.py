@@ -34,7 +34,10 @@ class TarlRetriever(BaseRetriever):
     """
 
     def __init__(self, engine: MemoryEngine, namespace: str = "default", *, top_k: int = 5,
-                 valid_at: datetime | None = None, empty_text: str | None = NO_MEMORIES) -> None:
+                 valid_at: datetime | None = None, empty_text: str | None = NO_MEMORIES,
+                 similarity_top_k: int | None = None) -> None:
+        if similarity_top_k is not None:    # LlamaIndex's own name for it (``index.as_retriever(similarity_top_k=3)``)
+            top_k = similarity_top_k
         if not isinstance(engine, MemoryEngine):
             raise TarlError("engine", engine, "must be a shared_core MemoryEngine")
         if not isinstance(namespace, str) or not namespace.strip():

@@ -39,3 +39,24 @@ def test_a_query_engine_answers_a_blank_question(engine):
 def test_a_blank_query_on_an_empty_namespace_still_says_there_are_none(engine):
     assert [n.node.get_content() for n in TarlRetriever(engine, "user:nobody").retrieve("")] == [
         "No relevant long-term memories."]
+
+
+def test_similarity_top_k_is_llamaindex_s_name_for_top_k(engine):
+    """``index.as_retriever(similarity_top_k=3)`` is how LlamaIndex users ask; it raised TypeError here."""
+    assert len(TarlRetriever(engine, NS, similarity_top_k=1).retrieve("Ana")) == 1
+    with pytest.raises(Exception, match="top_k"):
+        TarlRetriever(engine, NS, similarity_top_k=0)
+
+
+def test_a_memory_s_retriever_takes_the_memory_s_top_k(tmp_path):
+    from llamaindex_tarl import TarlMemory
+
+    memory = TarlMemory.from_defaults(path=tmp_path / "m", namespace=NS, top_k=1)
+    try:
+        for text in FACTS:
+            memory.engine.write({"text": text, "namespace": NS})
+        assert memory.as_retriever().top_k == 1
+        assert memory.as_retriever(similarity_top_k=2).top_k == 2
+        assert len(memory.as_retriever().retrieve("Ana")) == 1
+    finally:
+        memory.close()
