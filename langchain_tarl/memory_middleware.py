@@ -104,7 +104,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
     - With ``judge`` (a chat model, or a ``ChatModelJudge``), a ``TarlStore``'s engine asks it about the
       writes its policy is unsure of (``shared_core.escalation``; the store's engine is changed), with
       ``share``, ``calls_per_minute`` and ``judge_timeout`` as ``TarlStore.open`` takes them (they replace
-      whatever escalation the store was opened with; attached once, so the gate's count carries on).
+      whatever escalation the store was opened with; attached once, so the gate's count carries on); with
+      any other store a judge is refused (``TarlError``), never silently left unasked.
 
     ``namespace`` is a fixed tuple or a function of the runtime (``Runtime`` or ``ToolRuntime``; both
     have ``context`` and ``config``, the run's config: ``lambda rt: ("memories",
@@ -127,6 +128,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
         self.judge = as_judge(judge)
         self.escalation = {"share": share, "calls_per_minute": calls_per_minute, "judge_timeout": judge_timeout}
         check_escalation(self.judge, **self.escalation)     # now, not at the first call
+        if self.judge is not None and store is not None and not isinstance(store, TarlStore):
+            raise TarlError("judge", judge, f"needs a TarlStore to consult; store= is a {type(store).__name__}")
         self.tools: list[BaseTool] = self._tools() if with_tools else []
 
     # -- resolution ---------------------------------------------------------------------------
@@ -138,7 +141,9 @@ class TarlMemoryMiddleware(AgentMiddleware):
         if store is None:
             raise TarlError("store", None, "TarlMemoryMiddleware needs a store: pass store= or "
                                            "create_agent(..., store=TarlStore.open())")
-        if self.judge is not None and isinstance(store, TarlStore):
+        if self.judge is not None:      # a judge a store cannot consult is refused, not silently ignored
+            if not isinstance(store, TarlStore):
+                raise TarlError("judge", self.judge, f"needs a TarlStore to consult; the store is a {type(store).__name__}")
             attach(store.engine, self.judge, **self.escalation)
         return store
 

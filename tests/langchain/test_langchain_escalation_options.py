@@ -97,3 +97,15 @@ def test_a_judge_given_with_an_escalating_policy_replaces_its_judge_instead_of_s
     with TarlStore.open(policy=EscalatingPolicy(LearnedPolicy(), lambda r: None), judge=model, share=0.3) as store:
         policy = store.engine.policy
         assert isinstance(policy.base, LearnedPolicy) and policy.share == 0.3 and policy.judge.model is model
+
+
+def test_a_judge_a_store_cannot_consult_is_refused_not_ignored():
+    """With LangGraph's InMemoryStore the judge was silently never asked (found in real agent runs, round 3)."""
+    from langgraph.store.memory import InMemoryStore
+
+    with pytest.raises(TarlError, match="judge=.*needs a TarlStore.*InMemoryStore"):
+        TarlMemoryMiddleware(namespace=NS, judge=scripted(), store=InMemoryStore())
+    agent = create_agent(scripted(AIMessage("Hi.")), store=InMemoryStore(),
+                         middleware=[TarlMemoryMiddleware(namespace=NS, judge=scripted(), k=1)])
+    with pytest.raises(TarlError, match="judge=.*needs a TarlStore.*InMemoryStore"):
+        agent.invoke({"messages": [HumanMessage("hello")]})
