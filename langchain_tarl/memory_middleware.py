@@ -96,16 +96,15 @@ class TarlMemoryMiddleware(AgentMiddleware):
       whether the attribute holds ``many`` values; a fact with a slot is put under it, so a second
       manager revises the first, while a further liked food is kept beside the others. A fact without
       a (valid) slot is grounded against the whole namespace; a random id is never a key.
-    - With ``extractor`` (a chat model: its structured output, or JSON asked for in plain chat when it has
-      none), after each run the latest turn is turned into facts with slots by the core's one extraction
-      prompt (``shared_core.extraction``) and each is put through the store (TARL decides, as for any write). Extraction is best effort: a
-      provider error or a reply the schema refuses is logged as a warning naming it and that turn stores
-      nothing, but the run still returns its reply; facts sent as JSON text are read, prose is not.
+    - With ``extractor`` (a chat model: its structured output, else JSON asked for in plain chat), after each
+      run the latest turn becomes facts with slots by the core's one extraction prompt (``shared_core.extraction``),
+      each put through the store (TARL decides). Best effort: a provider error or a reply the schema refuses is
+      logged as a warning naming it and that turn stores nothing, but the run still returns its reply; facts
+      sent as JSON text are read, prose is not.
     - With ``judge`` (a chat model, or a ``ChatModelJudge``), a ``TarlStore``'s engine asks it about the
       writes its policy is unsure of (``shared_core.escalation``; the store's engine is changed), with
-      ``share``, ``calls_per_minute`` and ``judge_timeout`` as ``TarlStore.open`` takes them (they replace
-      whatever escalation the store was opened with; attached once, so the gate's count carries on); with
-      any other store a judge is refused (``TarlError``), never silently left unasked.
+      ``share``, ``calls_per_minute`` and ``judge_timeout`` as ``TarlStore.open`` takes them (replacing the
+      store's own escalation; attached once, so the gate's count carries on); any other store refuses a judge.
 
     ``namespace`` is a fixed tuple or a function of the runtime (``Runtime`` or ``ToolRuntime``; both
     have ``context`` and ``config``, the run's config: ``lambda rt: ("memories",
@@ -128,8 +127,8 @@ class TarlMemoryMiddleware(AgentMiddleware):
         self.judge = as_judge(judge)
         self.escalation = {"share": share, "calls_per_minute": calls_per_minute, "judge_timeout": judge_timeout}
         check_escalation(self.judge, **self.escalation)     # now, not at the first call
-        if self.judge is not None and store is not None and not isinstance(store, TarlStore):
-            raise TarlError("judge", judge, f"needs a TarlStore to consult; store= is a {type(store).__name__}")
+        if store is not None:
+            self._consulted(store)                          # a judge is refused now, not at the first call
         self.tools: list[BaseTool] = self._tools() if with_tools else []
 
     # -- resolution ---------------------------------------------------------------------------
@@ -141,11 +140,15 @@ class TarlMemoryMiddleware(AgentMiddleware):
         if store is None:
             raise TarlError("store", None, "TarlMemoryMiddleware needs a store: pass store= or "
                                            "create_agent(..., store=TarlStore.open())")
-        if self.judge is not None:      # a judge a store cannot consult is refused, not silently ignored
-            if not isinstance(store, TarlStore):
-                raise TarlError("judge", self.judge, f"needs a TarlStore to consult; the store is a {type(store).__name__}")
+        if self._consulted(store):
             attach(store.engine, self.judge, **self.escalation)
         return store
+
+    def _consulted(self, store: BaseStore) -> bool:
+        """Whether ``store`` takes the judge; a store other than a ``TarlStore`` refuses one, never leaves it unasked."""
+        if self.judge is not None and not isinstance(store, TarlStore):
+            raise TarlError("judge", self.judge, f"needs a TarlStore to consult; the store is a {type(store).__name__}")
+        return self.judge is not None
 
     # -- recall into the prompt ---------------------------------------------------------------
     def _with_memories(self, request: ModelRequest, hits: list[SearchItem]) -> ModelRequest:
@@ -322,11 +325,10 @@ def _with_config(runtime: Any) -> Any:
 
 
 def _facts(reply: Any) -> list[ExtractedFact]:
-    """The facts an extractor's reply (:class:`~langchain_tarl.structured.Structured`) carries: its structured
-    output, or the same as JSON (in the tool call's arguments or the text). Prose is not read as facts: the
-    prompt asks for structured output or JSON, so prose is the model talking about the turn ("There are no
-    durable facts."), and storing it would put its commentary in memory as the user's word. Raises
-    ``ValueError`` naming the first bad field."""
+    """The facts an extractor's reply (``structured.Structured``) carries: its structured output, or the same
+    as JSON (in a tool call's arguments or the text). Prose is not read as facts: the prompt asks for JSON, so
+    prose is the model talking about the turn ("There are no durable facts."), and storing it would put its
+    commentary in memory as the user's word. Raises ``ValueError`` naming the first bad field."""
     if isinstance(reply, str) and isinstance(reply_object(reply), str):
         log.warning("extraction reply not used, nothing stored from this turn: the extractor answered in "
                     "prose, not structured output: %r", reply[:200])

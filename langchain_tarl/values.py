@@ -46,11 +46,12 @@ def claim_from_value(namespace: str, key: str | None, value: Any, *, default_sou
     value = dict(value)
     if not all(isinstance(k, str) for k in value):
         raise TarlError("value", value, "keys must be strings")
+    dated: list[Any] = []           # the datetimes met: only a value holding one is stored converted
     try:
-        encoded = json.dumps(value, sort_keys=True, ensure_ascii=False, default=_iso)
+        encoded = json.dumps(value, sort_keys=True, ensure_ascii=False, default=lambda o: dated.append(o) or _iso(o))
     except (TypeError, ValueError) as exc:
         raise TarlError("value", value, f"must be JSON-serialisable: {exc}") from None
-    stored = json.loads(json.dumps(value, ensure_ascii=False, default=_iso))   # as the ledger will hold it
+    stored = json.loads(json.dumps(value, ensure_ascii=False, default=_iso)) if dated else value   # as the ledger holds it
     if key is not None and (not isinstance(key, str) or not key):
         raise TarlError("key", key, "must be a non-empty string")
     metadata = value.get("metadata", {})

@@ -67,16 +67,16 @@ def memories_cost(lines: str, token_counter: Callable[[str], int]) -> int:
 
 
 def most_relevant_within(hits: Sequence[Hit], history: Sequence[ChatMessage], room: int,
-                         token_counter: Callable[[str], int]) -> list[Hit]:
+                         token_counter: Callable[[str], int]) -> tuple[list[Hit], int]:
     """The leading ``hits`` (most relevant first) whose message fits in ``room`` tokens beside the latest
-    turn (always kept whole). Why: the history yielded to the memories but the memories to nothing, so
+    turn (always kept whole), and that message's cost. Why: the history yielded to the memories but the memories to nothing, so
     three long memories made ``get`` return 78 tokens under ``token_limit=40``; ``Memory`` cuts its blocks
     to the limit and ``ChatMemoryBuffer`` its history."""
     room -= sum(token_counter(text_of(m)) + MESSAGE_OVERHEAD for m in history[latest_turn_start(history):])
     kept = list(hits)
-    while kept and memories_cost(render(kept), token_counter) > room:
+    while (cost := memories_cost(render(kept), token_counter)) > room and kept:
         kept.pop()
-    return kept
+    return kept, cost
 
 
 def count(content: Any, token_counter: Callable[[str], int]) -> int:

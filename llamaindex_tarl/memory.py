@@ -51,7 +51,6 @@ from .retriever import TarlRetriever
 from .tools import memory_tools
 
 
-
 class TarlMemory(BaseChatStoreMemory):
     """Chat memory for LlamaIndex chat engines and agents: LRE-trimmed history plus TARL long-term memory.
 
@@ -371,9 +370,8 @@ class TarlMemory(BaseChatStoreMemory):
         word is left out (it would only repeat it)."""
         compose.check_initial(initial_token_count, self.token_limit)
         room = self.token_limit - initial_token_count
-        hits = compose.most_relevant_within(hits, history, room, self.token_counter)
-        budget = min(room - compose.memories_cost(render(hits), self.token_counter),
-                     int(self.token_limit * self.chat_history_token_ratio))
+        hits, cost = compose.most_relevant_within(hits, history, room, self.token_counter)
+        budget = min(room - cost, int(self.token_limit * self.chat_history_token_ratio))
         with self._stream_lock:                     # a StreamingScorer is stateful: one trim at a time
             kept = compose.keep_within(history, max(budget, 0), self.keep_last, self._trim)
         shown = [text_of(m) for m in kept]

@@ -15,14 +15,15 @@ from .grounding import UNITS
 from .linking import specific
 from .written import written_alike
 
-_UNIT = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)\s?(µg|{UNITS}|mi|miles|%)(?!\w)", re.I)
+_UNIT_WORDS = rf"µg|{UNITS}|mi|miles|%"
+_UNIT = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)\s?({_UNIT_WORDS})(?!\w)", re.I)
 _RATE = re.compile(r"(?<![\w.])(\d+)\s+(?:[a-z]+\s+){0,2}?(?:a|an|per|each|every|/)\s*(day|week|wk|month|year|yr)s?\b", re.I)
 """A count per period ("3 times a week", "five runs a week", "2 sessions per month"): the unit is its period."""
 _HELD_ON = re.compile(r"\bstill\b[^.;,\d]{0,20}\d|\b(?:unchanged|as before|no change)\b", re.I)
 """A claim that says the quantity held ("still 5%"): it disputes the entry, it does not move it on."""
 _PERIODS = {"wk": "week", "yr": "year"}
 _MOVED_TO = re.compile(r"\b(?:up|down|upped|bumped|raised|increased|lowered|reduced|cut|dropped|changed|switched|moved)\b"
-                       rf"[^.;,\d]{{0,30}}?\bto\s+(\d+(?:\.\d+)?)(?!\s?(?:µg|{UNITS}|mi|miles|%|am|pm)\b|[\d:./-])", re.I)
+                       rf"[^.;,\d]{{0,30}}?\bto\s+(\d+(?:\.\d+)?)(?!\s?(?:{_UNIT_WORDS}|am|pm)\b|[\d:./-])", re.I)
 """A number a quantity moved to, its unit left unsaid ("the gp bumped the sertraline up to 100")."""
 
 
