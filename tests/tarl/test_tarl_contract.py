@@ -413,11 +413,13 @@ def test_a_forced_decision_reports_the_policys_own_probability() -> None:
 
 
 @pytest.mark.parametrize("link_p, evidence, revise_allowed", [
-    (0.4, None, False), (0.6, None, True), (0.4, "replaced", True), (0.4, "ended", True), (0.4, "same_slot", True)])
+    (0.4, None, False), (0.8, None, True), (0.4, "replaced", True), (0.4, "ended", True), (0.4, "same_slot", True),
+    (0.6, None, False), (0.6, "change_sure", True), (0.6, "first_person", True), (0.4, "first_person", False)])
 def test_a_weak_inferred_link_supersedes_nothing(link_p: float, evidence: str | None, revise_allowed: bool) -> None:
     """An inferred link under ``LINK_REVISE`` with a change cue and a known attribute (what let an extractor's
     "... used to play football with his dad when he was a kid" supersede "... finds cooking with his kids
-    relaxing") may not revise, unless the words swap the entry's value or a shared explicit slot says it."""
+    relaxing") may not revise, unless the words swap the entry's value or a shared explicit slot says it; one
+    under ``LINK_UNSURE`` only where the change is sure or the owner says it in the first person."""
     from shared_core.grounding import Grounding
     from shared_core.policy.contract import ACTIONS, allowed
     target = Entry(id="e1", text="x", namespace="c", source="user", confidence=0.9, observed_at=T0,
@@ -427,7 +429,7 @@ def test_a_weak_inferred_link_supersedes_nothing(link_p: float, evidence: str | 
     assert bool(allowed(Grounding(target, 0.5, flags))[ACTIONS.index("revise")]) is revise_allowed
 
 
-@pytest.mark.parametrize("link_p, append_allowed", [(0.4, True), (0.6, False)])
+@pytest.mark.parametrize("link_p, append_allowed", [(0.4, True), (0.6, True), (0.8, False)])
 def test_a_weak_link_does_not_stop_the_owners_claim_being_kept(link_p: float, append_allowed: bool) -> None:
     """The owner's claim on what looks like the same single-valued attribute is not appended beside it (it
     changes it), but only when the link is strong enough to revise; else the claim would wait on itself."""
