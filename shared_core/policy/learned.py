@@ -50,8 +50,9 @@ class LearnedPolicy:
 
     def report(self, claim: Claim, decision: Decision) -> Decision:
         """The decision the contract settled, with the confidence these weights report for it
-        (``ScorerWeights.confidence_slotted``); the action and target are unchanged."""
-        ab = self.scorer.weights.confidence_slotted
-        if ab is None or not claim.slot or decision.decided_by == "judge":
+        (``ScorerWeights.confidence_slotted`` / ``confidence_free``); the action and target are unchanged."""
+        weights = self.scorer.weights
+        ab = weights.confidence_slotted if claim.slot else weights.confidence_free
+        if ab is None or decision.decided_by == "judge":
             return decision
         return decision.model_copy(update={"probabilities": recalibrated(decision.probabilities, decision.action.value, ab)})

@@ -44,6 +44,9 @@ class ScorerWeights:
     held-out hand-written episodes, slotted decisions reported at 0.97 were right 0.88-0.93 of the time
     while those the contract forced at 0.2-0.4 were right more often than reported; a temperature moves
     both ends the same way, this map pulls them together. None: the probabilities as the contract reports."""
+    confidence_free: tuple[float, float] | None = None
+    """The same map for free-text claims (``training.calibration``: no one temperature calibrates free text
+    written in several styles; on held-out episodes what it reported at 0.3-0.5 was right 0.5-0.65 of the time)."""
 
     @classmethod
     def load(cls, path: str | Path) -> ScorerWeights:
@@ -52,18 +55,21 @@ class ScorerWeights:
             raise ValueError(f"weights={path}: feature_names do not match this version's features; retrain")
         def arrays(d: dict) -> dict[str, np.ndarray]:
             return {k: np.asarray(d[k], dtype=np.float64) for k in ARRAYS}
-        slotted, mapped = raw.get("temperature_slotted"), raw.get("confidence_slotted")
+        slotted = raw.get("temperature_slotted")
+        def pair(key: str) -> tuple[float, float] | None:
+            return None if raw.get(key) is None else (float(raw[key][0]), float(raw[key][1]))
         return cls(tuple(raw["actions"]), arrays(raw), float(raw["temperature"]), raw.get("meta", {}), raw.get("config"),
                    [arrays(m) for m in raw.get("members", [])], None if slotted is None else float(slotted),
-                   None if mapped is None else (float(mapped[0]), float(mapped[1])))
+                   pair("confidence_slotted"), pair("confidence_free"))
 
     def save(self, path: str | Path) -> None:
         record: dict[str, Any] = {"feature_names": list(FEATURE_NAMES), "actions": list(self.actions),
                                   "temperature": self.temperature, "meta": self.meta}
         if self.temperature_slotted is not None:
             record["temperature_slotted"] = self.temperature_slotted
-        if self.confidence_slotted is not None:
-            record["confidence_slotted"] = [round(v, 4) for v in self.confidence_slotted]
+        for key in ("confidence_slotted", "confidence_free"):
+            if getattr(self, key) is not None:
+                record[key] = [round(v, 4) for v in getattr(self, key)]
         if self.config is not None:
             record["config"] = self.config
         def rounded(arrays: dict[str, np.ndarray]) -> dict[str, Any]:

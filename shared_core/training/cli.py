@@ -101,7 +101,7 @@ def run(argv: list[str]) -> int:
                    help="comma-separated files of the corpus's train/ folder left out of training; the free-text and slotted "
                         "temperatures are fitted on them by rollout ECE ('' to train on every file, one temperature)")
     p.add_argument("--calibrate-only", action="store_true",
-                   help="train nothing: refit the slotted confidence map of <out>/tarl.json on the --calibrate-on files")
+                   help="train nothing: refit the confidence maps (free text, slotted) of <out>/tarl.json on the --calibrate-on files")
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     held = [n for n in args.calibrate_on.split(",") if n]
@@ -137,7 +137,7 @@ def run(argv: list[str]) -> int:
 
 
 def _recalibrate(path: Path, calibration: list[RawEpisode]) -> int:
-    """``--calibrate-only``: the shipped networks and temperatures as they are, the confidence map refitted."""
+    """``--calibrate-only``: the shipped networks and temperatures as they are, the confidence maps refitted."""
     from ..bench.tarl_mem_examples import Vectors
     from ..index import default_embedder
     from ..policy.model import ScorerWeights
