@@ -83,7 +83,7 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     if mine.explicit is not None and mine.explicit == theirs.explicit:
         return False
     if _other_call(claim, entry) or records.other(claim, entry) or (
-            _reported(claim) and _reported(entry) and not restated(claim, entry)):
+            grounding.reported(claim) and grounding.reported(entry) and not restated(claim, entry)):
         return True
     if slots.same_subject(mine, theirs):
         return False
@@ -98,22 +98,6 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     a, b = (linking.person_words(s.subject or "") for s in (mine, theirs))
     a, b = a - b, b - a         # the words that tell them apart: "Project Borealis" is not "Project Atlas"
     return bool(a and b) and not (a & linking.specific(entry) or b & linking.specific(claim))
-
-
-_REPORTED = Prefiltered(re.compile(
-    r"^(?:(?:the\s+)?user|(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*){0,2})(?:'s\s+dialogue)?\s+(?:also\s+|has\s+|had\s+|was\s+)?"
-    r"(?:expressed|shared|reflected|emphasi[sz]ed|acknowledged|highlighted|discussed|sought|seeks|recogni[sz]ed|voiced|"
-    r"conveyed|celebrated|admitted|marked|reflects|envisions)\b(?!\s+that\b)", re.I))
-
-
-@lru_cache(maxsize=65536)
-def _reported(text: str) -> bool:
-    """A conversation's moment as a memory extractor reports it ("Martin expressed gratitude for ...", "Martin
-    reflected on ...", "Martin's dialogue was marked by ..."): an event of the talk, not an attribute's value. It
-    supersedes no entry, repeats one only nearly word for word, and two are never one fact (HaluMem's extracted
-    points as claims: new facts superseding each other); "The user mentioned that ..." wraps a fact and is not one.
-    Cached per text: asked of both texts of every pair."""
-    return bool(_REPORTED.search(text))
 
 
 def _other_call(claim: str, entry: str) -> bool:
@@ -161,7 +145,8 @@ def _holds(owner: slots.Slot, other: slots.Slot) -> bool:
     return bool(people) and people <= owner.values
 
 
-def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slot]], sims: dict[str, float]) -> list[float | None]:
+def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slot]],
+           sims: dict[str, float]) -> list[float | None]:
     """The linker's probability per candidate; None where explicit slots on both sides decide, or
     when no linker is shipped."""
     model = linking.default()
@@ -241,7 +226,7 @@ def prepare(item: Claim | Entry) -> None:
     linking.prepare(item.text), linking.person_words(slot_of(item).subject or "")
     change.prepare(item.text), grounding.prepare(item.text), records.fields(item.text)
     slots.family(item.text), calls.call(item.text), calls.asked(item.text), hedged(item.text)
-    _reported(item.text), _relation(item.text)
+    grounding.reported(item.text), _relation(item.text)
 
 
 def _attribute_known(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str, ids_shared: bool) -> bool:
@@ -368,9 +353,11 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  tool_rereads=float(source == "tool" and kept_by == "tool"),
                  attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(
-            f.get(k) for k in ("cue_confirm", "structured", "same_slot", "negation_differs")) and _says_more(claim.text, best.text))
-        f["two_events"] = float(grounding.dated_past(claim.text) and grounding.dated_past(best.text)
-                                or _reported(claim.text))   # a moment of the talk ("X expressed relief ..."): an event too
+            f.get(k) for k in ("cue_confirm", "structured", "same_slot", "negation_differs"))
+            and _says_more(claim.text, best.text))
+        past = grounding.dated_past(claim.text), grounding.dated_past(best.text)
+        f["two_events"] = float(all(past) or grounding.reported(claim.text))   # a moment of the talk is an event too
+        f["dated_event"] = float(past[0] and not past[1])       # an event beside an undated habit or state
         f["time_cue_only"] = float(grounding.time_cue_only(claim.text) and not mine.negated and not f.get("negation_differs"))
         comparison = compare(claim, best, cfg)
         f["predates"] = float(comparison.stale)         # valid from before the entry it meets

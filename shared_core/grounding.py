@@ -64,6 +64,23 @@ def dated_past(text: str) -> bool:
     return bool(_DATED_PAST.search(text))
 
 
+_REPORTED = Prefiltered(re.compile(
+    r"^(?:(?:the\s+)?user|(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*){0,2})(?:'s\s+dialogue)?"
+    r"\s+(?:also\s+|has\s+|had\s+|was\s+)?"
+    r"(?:expressed|shared|reflected|emphasi[sz]ed|acknowledged|highlighted|discussed|sought|seeks|recogni[sz]ed|voiced|"
+    r"conveyed|celebrated|admitted|marked|reflects|envisions)\b(?!\s+that\b)", re.I))
+
+
+@lru_cache(maxsize=65536)
+def reported(text: str) -> bool:
+    """A conversation's moment as a memory extractor reports it ("Martin expressed gratitude for ...", "Martin
+    reflected on ...", "Martin's dialogue was marked by ..."): an event of the talk, not an attribute's value. It
+    supersedes no entry, repeats one only nearly word for word, and two are never one fact (HaluMem's extracted
+    points as claims: new facts superseding each other); "The user mentioned that ..." wraps a fact and is not one.
+    Cached per text: asked of both texts of every pair."""
+    return bool(_REPORTED.search(text))
+
+
 _ADDITIVE_CUE = Prefiltered(re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides|plus|second|both)\b",
                                        re.I))
 PHATIC = frozenset(

@@ -12,6 +12,8 @@ these are the cases where a wrong guess destroys a true fact:
   the change is sure or the owner says it; two events both dated in the past
   (``grounding.dated_past``: "went fishing last weekend", "went on a bike ride last weekend") are two events,
   so an inferred link between them is weak too, and the later one repeats the earlier only if it says the same;
+  nor does an event dated in the past repeat an undated entry (``dated_event``: a habit or a state) unless it
+  says the same;
 - a claim on a slot whose open entry says something different (a swapped value, or the change model
   sure of it: ``PolicyConfig.change_sure``) is never ``noop``, nor is an owner's claim that says all its
   inferred target says and names more (``says_more``: "... as a senior engineer" after "... as an
@@ -168,6 +170,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = False       # a weak inferred link supersedes nothing: both are kept
     if weak and f.get("two_events") and not (f.get("near_duplicate") or f.get("change_p", 1.0) < UNCHANGED):
         ok[Action.NOOP] = False         # nor does a later event repeat an earlier one unless it says the same
+    if identity and f.get("dated_event") and not (f.get("near_duplicate") or f.get("change_p", 1.0) < UNCHANGED):
+        ok[Action.NOOP] = False         # an event dated in the past ("went camping with her family two weekends ago")
+        # repeats no habit or state ("enjoys camping at the beach"): it is news unless it says the same
     swapped = f.get("replaced") and not f.get("additive_cue")
     if identity and f.get("many") and (f.get("value_differs") or f.get("additive_cue") or f.get("values_apart")) \
             and not (f.get("change_signal") or f.get("value_overlap") or swapped):

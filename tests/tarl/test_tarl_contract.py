@@ -404,12 +404,15 @@ def test_reported_probabilities_renormalise_a_choice_and_keep_a_forced_one(probs
 
 
 def test_a_forced_decision_reports_the_policys_own_probability() -> None:
+    from shared_core.policy.model import recalibrated
+
     policy = LearnedPolicy()
     claim = Claim(text="I like jazz", source="user")      # an owner's new fact about nothing held: append is forced
     outcome = decide(claim, [], [], policy)
     own = policy.decide(claim, outcome.grounding, outcome.comparison).probabilities
     assert outcome.decision.action is Action.APPEND
-    assert outcome.decision.probabilities["append"] == pytest.approx(own["append"]) and own["append"] < 1.0
+    reported = recalibrated(own, "append", policy.scorer.weights.confidence_free)["append"]   # free text's map
+    assert outcome.decision.probabilities["append"] == pytest.approx(reported) and own["append"] < 1.0
 
 
 @pytest.mark.parametrize("link_p, evidence, revise_allowed", [
@@ -459,3 +462,15 @@ def test_a_claim_that_says_all_its_target_says_and_more_is_never_dropped(first: 
         d = engine.write(Claim(text=more, namespace="u", source="user"))
         assert d.action is not Action.NOOP, d.rationale
         assert more in {e.text for e in engine.accepted("u")}
+
+
+@pytest.mark.parametrize("extra, noop_allowed", [({}, False), ({"near_duplicate": 1.0}, True), ({"change_p": 0.05}, True)])
+def test_an_event_dated_in_the_past_repeats_no_habit(extra: dict, noop_allowed: bool) -> None:
+    """"went camping with her family two weekends ago" beside "enjoys camping at the beach": a dated event is news
+    beside an undated habit or state (the LoCoMo observations dropped such events as repeats), unless it says the same."""
+    from shared_core.grounding import Grounding
+    from shared_core.policy.contract import ACTIONS, allowed
+    target = Entry(id="e1", text="x", namespace="c", source="user", confidence=0.9, observed_at=T0,
+                   ledger=Ledger.ACCEPTED, created_tx=1)
+    flags = {"identity": 1.0, "link_p": 0.7, "change_p": 0.3, "dated_event": 1.0, "source_prior": 0.95, **extra}
+    assert bool(allowed(Grounding(target, 0.5, flags))[ACTIONS.index("noop")]) is noop_allowed

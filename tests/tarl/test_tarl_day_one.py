@@ -129,6 +129,9 @@ SCENARIOS: dict[str, tuple[list[Said], str, str, Action]] = {
     "a_teammate_went_over": ([("and Bruno joined us this sprint", "user")],
                              "Bruno went over to platform, Jonas took his seat", "user", Action.REVISE),
     "a_childs_age_moves_on": ([("my son is 5", "user")], "my son turned 6 last week", "user", Action.REVISE),
+    "a_dated_event_beside_a_habit": ([("Melanie and her family enjoy camping at the beach as it brings them closer together.",
+                                       "user")],
+                                     "Melanie went camping with her family two weekends ago.", "user", Action.APPEND),
 }
 # (earlier slotted write, the claim under test on the same slot, expected): slot, sources and order as given
 SLOTTED: dict[str, tuple[tuple[str, str, str], tuple[str, str], Action]] = {
