@@ -474,3 +474,18 @@ def test_an_event_dated_in_the_past_repeats_no_habit(extra: dict, noop_allowed: 
                    ledger=Ledger.ACCEPTED, created_tx=1)
     flags = {"identity": 1.0, "link_p": 0.7, "change_p": 0.3, "dated_event": 1.0, "source_prior": 0.95, **extra}
     assert bool(allowed(Grounding(target, 0.5, flags))[ACTIONS.index("noop")]) is noop_allowed
+
+
+@pytest.mark.parametrize("link_p, extra, noop_allowed", [
+    (0.6, {}, False), (0.8, {}, True), (0.6, {"change_p": 0.05}, True), (0.6, {"first_person": 1.0}, True),
+    (0.6, {"same_slot": 1.0}, True), *((0.6, {k: 1.0}, True) for k in ("near_duplicate", "cue_confirm", "content_free"))])
+def test_a_middling_link_drops_nothing_as_a_repeat(link_p: float, extra: dict, noop_allowed: bool) -> None:
+    """An inferred link under ``LINK_UNSURE`` may not drop the claim as a repeat unless it says the same (an
+    extractor's "Jon is working on a business plan and looking for investors" beside "Jon is having trouble with
+    his business project": another fact of the same person), or the owner says it in the first person."""
+    from shared_core.grounding import Grounding
+    from shared_core.policy.contract import ACTIONS, allowed
+    target = Entry(id="e1", text="x", namespace="c", source="user", confidence=0.9, observed_at=T0,
+                   ledger=Ledger.ACCEPTED, created_tx=1)
+    flags = {"identity": 1.0, "link_p": link_p, "change_p": 0.3, "source_prior": 0.95, **extra}
+    assert bool(allowed(Grounding(target, 0.5, flags))[ACTIONS.index("noop")]) is noop_allowed
