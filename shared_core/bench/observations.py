@@ -9,6 +9,12 @@ speaker of each conversation. There are no gold labels: the numbers say what hap
 another is almost always a second, unrelated fact of the same person; the README gives a hand-checked
 sample); each revise moves an earlier observation out of retrieval, each noop drops the new one.
 Systems: ``learned`` (the shipped default) and ``rules`` (the rule policy, same contract).
+
+What that costs a user: LoCoMo's questions name the dialogue turns that answer them (``evidence``), and each
+observation names the turn it was extracted from. ``evidence_kept_share`` is the share of the observations that
+answer some question (not the adversarial category 5) whose own words are still Accepted after the whole stream
+(a superseded one is in History, a dropped one was never stored; a right ``noop`` counts as lost too, so keeping
+everything is the ceiling, 1.0); ``questions_kept_share`` the share of questions all of whose evidence is.
 """
 
 from __future__ import annotations
@@ -30,23 +36,53 @@ _SESSION = re.compile(r"session_(\d+)_observation")
 
 def observations(path: Path) -> list[tuple[str, str]]:
     """``(namespace, text)`` in conversation order: sessions by number, each speaker's observations in turn."""
+    return [(ns, text) for ns, text, _ in _stream(json.loads(path.read_text()))]
+
+
+def _stream(conversations: list[dict]) -> list[tuple[str, str, tuple[str, ...]]]:
+    """``observations`` with the dialogue turns each was extracted from (conversation-qualified)."""
     out = []
-    for conv in json.loads(path.read_text()):
+    for conv in conversations:
         obs = conv.get("observation") or {}
         for key in sorted((k for k in obs if _SESSION.match(k)), key=lambda k: int(_SESSION.match(k).group(1))):
             for speaker, items in obs[key].items():
                 ns = re.sub(r"\W+", "_", f"{conv['sample_id']}-{speaker}")
-                out.extend((ns, item[0]) for item in items if item and isinstance(item[0], str) and item[0].strip())
+                out.extend((ns, item[0], _turns(conv, item[1:])) for item in items
+                           if item and isinstance(item[0], str) and item[0].strip())
     return out
 
 
-def run(policy: Policy, stream: list[tuple[str, str]]) -> dict[str, float]:
+def _turns(conv: dict, refs: list) -> tuple[str, ...]:
+    flat = [r for ref in refs for r in (ref if isinstance(ref, list) else [ref]) if isinstance(r, str)]
+    return tuple(f"{conv['sample_id']}/{r.strip()}" for r in flat)
+
+
+def _questions(conversations: list[dict]) -> list[frozenset[str]]:
+    """Each answerable question's evidence turns (conversation-qualified; category 5 is adversarial)."""
+    return [frozenset(f"{conv['sample_id']}/{e.strip()}" for e in qa.get("evidence") or [] if isinstance(e, str))
+            for conv in conversations for qa in conv.get("qa") or [] if qa.get("category") != 5]
+
+
+def run(policy: Policy, stream: list[tuple[str, str, tuple[str, ...]]],
+        questions: list[frozenset[str]] | None = None) -> dict[str, float]:
     counts: Counter[str] = Counter()
+    created: list[tuple[str | None, tuple[str, ...]]] = []
     with tempfile.TemporaryDirectory() as tmp, MemoryEngine.open(Path(tmp) / "store", policy=policy) as engine:
-        for ns, text in stream:
-            counts[engine.write(Claim(text=text, namespace=ns, source="user")).action.value] += 1
+        for ns, text, turns in stream:
+            decision = engine.write(Claim(text=text, namespace=ns, source="user"))
+            counts[decision.action.value] += 1
+            created.append((decision.entry_id, turns))
+        accepted = {e.id for ns in {ns for ns, _, _ in stream} for e in engine.accepted(ns)}
     n = max(1, len(stream))
-    return {"observations": float(len(stream)), **{f"{a}_share": counts[a] / n for a in ACTIONS}}
+    out = {"observations": float(len(stream)), **{f"{a}_share": counts[a] / n for a in ACTIONS}}
+    if questions:
+        asked = frozenset().union(*questions)
+        evidence = [(i in accepted, turns) for i, turns in created if set(turns) & asked]
+        kept_turns = {t for ok, turns in evidence if ok for t in turns}
+        answerable = [q for q in questions if q and q <= {t for _, turns in created for t in turns}]
+        out["evidence_kept_share"] = sum(ok for ok, _ in evidence) / max(1, len(evidence))
+        out["questions_kept_share"] = sum(q <= kept_turns for q in answerable) / max(1, len(answerable))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,12 +90,13 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if not args.data.exists():
         p.error(f"--data={args.data}: no such file (LoCoMo conversations with 'observation' fields)")
-    stream = observations(args.data)
+    conversations = json.loads(args.data.read_text())
+    stream, questions = _stream(conversations), _questions(conversations)
     if args.quick:
         stream = stream[:200]
     report = Report("observations", str(args.data))
     for name, policy in (("learned", LearnedPolicy()), ("rules", RulePolicy())):
-        report.add(name, **run(policy, stream))
+        report.add(name, **run(policy, stream, questions))
     report.notes.append("free text, source user, one namespace per speaker; no gold labels (see the module docstring)")
     report.emit(args)
     return 0

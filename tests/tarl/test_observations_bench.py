@@ -38,3 +38,21 @@ def test_the_benchmark_counts_every_write(tmp_path: Path) -> None:
         assert abs(sum(row[f"{a}_share"] for a in observations.ACTIONS) - 1.0) < 1e-9
     # two moments the talk reports, about different things, are two facts: nothing is superseded
     assert record["systems"]["learned"]["revise_share"] == 0.0
+
+
+def test_evidence_is_kept_only_while_its_own_words_are_accepted(tmp_path: Path) -> None:
+    """A question's evidence turn counts as kept while the observation extracted from it is Accepted: one written
+    beside others is; one dropped as a repeat (an exact duplicate here) or superseded is not."""
+    conv = {"sample_id": "c", "conversation": {}, "observation": {"session_1_observation": {"Ana": [
+        ["Ana lives in Porto with her two cats.", "D1:1"],
+        ["Ana lives in Porto with her two cats.", "D1:2"],
+        ["Ana teaches chemistry at a secondary school.", ["D1:3"]]]}},
+        "qa": [{"question": "Where does Ana live?", "evidence": ["D1:1"], "category": 1},
+               {"question": "What did Ana repeat?", "evidence": ["D1:2"], "category": 1},
+               {"question": "What does Ana teach?", "evidence": ["D1:3", "D1:1"], "category": 4},
+               {"question": "Unanswerable", "evidence": ["D1:2"], "category": 5}]}
+    stream, questions = observations._stream([conv]), observations._questions([conv])
+    assert [turns for *_, turns in stream] == [("c/D1:1",), ("c/D1:2",), ("c/D1:3",)] and len(questions) == 3
+    row = observations.run(observations.LearnedPolicy(), stream, questions)
+    assert row["noop_share"] == 1 / 3                     # the exact repeat is dropped: its turn's words are gone
+    assert row["evidence_kept_share"] == 2 / 3 and row["questions_kept_share"] == 2 / 3
