@@ -26,15 +26,17 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
-# The reference store's own matching rules, so filters and namespace conditions mean exactly what they
-# mean for InMemoryStore (private helpers: pinned by the contract tests in tests/langchain/).
-from langgraph.store.memory import _compare_values, _does_match
+# The reference store's own namespace matching, so match conditions mean exactly what they
+# mean for InMemoryStore (a private helper: pinned by the contract tests in tests/langchain/).
+from langgraph.store.memory import _does_match
 from shared_core import Action, Claim, Decision, Entry, Ledger, MemoryEngine, Reason, Step, TarlError
 from shared_core.config import default_config
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, with_judge
+from shared_core.keys import changed
 
 from . import namespaces
 from .judge import as_judge
+from .filters import matches
 from .values import claim_from_value, index_fields, is_indexed, key_of, value_of
 
 if TYPE_CHECKING:
@@ -238,7 +240,7 @@ class TarlStore(BaseStore):
             raise InvalidNamespaceError(f"namespace={namespace!r}: root label 'langgraph' is reserved")
         if key is None:
             return self.engine.write(claim)
-        return self.engine.write(claim, keyed=True, scope="namespace")
+        return self._keyed_write(claim, "namespace")
 
     async def aadd(self, namespace: tuple[str, ...], value: dict[str, Any], *, key: str | None = None) -> Decision:
         return await asyncio.to_thread(self.add, namespace, value, key=key)
@@ -278,13 +280,25 @@ class TarlStore(BaseStore):
             return TarlItem(found[-1]) if found else None
         if isinstance(op, PutOp):
             if claim is not None:
-                return self.engine.write(claim, keyed=True, scope="namespace" if self.ground_across_keys else "key")
+                return self._keyed_write(claim, "namespace" if self.ground_across_keys else "key")
             self._retract(namespaces.to_engine(op.namespace), op.key)
             return None
         if isinstance(op, SearchOp):
             return self._search(op)
         assert isinstance(op, ListNamespacesOp)
         return self._list_namespaces(op)
+
+    def _keyed_write(self, claim: Claim, scope: Literal["key", "namespace"]) -> Decision:
+        """A keyed write whose changed value is never dropped. Why: a put restating a value held in Pending
+        on its key (hearsay's ``{"text": T, "done": False}``, then the user's ``{"text": T, "done": True}``)
+        corroborates it: the Pending value was promoted and the put logged as ``noop``, so ``get`` returned
+        the other writer's value and ``versions`` never listed the put. It is then offered once more, now
+        against the promoted value, and the engine keeps the change (current, or rejected into History)."""
+        decision = self.engine.write(claim, keyed=True, scope=scope)
+        if decision.action is not Action.NOOP or decision.target_id is None or not _dropped(self.engine, claim):
+            return decision
+        again = self.engine.write(claim, keyed=True, scope=scope)
+        return again.model_copy(update={"rationale": f"{decision.rationale}; then {again.rationale}"})
 
     def versions(self, namespace: tuple[str, ...], key: str) -> list[TarlItem]:
         """Every value ``key`` was ever given, newest first, whatever became of it: ``item.entry.ledger``
@@ -365,24 +379,10 @@ class TarlStore(BaseStore):
         return ordered[op.offset:op.offset + op.limit]
 
 
-def matches(value: dict[str, Any], filter: dict[str, Any]) -> bool:
-    """LangGraph's filter semantics (InMemoryStore's matcher: ``$eq $ne $gt $gte $lt $lte``, nested objects,
-    lists), plus what its SQL stores add: a key ``"a.b"`` that is not itself a field names a nested field, and
-    a comparison that cannot be made (``$gt`` on a missing field or a word) is no match rather than an error."""
-    try:
-        return all(_compare_values(_field(value, f), v) for f, v in filter.items())
-    except (TypeError, ValueError):
-        return False
-
-
-def _field(value: Any, path: str) -> Any:
-    if not isinstance(value, dict) or path in value or "." not in path:
-        return value.get(path) if isinstance(value, dict) else None
-    for part in path.split("."):
-        if not isinstance(value, dict) or part not in value:
-            return None
-        value = value[part]
-    return value
+def _dropped(engine: MemoryEngine, claim: Claim) -> bool:
+    """Whether no open entry on ``claim``'s key holds its value (a ``noop`` that promoted another value)."""
+    held = [e for lg in (Ledger.ACCEPTED, Ledger.PENDING) for e in engine.by_slot(claim.namespace, claim.slot, lg)]
+    return bool(held) and all(changed(claim, e) for e in held)
 
 
 def _known_source(config: Any, source: Any) -> None:

@@ -64,9 +64,9 @@ class TarlMemoryBlock(BaseMemoryBlock[str]):
     malformed reply) is skipped with a warning, never failing ``Memory``'s put (``remember_turn``). With
     ``extractor=`` (an ``LLM`` or a callable) claims are extracted from whole turns (an LLM gets the core's
     slot-naming prompt: each fact with a canonical ``subject.attribute`` slot and whether it holds several
-    values, so a second value of one attribute is weighed against the first); otherwise each user message
-    is one claim with ``source``, made of its statements (``user_statements``: questions and requests to the
-    assistant are left out). ``atruncate`` drops the least relevant memories first.
+    values, so a second value of one attribute is weighed against the first); otherwise each statement of a
+    user message is one claim with ``source`` (``user_statements``: questions and requests to the assistant
+    are left out). ``atruncate`` drops the least relevant memories first.
     """
 
     name: str = "tarl_memory"

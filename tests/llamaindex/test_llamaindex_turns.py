@@ -44,7 +44,7 @@ async def test_a_long_paste_in_an_agent_run(engine, recorder, caplog):
     assert "characters" in caplog.text
     assert (await agent.run(user_msg="Forget that. I live in Porto.", memory=memory)).response.content == "Noted."
     assert _roles(memory) == ["user", "assistant"] * 2
-    assert [e.text for e in engine.accepted("u")] == ["Forget that. I live in Porto."]
+    assert [e.text for e in engine.accepted("u")] == ["I live in Porto."]          # "Forget that." is a request
 
 
 def test_a_malformed_extractor_reply_keeps_the_answer(engine, recorder, updater, caplog):
