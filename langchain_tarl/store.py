@@ -32,7 +32,6 @@ from langgraph.store.memory import _does_match
 from shared_core import Action, Claim, Decision, Entry, Ledger, MemoryEngine, Reason, Step, TarlError
 from shared_core.config import default_config
 from shared_core.escalation import CALLS_PER_MINUTE, TIMEOUT, with_judge
-from shared_core.keys import changed
 
 from . import namespaces
 from .judge import as_judge
@@ -240,7 +239,7 @@ class TarlStore(BaseStore):
             raise InvalidNamespaceError(f"namespace={namespace!r}: root label 'langgraph' is reserved")
         if key is None:
             return self.engine.write(claim)
-        return self._keyed_write(claim, "namespace")
+        return self.engine.write(claim, keyed=True, scope="namespace")
 
     async def aadd(self, namespace: tuple[str, ...], value: dict[str, Any], *, key: str | None = None) -> Decision:
         return await asyncio.to_thread(self.add, namespace, value, key=key)
@@ -280,25 +279,13 @@ class TarlStore(BaseStore):
             return TarlItem(found[-1]) if found else None
         if isinstance(op, PutOp):
             if claim is not None:
-                return self._keyed_write(claim, "namespace" if self.ground_across_keys else "key")
+                return self.engine.write(claim, keyed=True, scope="namespace" if self.ground_across_keys else "key")
             self._retract(namespaces.to_engine(op.namespace), op.key)
             return None
         if isinstance(op, SearchOp):
             return self._search(op)
         assert isinstance(op, ListNamespacesOp)
         return self._list_namespaces(op)
-
-    def _keyed_write(self, claim: Claim, scope: Literal["key", "namespace"]) -> Decision:
-        """A keyed write whose changed value is never dropped. Why: a put restating a value held in Pending
-        on its key (hearsay's ``{"text": T, "done": False}``, then the user's ``{"text": T, "done": True}``)
-        corroborates it: the Pending value was promoted and the put logged as ``noop``, so ``get`` returned
-        the other writer's value and ``versions`` never listed the put. It is then offered once more, now
-        against the promoted value, and the engine keeps the change (current, or rejected into History)."""
-        decision = self.engine.write(claim, keyed=True, scope=scope)
-        if decision.action is not Action.NOOP or decision.target_id is None or not _dropped(self.engine, claim):
-            return decision
-        again = self.engine.write(claim, keyed=True, scope=scope)
-        return again.model_copy(update={"rationale": f"{decision.rationale}; then {again.rationale}"})
 
     def versions(self, namespace: tuple[str, ...], key: str) -> list[TarlItem]:
         """Every value ``key`` was ever given, newest first, whatever became of it: ``item.entry.ledger``
@@ -377,12 +364,6 @@ class TarlStore(BaseStore):
             spaces = [s[:op.max_depth] for s in spaces]
         ordered = sorted(set(spaces))
         return ordered[op.offset:op.offset + op.limit]
-
-
-def _dropped(engine: MemoryEngine, claim: Claim) -> bool:
-    """Whether no open entry on ``claim``'s key holds its value (a ``noop`` that promoted another value)."""
-    held = [e for lg in (Ledger.ACCEPTED, Ledger.PENDING) for e in engine.by_slot(claim.namespace, claim.slot, lg)]
-    return bool(held) and all(changed(claim, e) for e in held)
 
 
 def _known_source(config: Any, source: Any) -> None:

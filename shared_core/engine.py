@@ -142,14 +142,16 @@ class MemoryEngine(BeliefsAPI):
             outcome = early if early is not None and found == seen else \
                 deciding.decide(claim, *found, self.policy, self.config)   # THE decision function
             decision, steps = outcome.decision, outcome.steps
-            if keyed and len(steps) == 1:            # a key's change is never dropped (corroboration aside)
+            if keyed and len(steps) == 1:            # a key's change is never dropped
                 held = next((e for e in found[1] if e.ledger is Ledger.ACCEPTED), None)     # the key's current value
                 decision = keys.keep_change(claim, outcome.grounding.target, decision, held)
                 steps = [Step(decision.action, claim, decision.target_id, decision=decision)]
-            return decision, [run(step) for step in steps]   # one step, or noop + promote
+            elif keyed:                              # noop + promote: the claim vouches for a Pending value
+                decision, steps = keys.after_promotion(claim, decision, steps, found[1])
+            return decision, [run(step) for step in steps]   # one step, noop + promote (+ the change kept)
 
         decision, done = self.transact(claim.namespace, body, vector=vector)
-        created = done[0].created[0].id if done[0].created else None
+        created = next((t.created[0].id for t in done if t.created), None)
         return decision.model_copy(update={"tx": done[-1].tx, "entry_id": created})
 
     def candidates(self, claim: Claim, vector: np.ndarray, *, only_key: bool = False, hint: Any = None,

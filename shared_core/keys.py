@@ -28,10 +28,17 @@ for it without the adapter taking any decision:
 - **A writer may rewrite its own key.** A ``put`` that changes the value its own source wrote, without a
   hedge, is that writer updating it: ``revise``, not a ``defer_verify`` that would leave the old value
   current while the caller believes it replaced it. Another source's change keeps TARL's decision.
+- **Vouching for a waiting value keeps the change too.** A put that corroborates a value held in Pending on
+  its key promotes it (TARL's corroboration), and when the put itself says something else (hearsay's
+  ``{"text": T, "done": false}``, then the user's ``... true``) its value is then weighed against the
+  promoted one by :func:`keep_change`, in the same transaction (:func:`after_promotion`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from .executor import Step
 from .reliability import hedged
 from .schema import Action, Claim, Decision, Entry, Ledger, stored_metadata
 
@@ -82,3 +89,18 @@ def keep_change(claim: Claim, target: Entry | None, decision: Decision, held: En
         "rationale": f"the value of key {claim.slot!r} changed, so it is not dropped: {action.value} "
                      f"(policy said noop; {decision.rationale})",
     })
+
+
+def after_promotion(claim: Claim, decision: Decision, steps: Sequence[Step],
+                    key_entries: Sequence[Entry]) -> tuple[Decision, list[Step]]:
+    """``steps`` (a ``noop`` and the promotion of the Pending entry the claim corroborates), followed, when the
+    claim's value differs from every open value of its key, by :func:`keep_change`'s step against the
+    promoted entry: the corroboration stands, and the claim's own value is not dropped (``revise`` it, or
+    ``reject_conflict`` into History when less reliable). Else ``decision`` and ``steps`` as they are."""
+    promoted = next((e for e in key_entries if e.id == decision.target_id), None)
+    held = [e for e in key_entries if e.ledger in (Ledger.ACCEPTED, Ledger.PENDING)]
+    if decision.action is not Action.NOOP or promoted is None or not all(changed(claim, e) for e in held):
+        return decision, list(steps)
+    kept = keep_change(claim, promoted.model_copy(update={"ledger": Ledger.ACCEPTED}), decision)
+    kept = kept.model_copy(update={"rationale": f"{decision.rationale}; then {kept.rationale}"})
+    return kept, [*steps, Step(kept.action, claim, kept.target_id, decision=kept)]

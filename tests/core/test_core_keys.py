@@ -22,10 +22,10 @@ def test_a_changed_value_never_vanishes(policy, puts):
     with MemoryEngine.open(policy=policy) as engine:
         for text, source, done in puts:
             claim = Claim(text=text, namespace="n", source=source, slot="todo", metadata={"done": done})
-            before = [(e.text, e.metadata) for e in engine.by_slot("n", "todo")]
+            before = [(e.text, e.metadata) for lg in (Ledger.ACCEPTED, Ledger.PENDING) for e in engine.by_slot("n", "todo", lg)]
             d = engine.write(claim, keyed=True)
             if d.action is Action.NOOP and d.target_id and engine.get(d.target_id).ledger is Ledger.ACCEPTED:
-                assert (text, {"done": done}) in before or engine.get(d.target_id).source != source
+                assert (text, {"done": done}) in before     # (also when it vouched for a Pending value: ux4)
             else:
                 assert d.action is not Action.NOOP or d.target_id is not None      # noop only names a holder
             if d.entry_id:
@@ -76,3 +76,20 @@ def test_a_further_value_of_a_many_key_is_kept_beside_the_others(policy, first, 
         for text in (first, second):
             engine.write(Claim(text=text, namespace="n", source="user", slot="music", many=True), keyed=True)
         assert sorted(e.text for e in engine.state("n").accepted) == sorted([first, second])
+
+
+def test_a_changed_value_that_vouches_for_a_pending_one_is_kept_after_it():
+    """The third party's ``done: False`` waits; the user's ``done: True`` on the same text vouches for it (it is
+    promoted) and, being a change, is then kept over it in the same write: current, with the third party's
+    value in History (found in a LangGraph store session, ux4; the engine keeps it for every keyed caller)."""
+    with MemoryEngine.open() as engine:
+        first = engine.write(Claim(text="The user needs to renew the passport", namespace="n", source="third_party",
+                                   slot="todo", metadata={"done": False}), keyed=True)
+        assert first.action is Action.DEFER_VERIFY
+        d = engine.write(Claim(text="The user needs to renew the passport", namespace="n", source="user", slot="todo",
+                               metadata={"done": True}), keyed=True)
+        assert d.action is Action.REVISE and d.entry_id is not None and "corroborates pending" in d.rationale
+        [current] = engine.accepted("n")
+        assert current.id == d.entry_id and current.metadata == {"done": True} and current.source == "user"
+        assert [e.metadata for e in engine.history("n")] == [{"done": False}]
+        assert [t.action for t in engine.log("n")] == [Action.DEFER_VERIFY, Action.NOOP, Action.PROMOTE, Action.REVISE]
