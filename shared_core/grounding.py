@@ -246,9 +246,9 @@ CUES: dict[str, Prefiltered] = {
                       r"^[^\w{\[]*from:\s|"
                       r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b",
         "cue_speculative": r"\b(?:maybe|perhaps|possibly|might|could be|not sure|unsure|i wonder|wondering whether)\b",
-        "cue_conditional": r"\b(?:if(?! you(?:'re| are)? (?:ever |)(?:plan|planning|look|looking|book|booking|order|ordering|make|making|"
+        "cue_conditional": r"\b(?:(?<!even )(?<!as )if(?! you(?:'re| are)? (?:ever |)(?:plan|planning|look|looking|book|booking|order|ordering|make|making|"
                            r"cook|cooking|ask|asking|wonder|wondering|need|want|get|getting|do|doing)\b)|unless|depending on|assuming|provided|might|may be|could be|thinking (?:of|about)|"
-                           r"considering|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
+                           r"considering(?!\s+(?:it|them|him|her|this|that|these|those)\b)|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
     }.items()
 }

@@ -18,7 +18,7 @@ from .schema import Claim, Entry
 _HEDGE = Prefiltered(re.compile(
     r"\b(?:maybe|perhaps|probably|possibly|might|i think|i guess|i believe|not sure|unsure|i heard|"
     r"rumou?r|apparently|supposedly|allegedly|someone said|could be|kind of|sort of|not certain|i suppose|"
-    r"if i remember|iirc|i reckon|unconfirmed|likely|seems|seemed|might be|may be|considering|thinking about|"
+    r"if i remember|iirc|i reckon|unconfirmed|likely|seems|seemed|might be|may be|considering(?!\s+(?:it|them|him|her|this|that|these|those)\b)|thinking about|"
     r"planning to|hoping to|not 100%|suspect|presumably|assume|appears|guessing|my guess|could|pretty sure|"
     r"may (?:want|need|have|not|stop|start|move|switch|change|leave|end|drop|go)|infer(?:s|red|ring)?|"
     r"gotta be|must be|thinking of|not tested|untested|not confirmed|unconfirmed|self-diagnos\w*)\b",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -75,3 +76,18 @@ def test_values_written_alike_are_one_value() -> None:
     assert not value_replaced("the project uses python 3.11", "$ python --version -> Python 3.11.4")
     assert value_replaced("the project uses python 3.12", "$ python --version -> Python 3.11.4")
     assert not value_replaced("$ ssh-add -l -> 256 SHA256:Zp1c...m0 pat@laptop", "made a new key, fp SHA256:Zp1c...m0")
+
+
+@pytest.mark.parametrize("text, conditional", [
+    ("Jon is considering a move to Lisbon.", True), ("if the landlord signs we move in May", True),
+    ("John values his family, considering them the best thing ever.", False),   # "considering" as "regarding"
+    ("Maria loves volunteering, even if it is a small difference.", False),     # concessive, not a condition
+    ("Tom acts as if nothing happened.", False)])
+def test_a_condition_is_not_read_into_regard_or_concession(text: str, conditional: bool) -> None:
+    """LoCoMo's extracted observations ("... considering it both a sanctuary and a source of comfort") were held
+    in Pending as plans: "considering it/them ..." regards, "even if" / "as if" concede or compare."""
+    from shared_core.grounding import claim_features
+
+    f = claim_features(Claim(text=text, namespace="n", source="user"))
+    assert bool(f["cue_conditional"]) is conditional
+    assert hedged(text) is (conditional and "considering" in text)
