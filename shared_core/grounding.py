@@ -280,7 +280,19 @@ def _text_features(text: str) -> dict[str, float]:
         "claim_length": math.log1p(len(content_tokens(text))),
         "is_question": float(text.rstrip().endswith("?")),
         "content_free": float(content_free(text)),
+        "stale_dated_only": float(_dated_only(text)),
     }
+
+
+_STALE_DATES = re.compile(r"(?:last year|years ago|months ago|weeks ago|last (?:summer|winter|spring|autumn|term|season))$",
+                          re.I)
+
+
+def _dated_only(text: str) -> bool:
+    """``cue_stale`` says no more than when something happened ("went to a pride parade a few weeks ago", "quit
+    smoking 3 years ago"): a dated event of the speaker's, not a snapshot that may be out of date."""
+    found = [m.group(0) for m in CUES["cue_stale"].finditer(text)]
+    return bool(found) and all(_STALE_DATES.match(m) for m in found)
 
 
 def content_free(text: str) -> bool:

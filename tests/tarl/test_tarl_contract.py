@@ -489,3 +489,20 @@ def test_a_middling_link_drops_nothing_as_a_repeat(link_p: float, extra: dict, n
                    ledger=Ledger.ACCEPTED, created_tx=1)
     flags = {"identity": 1.0, "link_p": link_p, "change_p": 0.3, "source_prior": 0.95, **extra}
     assert bool(allowed(Grounding(target, 0.5, flags))[ACTIONS.index("noop")]) is noop_allowed
+
+
+@pytest.mark.parametrize("prior, dated_only, reject_allowed", [(0.95, 1.0, False), (0.95, 0.0, True), (0.7, 1.0, True)])
+def test_the_speakers_dated_event_is_no_stale_snapshot(prior: float, dated_only: float, reject_allowed: bool) -> None:
+    """"Caroline went to a pride parade a few weeks ago" in the speaker's words is an event, not a snapshot that
+    may be out of date: their unhedged word is neither rejected nor left waiting. A document's "(printed last
+    year)" still is one."""
+    from shared_core.grounding import Grounding
+    from shared_core.policy.contract import ACTIONS, allowed
+    target = Entry(id="e1", text="x", namespace="c", source="user", confidence=0.9, observed_at=T0,
+                   ledger=Ledger.ACCEPTED, created_tx=1)
+    flags = {"identity": 1.0, "link_p": 0.9, "change_p": 0.5, "value_differs": 1.0, "source_prior": prior,
+             "cue_stale": 1.0, "stale_dated_only": dated_only}
+    mask = allowed(Grounding(target, 0.5, flags))
+    assert bool(mask[ACTIONS.index("reject_conflict")]) is reject_allowed
+    if prior >= 0.9:
+        assert bool(mask[ACTIONS.index("defer_verify")]) is reject_allowed
