@@ -272,15 +272,16 @@ def claim_features(claim: Claim) -> dict[str, float]:
 def _text_features(text: str) -> dict[str, float]:
     """``claim_features`` of one text, computed once per text: a decision reads them twice (with a
     target and in the policy's view). Callers get a copy, so this cached dict is never changed."""
+    cues = {name: float(bool(rx.search(text))) for name, rx in CUES.items()}
     return {
-        **{name: float(bool(rx.search(text))) for name, rx in CUES.items()},
+        **cues,
         "structured": float(text.lstrip().startswith(("{", "[")) or bool(_FIELD.search(text))),
         "update_cue": float(bool(_UPDATE_CUE.search(text))),
         "additive_cue": float(bool(_ADDITIVE_CUE.search(text))),
         "claim_length": math.log1p(len(content_tokens(text))),
         "is_question": float(text.rstrip().endswith("?")),
         "content_free": float(content_free(text)),
-        "stale_dated_only": float(_dated_only(text)),
+        "stale_dated_only": float(bool(cues["cue_stale"]) and _dated_only(text)),
     }
 
 
@@ -289,10 +290,9 @@ _STALE_DATES = re.compile(r"(?:last year|years ago|months ago|weeks ago|last (?:
 
 
 def _dated_only(text: str) -> bool:
-    """``cue_stale`` says no more than when something happened ("went to a pride parade a few weeks ago", "quit
+    """Of a text ``cue_stale`` matches: the cue says no more than when something happened ("went to a pride parade a few weeks ago", "quit
     smoking 3 years ago"): a dated event of the speaker's, not a snapshot that may be out of date."""
-    found = [m.group(0) for m in CUES["cue_stale"].finditer(text)]
-    return bool(found) and all(_STALE_DATES.match(m) for m in found)
+    return all(_STALE_DATES.match(m.group(0)) for m in CUES["cue_stale"].finditer(text))
 
 
 def content_free(text: str) -> bool:

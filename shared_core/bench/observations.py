@@ -79,7 +79,8 @@ def run(policy: Policy, stream: list[tuple[str, str, tuple[str, ...]]],
         asked = frozenset().union(*questions)
         evidence = [(i in accepted, turns) for i, turns in created if set(turns) & asked]
         kept_turns = {t for ok, turns in evidence if ok for t in turns}
-        answerable = [q for q in questions if q and q <= {t for _, turns in created for t in turns}]
+        extracted = {t for _, turns in created for t in turns}
+        answerable = [q for q in questions if q and q <= extracted]
         out["evidence_kept_share"] = sum(ok for ok, _ in evidence) / max(1, len(evidence))
         out["questions_kept_share"] = sum(q <= kept_turns for q in answerable) / max(1, len(answerable))
     return out

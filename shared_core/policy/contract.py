@@ -179,15 +179,15 @@ def _allowed(grounding: Grounding) -> np.ndarray:
             or not (f.get("attribute_known") or f.get("replaced"))):        # topic words alone: another fact
         ok[Action.REVISE] = False       # an inferred link that does not show a replacement
     swapped_state = any(f.get(k) for k in ("ended", "state_moved", "same_call"))
+    middling = identity and not f.get("same_slot") and f.get("link_p", 1.0) < LINK_UNSURE and not f.get("first_person")
     weak = identity and not f.get("same_slot") and not swapped_state and (
         f.get("link_p", 1.0) < LINK_REVISE and not f.get("replaced")
-        or f.get("link_p", 1.0) < LINK_UNSURE and not any(f.get(k) for k in ("change_sure", "replaced", "first_person"))
+        or middling and not (f.get("change_sure") or f.get("replaced"))
         or f.get("two_events"))         # two dated past events: a later one replaces nothing the earlier one said
     if weak:
         ok[Action.REVISE] = False       # a weak inferred link supersedes nothing: both are kept
     if weak and f.get("two_events") and not (f.get("near_duplicate") or f.get("change_p", 1.0) < UNCHANGED):
         ok[Action.NOOP] = False         # nor does a later event repeat an earlier one unless it says the same
-    middling = identity and not f.get("same_slot") and f.get("link_p", 1.0) < LINK_UNSURE and not f.get("first_person")
     if middling and not (f.get("change_p", 1.0) < UNCHANGED or any(f.get(k) for k in SAYS_SAME)):
         ok[Action.NOOP] = False         # nor does a middling link drop the claim as a repeat: "Andrew had a board
         # game night with his girlfriend last Tuesday" is not "Andrew is in a relationship with Toby"
