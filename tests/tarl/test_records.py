@@ -25,6 +25,21 @@ def test_fields_of_json_and_key_value_lines() -> None:
     assert fields("the user lives in Porto") == {} and fields("Note: call Ana") == {}
 
 
+def test_a_call_s_arrow_and_parenthesis_end_a_bare_value() -> None:
+    assert fields("nest.set device=hallway setpoint_c=19 -> ok") == {"device": "hallway", "setpoint_c": "19"}
+    assert fields('backup.configure(job="nightly-db", retention_days=30) -> {"ok": true}') == {
+        "job": "nightly-db", "retention_days": "30", "ok": "true"}
+    assert compare("nest.get device=hallway -> mode=heat setpoint_c=19.0 humidity=51",
+                   "nest.set device=hallway setpoint_c=19 -> ok") is False
+
+
+def test_a_timestamp_names_no_thing() -> None:
+    from shared_core.grounding import identifiers
+    assert identifiers('{"device":"cam-porch","online":true,"last_motion":"2024-02-02T21:14:00Z"}') == frozenset()
+    assert identifiers("DFS Order 77812: Delivery slot Sat 12 Oct, 7am-1pm") == frozenset()
+    assert identifiers("flight BA117 on 2024-05-01T09:40") == {"ba117"}
+
+
 def test_a_reread_with_other_fields_is_the_same_state_and_a_changed_field_is_a_change() -> None:
     assert compare(ETA, TRACKED) is False
     assert compare(ETA.replace("shipped", "delivered"), TRACKED) is True
