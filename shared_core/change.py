@@ -246,12 +246,21 @@ _DAYS.update({d[:3]: d for d in _DAYS} | {d + "s": d for d in _DAYS}
              | {"weds": "wednesday", "tues": "tuesday", "thurs": "thursday"})
 
 
+_MONTHS = {m: m for m in "january february march april june july august september october november december".split()}
+_MONTHS.update({m[:3]: m for m in _MONTHS if m != "march"} | {"sept": "september"})
+"""Month names ("may" and "mar" left out: a modal verb and a prefix far more often than a month)."""
+
+
 def _other_day(a: list[str], b: list[str]) -> bool:
-    """"karate's moving to thursdays" about "Noah does karate wednesdays": each side names a weekday the
-    other lacks. A weekday is a closed class: about the same thing, another one is another value, however
-    the rest is worded (a day only added, "and fridays too", is not a change)."""
-    da, db = {_DAYS[w] for w in a if w in _DAYS}, {_DAYS[w] for w in b if w in _DAYS}
-    return bool(da - db) and bool(db - da)
+    """"karate's moving to thursdays" about "Noah does karate wednesdays", "fellowship got extended to
+    december" about "my fellowship ends in august": each side names a weekday (or a month) the other lacks.
+    Both are closed classes: about the same thing, another one is another value, however the rest is
+    worded (a day only added, "and fridays too", is not a change)."""
+    for names in (_DAYS, _MONTHS):
+        da, db = {names[w] for w in a if w in names}, {names[w] for w in b if w in names}
+        if da - db and db - da:
+            return True
+    return False
 
 
 _MEMBERS = {name: re.compile(rf"(?<![\w-])(?:{rx})s?(?![\w-])", re.I) for name, rx in VALUES.items()}

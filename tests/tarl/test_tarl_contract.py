@@ -131,6 +131,7 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "two_to_three_kids": ("I have 2 kids", "We have 3 kids now"),
     "moved_to_porto": ("I live in Lisbon", "Big news: I moved to Porto"),
     "activity_to_another_weekday": ("Noah does karate wednesdays after school", "karate's moving to thursdays from next week"),
+    "end_moved_to_another_month": ("my fellowship ends in august", "fellowship got extended to december!!"),
     "bank_ditched_for_another": ("I bank with Barclays", "ditched barclays for monzo"),
     "book_finished_next_one": ("I'm reading Dune", "finished dune, on to the hobbit"),
     "employer_last_day": ("I work at Google as a data engineer", "last day at google friday, joining Meta on monday"),
