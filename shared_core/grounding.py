@@ -239,7 +239,8 @@ CUES: dict[str, Prefiltered] = {
         "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
         "cue_confirm": r"\b(?:still|yep|yup|as usual|same as|confirm(?:ed|s|ing)?|indeed|as before|again|"
                        r"(?:not|never|nothing's|nothing has) changed|unchanged|no change)\b",
-        "cue_stale": r"\b(?:old|outdated|cached?|(?:cached?|fetched|synced|retrieved|snapshot)_(?:at|ts|time)|snapshot|archived?|last year|used to|back in|years ago|"
+        "cue_stale": r"\b(?:old|outdated|cached?|(?:cached?|fetched|synced|retrieved|snapshot)_(?:at|ts|time)|snapshot|archived?|"
+                     r"last year|(?<!getting )(?<!get )(?<!got )(?<!gets )(?<!not )used to|back in|years ago|"
                      r"previous(?:ly)?|former(?:ly)?|20[01]\d|last (?:edited|updated|modified|synced|checked)|"
                      r"as_of|as of \d|record_updated|late upload|months ago|weeks ago|when (?:we|i) (?:went|were|stayed)|"
                      r"last (?:summer|winter|spring|autumn|term|season)|\(20\d\d\))",
@@ -283,16 +284,24 @@ def _text_features(text: str) -> dict[str, float]:
         "is_question": float(text.rstrip().endswith("?")),
         "content_free": float(content_free(text)),
         "stale_dated_only": float(bool(cues["cue_stale"]) and _dated_only(text)),
+        "past_habit": float(bool(_USED_TO.search(text))),
     }
 
 
-_STALE_DATES = re.compile(r"(?:last year|years ago|months ago|weeks ago|last (?:summer|winter|spring|autumn|term|season))$",
-                          re.I)
+_USED_TO = re.compile(r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen )(?<!getting )(?<!\bget )(?<!\bgot )"
+                      r"(?<!\bgets )(?<!\bnot )\bused to\b", re.I)
+"""What someone used to do ("used to work as a lab technician"): the past, not what holds now ("is used to sign
+releases", "getting used to" and "not used to" are no habit)."""
+
+
+_STALE_DATES = re.compile(r"(?:last year|years ago|months ago|weeks ago|last (?:summer|winter|spring|autumn|term|season)|used to|"
+                          r"back in)$", re.I)
 
 
 def _dated_only(text: str) -> bool:
-    """Of a text ``cue_stale`` matches: the cue says no more than when something happened ("went to a pride parade a few weeks ago", "quit
-    smoking 3 years ago"): a dated event of the speaker's, not a snapshot that may be out of date."""
+    """Of a text ``cue_stale`` matches: the cue says no more than when something happened ("went to a pride parade a few
+    weeks ago", "quit smoking 3 years ago", "used to spend every evening gaming"): a dated event or a past habit of the
+    speaker's, not a snapshot that may be out of date."""
     return all(_STALE_DATES.match(m.group(0)) for m in CUES["cue_stale"].finditer(text))
 
 

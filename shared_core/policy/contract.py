@@ -204,7 +204,11 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if identity and not f.get("many") and f.get("same_slot") and (accepted or f.get("slot_held", 1.0)):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
         # (a slot only a Pending entry holds is free: the owner's own answer is kept, tarl_labels.md)
-    owner_changes = identity and accepted and f.get("source_prior", 0.0) >= OWNER_PRIOR and not f.get("hedged") and (
+    past_other = identity and f.get("past_habit") and not f.get("value_overlap")
+    if past_other:
+        ok[Action.REVISE] = False       # "used to work as a lab technician" about "works as a teacher": what was,
+        # beside what is; "used to live in Lisbon" about "lives in Lisbon" shares the value and may end it
+    owner_changes = identity and accepted and not past_other and f.get("source_prior", 0.0) >= OWNER_PRIOR and not f.get("hedged") and (
         f.get("ended")                  # "swapped the cetirizine for fexofenadine": the entry's value is over
         or (f.get("same_call") and f.get("value_differs"))      # the same call answers otherwise: its new state
         or (not f.get("many") and f.get("same_attribute") and f.get("same_subject") and f.get("value_differs")
