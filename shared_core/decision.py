@@ -279,6 +279,10 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     kept = [(e, slot_of(e)) for e in pool]
     kept = [(e, theirs) for e, theirs in kept if not _distinct(mine, theirs, claim.text, e.text)]
     links, link_at = _links(claim, mine, kept, sims), _link_at(cfg)
+    moving = [quantities.moves(claim.text, e.text) for e, _ in kept]
+    moved = {e.id for (e, _), m in zip(kept, moving) if m} if sum(moving) == 1 else set()
+    if moved:                           # "upped me to 2100": the one entry holding a number it moves
+        links = [max(p, link_at) if m and p is not None else p for p, m in zip(links, moving)]
     scored, ending = [], set()
     asked = calls.call(claim.text)
 
@@ -348,6 +352,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  state_moved=float(change.moved_state(claim.text, best.text)), record_same=float(record is False),
                  said_unchanged=float(bool(change.unchanged(claim.text))),
                  requantified=float(quantities.requantified(claim.text, best.text)),
+                 moves_number=float(best.id in moved),
                  id_valued=float(mine.attribute.endswith("_id") and mine.attribute == theirs.attribute),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .grounding import UNITS
+from .grounding import UNITS, numbers
 from .linking import specific
 from .written import written_alike
 
@@ -54,3 +54,26 @@ def requantified(claim: str, entry: str) -> bool:
         return False
     words = {w for w in specific(claim) if not any(c.isdigit() for c in w)}
     return bool(words & specific(entry)) or not words
+
+
+MOVE_RATIO = 4.0
+"""How far a moved number may be from the entry's and still be the same quantity (rent 1150 -> 1225, a dose
+50 -> 100, a calorie target 1800 -> 2100); beyond it the number is likely another thing's."""
+
+
+def moves(claim: str, entry: str) -> bool:
+    """The claim moves a number to another ("nutritionist upped me to 2100", "going up to 1225 from september")
+    and the entry states one quantity, of a compatible unit and within ``MOVE_RATIO`` of it ("daily target's
+    1800 kcal", "rent's 1150 a month"): the claim may name nothing else the entry holds, the number is the link."""
+    moved = _MOVED_TO.search(written_alike(claim))
+    if moved is None or _HELD_ON.search(claim):
+        return False
+    qb = quantities(entry)
+    held = [v for vs in qb.values() for v in vs] if qb else [n for n in numbers(written_alike(entry)) if "/" not in n]
+    if len(held) != 1:
+        return False
+    try:
+        new, old = float(moved.group(1)), float(held[0].replace(",", ""))
+    except ValueError:
+        return False
+    return new != old and old > 0 and 1 / MOVE_RATIO <= new / old <= MOVE_RATIO

@@ -135,6 +135,8 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "moved_to_porto": ("I live in Lisbon", "Big news: I moved to Porto"),
     "activity_to_another_weekday": ("Noah does karate wednesdays after school", "karate's moving to thursdays from next week"),
     "end_moved_to_another_month": ("my fellowship ends in august", "fellowship got extended to december!!"),
+    "dose_moved_by_its_number_alone": ("sertraline, 50mg a day", "dr bumped me to 100 last week"),
+    "target_moved_by_its_number_alone": ("daily target's 1800 kcal", "nutritionist upped me to 2100 since i'm training more"),
     "bank_ditched_for_another": ("I bank with Barclays", "ditched barclays for monzo"),
     "book_finished_next_one": ("I'm reading Dune", "finished dune, on to the hobbit"),
     "employer_last_day": ("I work at Google as a data engineer", "last day at google friday, joining Meta on monday"),

@@ -91,3 +91,12 @@ def test_a_condition_is_not_read_into_regard_or_concession(text: str, conditiona
     f = claim_features(Claim(text=text, namespace="n", source="user"))
     assert bool(f["cue_conditional"]) is conditional
     assert hedged(text) is (conditional and "considering" in text)
+
+
+def test_a_number_moved_with_its_unit_unsaid_links_only_to_the_one_quantity_near_it() -> None:
+    from shared_core.quantities import moves
+    assert moves("nutritionist upped me to 2100 since i'm training more", "daily target's 1800 kcal")
+    assert moves("renewal letter came, going up to 1225 from september", "rent's 1150 a month")
+    assert not moves("they've moved him downstairs to 22", "he's in room 14, 1st floor")    # two numbers held
+    assert not moves("bumped the limit to 5000", "rent's 1150 a month")                     # too far to be the same
+    assert not moves("still up to 1150", "rent's 1150 a month") and not moves("cut dining to 120", "I eat out a lot")
