@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import calls, change, chitchat, grounding, linking, pending, polarity, quantities, records, slots
+from . import calls, change, chitchat, grounding, linking, moments, pending, polarity, quantities, records, slots
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered
 from .executor import Step
@@ -280,6 +280,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     kept = [(e, theirs) for e, theirs in kept if not _distinct(mine, theirs, claim.text, e.text)]
     links, link_at = _links(claim, mine, kept, sims), _link_at(cfg)
     moving = [quantities.moves(claim.text, e.text) for e, _ in kept]
+    if not any(moving):                 # "it's the 27th now": the one entry holding when something happens
+        moving = [moments.moves(claim.text, e.text) for e, _ in kept]
     moved = {e.id for (e, _), m in zip(kept, moving) if m} if sum(moving) == 1 else set()
     if moved:                           # "upped me to 2100": the one entry holding a number it moves
         links = [max(p, link_at) if m and p is not None else p for p, m in zip(links, moving)]

@@ -100,3 +100,12 @@ def test_a_number_moved_with_its_unit_unsaid_links_only_to_the_one_quantity_near
     assert not moves("they've moved him downstairs to 22", "he's in room 14, 1st floor")    # two numbers held
     assert not moves("bumped the limit to 5000", "rent's 1150 a month")                     # too far to be the same
     assert not moves("still up to 1150", "rent's 1150 a month") and not moves("cut dining to 120", "I eat out a lot")
+
+
+def test_a_moved_moment_is_about_the_entry_that_holds_one_and_a_repeated_one_is_not() -> None:
+    from shared_core.moments import moves
+    assert moves("clinic called, it really did move, 16th at 5pm", "dentist on the 14th at 8:30")
+    assert moves("they called, had to push me to the thursday, same time", "Calendar: Dentist · Tue 14 Apr 09:30")
+    assert not moves("still the 14th", "dentist on the 14th at 8:30")
+    assert not moves("push notif: firmware 4.18 now required", "inverter firmware 4.12, installed 3 march")
+    assert not moves("dentist on the 16th", "dentist on the 14th at 8:30")      # no word that moves it

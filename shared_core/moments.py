@@ -1,0 +1,40 @@
+"""When something happens: a claim that moves a date or a time ("it's the 27th now", "push me to the thursday,
+same time", "moved to 28 Aug") is about the one entry that holds when something happens.
+
+Why its own test: a rescheduled appointment rarely names what it moves ("clinic called, it really did move,
+16th at 5pm" about "dentist on the 14th at 8:30"), so neither the words nor the linker find the entry; the
+moved moment is the link, when exactly one candidate holds a moment to move.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .cuescan import Prefiltered
+
+_MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|"
+          r"nov(?:ember)?|dec(?:ember)?")
+_MOMENT = re.compile(
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)\b|\b\d{{1,2}} (?:{_MONTH})\b|\b(?:{_MONTH}) \d{{1,2}}\b|\b\d{{4}}-\d\d-\d\d\b|"
+    r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?\b|\b\d{1,2}:\d\d\b|\b\d{1,2} ?(?:am|pm)\b|"
+    r"\b(?:noon|midday|midnight|morning|afternoon|evening)\b", re.I)
+"""A day, a date or a time of day (general English; a year alone is no moment of an event)."""
+_MOVED = Prefiltered(re.compile(
+    r"\b(?:moved?|moving|push(?:ed|ing)? (?:it|me|us|him|her|them|the|back|forward|to)|brought forward|bring forward|"
+    r"rebook(?:ed)?|re-?schedul\w+|retimed|delayed|postponed|amended|shifted|changed|it'?s (?:now |the )|now|instead|"
+    r"new (?:date|time|slot))\b", re.I))
+"""A word that moves when something happens."""
+_SAME = re.compile(r"\b(?:still|same (?:day|date)|as planned|unchanged|confirmed for)\b", re.I)
+
+
+@lru_cache(maxsize=65536)
+def moments(text: str) -> frozenset[str]:
+    """The days, dates and times a text names, as written (lower-cased)."""
+    return frozenset(m.group(0).lower() for m in _MOMENT.finditer(text))
+
+
+def moves(claim: str, entry: str) -> bool:
+    """The claim moves when something happens and the entry holds a moment the claim does not repeat."""
+    said, held = moments(claim), moments(entry)
+    return bool(said and held and said - held and _MOVED.search(claim)) and not _SAME.search(claim)
