@@ -355,6 +355,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  said_unchanged=float(bool(change.unchanged(claim.text))),
                  requantified=float(quantities.requantified(claim.text, best.text)),
                  moves_number=float(best.id in moved),
+                 named_other=float(bool(linking.person_words(mine.subject or "")) and mine.subject != "user"),
                  id_valued=float(mine.attribute.endswith("_id") and mine.attribute == theirs.attribute),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"),

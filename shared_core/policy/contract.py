@@ -178,6 +178,10 @@ def _allowed(grounding: Grounding) -> np.ndarray:
             or f.get("additive_cue")                                        # "we also have a landline": a further one
             or not (f.get("attribute_known") or f.get("replaced"))):        # topic words alone: another fact
         ok[Action.REVISE] = False       # an inferred link that does not show a replacement
+    if identity and not f.get("same_slot") and f.get("named_other") and not signal and not f.get("first_person") \
+            and not any(f.get(k) for k in ("ended", "state_moved", "requantified", "moves_number")):
+        ok[Action.REVISE] = False       # "Ahmed drives a grey Hyundai Tucson" about "Ahmed lives in Amman": a
+        # statement about someone, with no sign of change, is a further fact about them
     swapped_state = any(f.get(k) for k in ("ended", "state_moved", "same_call"))
     middling = identity and not f.get("same_slot") and f.get("link_p", 1.0) < LINK_UNSURE and not f.get("first_person")
     weak = identity and not f.get("same_slot") and not swapped_state and (
