@@ -179,7 +179,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
             or not (f.get("attribute_known") or f.get("replaced"))):        # topic words alone: another fact
         ok[Action.REVISE] = False       # an inferred link that does not show a replacement
     if identity and not f.get("same_slot") and f.get("named_other") and not signal and not f.get("first_person") \
-            and not any(f.get(k) for k in ("ended", "state_moved", "requantified", "moves_number")):
+            and not any(f.get(k) for k in ("ended", "state_moved", "requantified", "moves_number", "same_attribute")):
         ok[Action.REVISE] = False       # "Ahmed drives a grey Hyundai Tucson" about "Ahmed lives in Amman": a
         # statement about someone, with no sign of change, is a further fact about them
     swapped_state = any(f.get(k) for k in ("ended", "state_moved", "same_call"))

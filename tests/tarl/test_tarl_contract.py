@@ -519,7 +519,7 @@ def test_the_speakers_dated_event_is_no_stale_snapshot(prior: float, dated_only:
 
 @pytest.mark.parametrize("evidence, revise_allowed", [
     (None, False), ("change_signal", True), ("first_person", True), ("ended", True), ("moves_number", True),
-    ("same_slot", True)])
+    ("same_slot", True), ("same_attribute", True)])
 def test_a_statement_about_someone_without_a_sign_of_change_replaces_nothing(evidence: str | None,
                                                                               revise_allowed: bool) -> None:
     """An extractor's "Ahmed drives a grey Hyundai Tucson" after "Ahmed lives in Amman": the linker ties the
