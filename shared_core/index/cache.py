@@ -127,6 +127,28 @@ def _columns_dot(cols: Any, used: np.ndarray, weights: np.ndarray) -> np.ndarray
     return out
 
 
+def top_k(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the ``k`` highest ``scores``, best first: ``argpartition`` then a stable ``argsort``.
+
+    Why a shortcut first: at 10k rows the full ``argpartition`` cost ~0.11 ms of a write, as much as a
+    third of the mat-vec. A strided sample gives a threshold that about ``8 * step`` scores pass; when
+    more than ``k`` pass and the best ``k + 1`` of them are all different, the top ``k`` and their order
+    are unique, so they are exactly what the full selection returns (which orders tied scores its own
+    way: any tie, or too few or too many passing, falls back to it)."""
+    step = len(scores) // 512
+    if step >= 4 and k < 64:
+        sample = scores[::step]
+        threshold = np.partition(sample, len(sample) - 8)[len(sample) - 8]
+        passing = np.flatnonzero(scores >= threshold) if np.isfinite(threshold) else ()
+        if k < len(passing) <= len(scores) // 8:
+            order = np.argsort(-scores[passing], kind="stable")[: k + 1]
+            best = scores[passing[order]]
+            if (best[:-1] > best[1:]).all():
+                return passing[order[:k]]
+    top = np.argpartition(-scores, k - 1)[:k]
+    return top[np.argsort(-scores[top], kind="stable")]
+
+
 @lru_cache(maxsize=1)
 def _kernels() -> Any:
     """scipy's sparse kernels (imported on first use, as scipy is), or None where its private module moved."""
@@ -233,9 +255,7 @@ class VectorCache:
         n = int(allowed.sum())
         if n == 0:
             return []
-        k = min(k, n)
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top], kind="stable")]
+        top = top_k(scores, min(k, n))
         return [(space.ids[i], float(scores[i])) for i in top]
 
     def clear(self) -> None:

@@ -122,6 +122,20 @@ CREATE TRIGGER IF NOT EXISTS moves_immutable BEFORE UPDATE ON moves
 """
 
 
+class _LockedWriter(_Writer):
+    """A unit under ``BEGIN IMMEDIATE``: SQLite's write lock is held from BEGIN to COMMIT, so no other
+    connection can append to the log meanwhile and its head, read once, stays true (``head`` and the
+    first ``next_tx`` asked it one SELECT each; PostgreSQL's writer reads it again after taking its
+    order lock, since other namespaces' writers may commit until then)."""
+
+    _base: int | None = None
+
+    def _last(self) -> int:
+        if self._base is None:
+            self._base = super()._last()
+        return self._base
+
+
 class SQLiteLedgerStore(SQLLedgerStore):
     """The default ledger store. ``path=":memory:"`` gives a private in-memory database.
 
@@ -167,7 +181,7 @@ class SQLiteLedgerStore(SQLLedgerStore):
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield _Writer(self, self._db)
+                yield _LockedWriter(self, self._db)
                 self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:             # a failed COMMIT (disk full, I/O) leaves it open
