@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import calls, change, chitchat, grounding, linking, moments, pending, polarity, quantities, records, slots
+from . import calls, change, chitchat, grounding, linking, moments, pending, polarity, quantities, records, slots, tense
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered
 from .executor import Step
@@ -83,7 +83,7 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     if mine.explicit is not None and mine.explicit == theirs.explicit:
         return False
     if _other_call(claim, entry) or records.other(claim, entry) or (
-            grounding.reported(claim) and grounding.reported(entry) and not restated(claim, entry)):
+            tense.reported(claim) and tense.reported(entry) and not restated(claim, entry)):
         return True
     if slots.same_subject(mine, theirs):
         return False
@@ -226,7 +226,7 @@ def prepare(item: Claim | Entry) -> None:
     linking.prepare(item.text), linking.person_words(slot_of(item).subject or "")
     change.prepare(item.text), grounding.prepare(item.text), records.fields(item.text)
     slots.family(item.text), calls.call(item.text), calls.asked(item.text), hedged(item.text)
-    grounding.reported(item.text), _relation(item.text)
+    tense.reported(item.text), _relation(item.text)
 
 
 def _attribute_known(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str, ids_shared: bool) -> bool:
@@ -363,8 +363,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(
             f.get(k) for k in ("cue_confirm", "structured", "same_slot", "negation_differs"))
             and _says_more(claim.text, best.text))
-        past = grounding.dated_past(claim.text), grounding.dated_past(best.text)
-        f["two_events"] = float(all(past) or grounding.reported(claim.text))   # a moment of the talk is an event too
+        past = tense.dated_past(claim.text), tense.dated_past(best.text)
+        f["two_events"] = float(all(past) or tense.reported(claim.text))   # a moment of the talk is an event too
         f["dated_event"] = float(past[0] and not past[1])       # an event beside an undated habit or state
         f["time_cue_only"] = float(grounding.time_cue_only(claim.text) and not mine.negated and not f.get("negation_differs"))
         comparison = compare(claim, best, cfg)

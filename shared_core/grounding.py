@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cuescan import Prefiltered, has_digit
+from .tense import USED_TO
 from .written import plain_number, written_alike
 from .schema import Claim, Entry, Ledger
 
@@ -48,37 +49,6 @@ def time_cue_only(text: str) -> bool:
     unrelated facts: revisions 134 -> 114 of 1,487; hand-written choosing sets 0 moves)."""
     found = {m.group(0).lower() for m in _UPDATE_CUE.finditer(text)}
     return bool(found) and found <= TIME_CUES
-
-
-_DATED_PAST = Prefiltered(re.compile(
-    r"\b(?:yesterday|the day before|the other day|recently|this morning|earlier today|over the weekend|before the "
-    r"conversation|last (?:week|weekend|month|year|night|summer|winter|spring|autumn|fall|monday|tuesday|wednesday|"
-    r"thursday|friday|saturday|sunday)|(?:a|a few|few|a couple of|couple of|two|three|\d+) (?:days?|weeks?|weekends?|"
-    r"months?|years?) ago)\b", re.I))
-
-
-def dated_past(text: str) -> bool:
-    """``text`` dates what it says in the past ("last Tuesday", "two weeks ago", "recently"): an event
-    that happened. Two such events are two events: the later one ends nothing the earlier one said
-    ("went fishing last weekend" does not replace "went on a bike ride last weekend")."""
-    return bool(_DATED_PAST.search(text))
-
-
-_REPORTED = Prefiltered(re.compile(
-    r"^(?:(?:the\s+)?user|(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*){0,2})(?:'s\s+dialogue)?"
-    r"\s+(?:also\s+|has\s+|had\s+|was\s+)?"
-    r"(?:expressed|shared|reflected|emphasi[sz]ed|acknowledged|highlighted|discussed|sought|seeks|recogni[sz]ed|voiced|"
-    r"conveyed|celebrated|admitted|marked|reflects|envisions)\b(?!\s+that\b)", re.I))
-
-
-@lru_cache(maxsize=65536)
-def reported(text: str) -> bool:
-    """A conversation's moment as a memory extractor reports it ("Martin expressed gratitude for ...", "Martin
-    reflected on ...", "Martin's dialogue was marked by ..."): an event of the talk, not an attribute's value. It
-    supersedes no entry, repeats one only nearly word for word, and two are never one fact (HaluMem's extracted
-    points as claims: new facts superseding each other); "The user mentioned that ..." wraps a fact and is not one.
-    Cached per text: asked of both texts of every pair."""
-    return bool(_REPORTED.search(text))
 
 
 _ADDITIVE_CUE = Prefiltered(re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides|plus|second|both)\b",
@@ -284,14 +254,8 @@ def _text_features(text: str) -> dict[str, float]:
         "is_question": float(text.rstrip().endswith("?")),
         "content_free": float(content_free(text)),
         "stale_dated_only": float(bool(cues["cue_stale"]) and _dated_only(text)),
-        "past_habit": float(bool(_USED_TO.search(text))),
+        "past_habit": float(bool(USED_TO.search(text))),
     }
-
-
-_USED_TO = re.compile(r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen )(?<!getting )(?<!\bget )(?<!\bgot )"
-                      r"(?<!\bgets )(?<!\bnot )\bused to\b", re.I)
-"""What someone used to do ("used to work as a lab technician"): the past, not what holds now ("is used to sign
-releases", "getting used to" and "not used to" are no habit)."""
 
 
 _STALE_DATES = re.compile(r"(?:last year|years ago|months ago|weeks ago|last (?:summer|winter|spring|autumn|term|season)|used to|"

@@ -11,7 +11,7 @@ these are the cases where a wrong guess destroys a true fact:
   supersedes nothing unless the words swap the entry's value, nor does a middling one (``LINK_UNSURE``) unless
   the change is sure or the owner says it, nor drops the claim as a repeat unless it says the same
   (``SAYS_SAME``); two events both dated in the past
-  (``grounding.dated_past``: "went fishing last weekend", "went on a bike ride last weekend") are two events,
+  (``tense.dated_past``: "went fishing last weekend", "went on a bike ride last weekend") are two events,
   so an inferred link between them is weak too, and the later one repeats the earlier only if it says the same;
   nor does an event dated in the past repeat an undated entry (``dated_event``: a habit or a state) unless it
   says the same;
@@ -212,7 +212,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if past_other:
         ok[Action.REVISE] = False       # "used to work as a lab technician" about "works as a teacher": what was,
         # beside what is; "used to live in Lisbon" about "lives in Lisbon" shares the value and may end it
-    owner_changes = identity and accepted and not past_other and f.get("source_prior", 0.0) >= OWNER_PRIOR and not f.get("hedged") and (
+    owner_changes = identity and accepted and not past_other and f.get("source_prior", 0.0) >= OWNER_PRIOR \
+        and not f.get("hedged") and (
         f.get("ended")                  # "swapped the cetirizine for fexofenadine": the entry's value is over
         or (f.get("same_call") and f.get("value_differs"))      # the same call answers otherwise: its new state
         or (not f.get("many") and f.get("same_attribute") and f.get("same_subject") and f.get("value_differs")
