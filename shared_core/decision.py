@@ -279,9 +279,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     kept = [(e, slot_of(e)) for e in pool]
     kept = [(e, theirs) for e, theirs in kept if not _distinct(mine, theirs, claim.text, e.text)]
     links, link_at = _links(claim, mine, kept, sims), _link_at(cfg)
-    moving = [quantities.moves(claim.text, e.text) for e, _ in kept]
-    if not any(moving):                 # "it's the 27th now": the one entry holding when something happens
-        moving = [moments.moves(claim.text, e.text) for e, _ in kept]
+    moving = [quantities.moves(claim.text, e.text) for e, _ in kept] if quantities.moved_to(claim.text) is not None else []
+    if not any(moving) and moments.moving(claim.text):      # "it's the 27th now": the one entry holding when
+        moving = [moments.moves(claim.text, e.text) for e, _ in kept]       # something happens
     moved = {e.id for (e, _), m in zip(kept, moving) if m} if sum(moving) == 1 else set()
     if moved:                           # "upped me to 2100": the one entry holding a number it moves
         links = [max(p, link_at) if m and p is not None else p for p, m in zip(links, moving)]

@@ -61,19 +61,33 @@ MOVE_RATIO = 4.0
 50 -> 100, a calorie target 1800 -> 2100); beyond it the number is likely another thing's."""
 
 
-def moves(claim: str, entry: str) -> bool:
-    """The claim moves a number to another ("nutritionist upped me to 2100", "going up to 1225 from september")
-    and the entry states one quantity, of a compatible unit and within ``MOVE_RATIO`` of it ("daily target's
-    1800 kcal", "rent's 1150 a month"): the claim may name nothing else the entry holds, the number is the link."""
+@lru_cache(maxsize=65536)
+def moved_to(claim: str) -> float | None:
+    """The number a claim moves something to with its unit unsaid ("nutritionist upped me to 2100", "going up to
+    1225 from september"), or None: asked once per claim, before any candidate."""
     moved = _MOVED_TO.search(written_alike(claim))
     if moved is None or _HELD_ON.search(claim):
-        return False
+        return None
+    try:
+        return float(moved.group(1))
+    except ValueError:
+        return None
+
+
+@lru_cache(maxsize=65536)
+def _sole(entry: str) -> float | None:
+    """The one quantity an entry states (or its one number), or None when it states none or several."""
     qb = quantities(entry)
     held = [v for vs in qb.values() for v in vs] if qb else [n for n in numbers(written_alike(entry)) if "/" not in n]
-    if len(held) != 1:
-        return False
     try:
-        new, old = float(moved.group(1)), float(held[0].replace(",", ""))
+        return float(held[0].replace(",", "")) if len(held) == 1 else None
     except ValueError:
-        return False
-    return new != old and old > 0 and 1 / MOVE_RATIO <= new / old <= MOVE_RATIO
+        return None
+
+
+def moves(claim: str, entry: str) -> bool:
+    """The claim moves a number (``moved_to``) and the entry states one quantity within ``MOVE_RATIO`` of it
+    ("daily target's 1800 kcal", "rent's 1150 a month"): the claim may name nothing else the entry holds, the
+    number is the link."""
+    new, old = moved_to(claim), _sole(entry)
+    return new is not None and old is not None and new != old and old > 0 and 1 / MOVE_RATIO <= new / old <= MOVE_RATIO
