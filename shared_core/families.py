@@ -90,7 +90,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("visits", r"visited|visiting|been to|travell?ed to|trip to|holiday in|vacation in", True),
     ("residence", r"lives|live (?:in|at|with|near|on|by|out|abroad|here|there|together|alone|close|above|below|next)\b|"
                   r"living(?! room)|(?:moved|move|moving)(?= (?:to|into|in|out|house|home|back|abroad|away|here|there|down|up|over|across|flats?|cities|countr\w+|in with)\b)|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
-                  r"apartment|flat|lease|i'?m in|im in|we'?re (?:now )?in|we are in|home is|home's|house|new place", False),
+                  r"apartment|flat|lease|i'?m in|im in|house|new place", False),
     ("birthplace", r"born in|birthplace|grew up in", False),
     ("birthday", r"birthday|born on|date of birth|dob", False),
     ("age", r"years? old|aged?", False),
