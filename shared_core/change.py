@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import slots
+from . import moments, slots
 from .cuescan import Prefiltered
 from .families import VALUES
 from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
@@ -87,7 +87,7 @@ def replaced(claim: str, entry: str) -> bool:
     car"), or negated: a change whatever the model says. Only word-for-word frames count, so a
     restatement in other words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
-    if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or _other_day(a, b) or _set_to(claim, b) \
+    if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or moments.other_day(a, b) or _set_to(claim, b) \
             or _other_member(claim, entry) or _written(claim, entry) or _other_person(claim, entry) \
             or moved_state(claim, entry) or requantified(claim, entry):
         return True
@@ -241,34 +241,12 @@ _UNCHANGED = Prefiltered(re.compile(r"\b(?:(?:has|have|had|is|was)n'?t changed|(
 unchanged = _UNCHANGED.search
 
 
-_DAYS = {d: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}
-_DAYS.update({d[:3]: d for d in _DAYS} | {d + "s": d for d in _DAYS}
-             | {"weds": "wednesday", "tues": "tuesday", "thurs": "thursday"})
-
-
-_MONTHS = {m: m for m in "january february march april june july august september october november december".split()}
-_MONTHS.update({m[:3]: m for m in _MONTHS if m != "march"} | {"sept": "september"})
-"""Month names ("may" and "mar" left out: a modal verb and a prefix far more often than a month)."""
-
-
-def _other_day(a: list[str], b: list[str]) -> bool:
-    """"karate's moving to thursdays" about "Noah does karate wednesdays", "fellowship got extended to
-    december" about "my fellowship ends in august": each side names a weekday (or a month) the other lacks.
-    Both are closed classes: about the same thing, another one is another value, however the rest is
-    worded (a day only added, "and fridays too", is not a change)."""
-    for names in (_DAYS, _MONTHS):
-        da, db = {names[w] for w in a if w in names}, {names[w] for w in b if w in names}
-        if da - db and db - da:
-            return True
-    return False
-
-
 _MEMBERS = {name: re.compile(rf"(?<![\w-])(?:{rx})s?(?![\w-])", re.I) for name, rx in VALUES.items()}
 
 
 def _other_member(claim: str, entry: str) -> bool:
     """Both texts are about one closed-class attribute and each names a member the other lacks ("been
-    using neovim full time" about "my editor is VS Code"): like ``_other_day``, for ``families.VALUES``."""
+    using neovim full time" about "my editor is VS Code"): like ``moments.other_day``, for ``families.VALUES``."""
     fc, fe = slots.family(claim), slots.family(entry)
     if fc is None or fe is None or fc[0] != fe[0] or fc[0] not in _MEMBERS:
         return False

@@ -3,7 +3,8 @@ same time", "moved to 28 Aug") is about the one entry that holds when something 
 
 Why its own test: a rescheduled appointment rarely names what it moves ("clinic called, it really did move,
 16th at 5pm" about "dentist on the 14th at 8:30"), so neither the words nor the linker find the entry; the
-moved moment is the link, when exactly one candidate holds a moment to move.
+moved moment is the link, when exactly one candidate holds a moment to move. And a weekday or a month said in
+place of another is another value, however the rest is worded (``other_day``, read by ``change.replaced``).
 """
 
 from __future__ import annotations
@@ -46,3 +47,25 @@ def moves(claim: str, entry: str) -> bool:
     """The claim moves when something happens and the entry holds a moment the claim does not repeat."""
     said = moving(claim)
     return bool(said) and bool(held := moments(entry)) and bool(said - held)
+
+
+_DAYS = {d: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}
+_DAYS.update({d[:3]: d for d in _DAYS} | {d + "s": d for d in _DAYS}
+             | {"weds": "wednesday", "tues": "tuesday", "thurs": "thursday"})
+
+
+_MONTH_NAMES = {m: m for m in "january february march april june july august september october november december".split()}
+_MONTH_NAMES.update({m[:3]: m for m in _MONTH_NAMES if m != "march"} | {"sept": "september"})
+"""Month names ("may" and "mar" left out: a modal verb and a prefix far more often than a month)."""
+
+
+def other_day(a: list[str], b: list[str]) -> bool:
+    """"karate's moving to thursdays" about "Noah does karate wednesdays", "fellowship got extended to
+    december" about "my fellowship ends in august": each side names a weekday (or a month) the other lacks.
+    Both are closed classes: about the same thing, another one is another value, however the rest is
+    worded (a day only added, "and fridays too", is not a change)."""
+    for names in (_DAYS, _MONTH_NAMES):
+        da, db = {names[w] for w in a if w in names}, {names[w] for w in b if w in names}
+        if da - db and db - da:
+            return True
+    return False
