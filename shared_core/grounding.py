@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cuescan import Prefiltered, has_digit
-from .tense import USED_TO
+from .reliability import CONSIDERING
+from .tense import USED_TO, USED_TO_RX
 from .written import plain_number, written_alike
 from .schema import Claim, Entry, Ledger
 
@@ -210,7 +211,7 @@ CUES: dict[str, Prefiltered] = {
         "cue_confirm": r"\b(?:still|yep|yup|as usual|same as|confirm(?:ed|s|ing)?|indeed|as before|again|"
                        r"(?:not|never|nothing's|nothing has) changed|unchanged|no change)\b",
         "cue_stale": r"\b(?:old|outdated|cached?|(?:cached?|fetched|synced|retrieved|snapshot)_(?:at|ts|time)|snapshot|archived?|"
-                     r"last year|(?<!getting )(?<!get )(?<!got )(?<!gets )(?<!not )used to|back in|years ago|"
+                     r"last year|" + USED_TO_RX + r"|back in|years ago|"
                      r"previous(?:ly)?|former(?:ly)?|20[01]\d|last (?:edited|updated|modified|synced|checked)|"
                      r"as_of|as of \d|record_updated|late upload|months ago|weeks ago|when (?:we|i) (?:went|were|stayed)|"
                      r"last (?:summer|winter|spring|autumn|term|season)|\(20\d\d\))",
@@ -220,7 +221,7 @@ CUES: dict[str, Prefiltered] = {
         "cue_speculative": r"\b(?:maybe|perhaps|possibly|might|could be|not sure|unsure|i wonder|wondering whether)\b",
         "cue_conditional": r"\b(?:(?<!even )(?<!as )if(?! you(?:'re| are)? (?:ever |)(?:plan|planning|look|looking|book|booking|order|ordering|make|making|"
                            r"cook|cooking|ask|asking|wonder|wondering|need|want|get|getting|do|doing)\b)|unless|depending on|assuming|provided|might|may be|could be|thinking (?:of|about)|"
-                           r"considering(?!\s+(?:it|them|him|her|this|that|these|those)\b)|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
+                           + CONSIDERING + r"|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
     }.items()
 }

@@ -15,10 +15,14 @@ from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered
 from .schema import Claim, Entry
 
+CONSIDERING = r"considering(?!\s+(?:it|them|him|her|this|that|these|those)\b)"
+"""Weighing a plan ("considering a move to Leeds"), not regarding a fact ("considering it rained"): a hedge and
+a condition (``grounding``'s ``cue_conditional``)."""
+
 _HEDGE = Prefiltered(re.compile(
     r"\b(?:maybe|perhaps|probably|possibly|might|i think|i guess|i believe|not sure|unsure|i heard|"
     r"rumou?r|apparently|supposedly|allegedly|someone said|could be|kind of|sort of|not certain|i suppose|"
-    r"if i remember|iirc|i reckon|unconfirmed|likely|seems|seemed|might be|may be|considering(?!\s+(?:it|them|him|her|this|that|these|those)\b)|thinking about|"
+    r"if i remember|iirc|i reckon|unconfirmed|likely|seems|seemed|might be|may be|" + CONSIDERING + r"|thinking about|"
     r"planning to|hoping to|not 100%|suspect|presumably|assume|appears|guessing|my guess|could|pretty sure|"
     r"may (?:want|need|have|not|stop|start|move|switch|change|leave|end|drop|go)|infer(?:s|red|ring)?|"
     r"gotta be|must be|thinking of|not tested|untested|not confirmed|unconfirmed|self-diagnos\w*)\b",

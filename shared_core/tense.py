@@ -40,7 +40,8 @@ def reported(text: str) -> bool:
     return bool(_REPORTED.search(text))
 
 
-USED_TO = re.compile(r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen )(?<!getting )(?<!\bget )(?<!\bgot )"
-                     r"(?<!\bgets )(?<!\bnot )\bused to\b", re.I)
+USED_TO_RX = (r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen )(?<!getting )(?<!\bget )(?<!\bgot )"
+              r"(?<!\bgets )(?<!\bnot )\bused to\b")
 """What someone used to do ("used to work as a lab technician"): the past, not what holds now ("is used to sign
-releases", "getting used to" and "not used to" are no habit)."""
+releases", "getting used to" and "not used to" are no habit). Also one of ``grounding``'s stale cues."""
+USED_TO = re.compile(USED_TO_RX, re.I)
