@@ -284,7 +284,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         moving = [moments.moves(claim.text, e.text) for e, _ in kept]       # something happens
     moved = {e.id for (e, _), m in zip(kept, moving) if m} if sum(moving) == 1 else set()
     if moved:                           # "upped me to 2100": the one entry holding a number it moves
-        links = [max(p, link_at) if m and p is not None else p for p, m in zip(links, moving)]
+        links = [max(p, link_at) if p is not None and e.id in moved else p for (e, _), p in zip(kept, links)]
     scored, ending = [], set()
     asked = calls.call(claim.text)
 
