@@ -88,7 +88,7 @@ def replaced(claim: str, entry: str) -> bool:
     restatement in other words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or moments.other_day(a, b) or _set_to(claim, b) \
-            or _other_member(claim, entry) or _written(claim, entry) or _other_person(claim, entry) \
+            or other_member(claim, entry) or _written(claim, entry) or _other_person(claim, entry) \
             or moved_state(claim, entry) or requantified(claim, entry):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
@@ -242,15 +242,31 @@ unchanged = _UNCHANGED.search
 
 
 _MEMBERS = {name: re.compile(rf"(?<![\w-])(?:{rx})s?(?![\w-])", re.I) for name, rx in VALUES.items()}
+_ANY_MEMBER = re.compile("|".join(rx.pattern for rx in _MEMBERS.values()), re.I)
 
 
-def _other_member(claim: str, entry: str) -> bool:
-    """Both texts are about one closed-class attribute and each names a member the other lacks ("been
-    using neovim full time" about "my editor is VS Code"): like ``moments.other_day``, for ``families.VALUES``."""
-    fc, fe = slots.family(claim), slots.family(entry)
-    if fc is None or fe is None or fc[0] != fe[0] or fc[0] not in _MEMBERS:
+@lru_cache(maxsize=65536)
+def names_member(claim: str) -> bool:
+    """The claim names some closed-class value (``families.VALUES``) and nothing else ("actually it's green
+    these days", "aisle from now on"): asked once per claim, before any candidate."""
+    values = slots.of(claim).values
+    return bool(values) and bool(_ANY_MEMBER.search(claim)) and all(_ANY_MEMBER.fullmatch(w) for w in values)
+
+
+def other_member(claim: str, entry: str) -> bool:
+    """The entry is about a closed-class attribute and each text names a member the other lacks ("been using
+    neovim full time" about "my editor is VS Code"): like ``moments.other_day``, for ``families.VALUES``. The
+    entry's attribute decides: the claim may name the member alone ("actually it's green these days" about "my
+    favourite colour is blue"), or its first cue may be that member read as another attribute's ("green" is
+    also a build's status), but then the member is all it says: "light rain today" and "CI is green again"
+    name other things."""
+    fe = slots.family(entry)
+    if fe is None or fe[0] not in _MEMBERS:
         return False
-    rx = _MEMBERS[fc[0]]
+    rx, fc = _MEMBERS[fe[0]], slots.family(claim)
+    if (fc is None or fc[0] != fe[0]) and not ((fc is None or rx.fullmatch(fc[2].group(0))) and names_member(claim)
+                                               and slots.same_subject(slots.of(claim), slots.of(entry))):
+        return False
     a, b = ({_member(m) for m in rx.findall(text)} for text in (claim, entry))
     return bool(a - b) and bool(b - a)
 

@@ -282,6 +282,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     moving = [quantities.moves(claim.text, e.text) for e, _ in kept] if quantities.moved_to(claim.text) is not None else []
     if not any(moving) and moments.moving(claim.text):      # "it's the 27th now": the one entry holding when
         moving = [moments.moves(claim.text, e.text) for e, _ in kept]       # something happens
+    if not any(moving) and change.names_member(claim.text):     # "actually it's green these days": the one entry
+        moving = [change.other_member(claim.text, e.text) for e, _ in kept]     # of a closed class it names another of
     moved = {e.id for (e, _), m in zip(kept, moving) if m} if sum(moving) == 1 else set()
     if moved:                           # "upped me to 2100": the one entry holding a number it moves
         links = [max(p, link_at) if p is not None and e.id in moved else p for (e, _), p in zip(kept, links)]
@@ -354,7 +356,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  state_moved=float(change.moved_state(claim.text, best.text)), record_same=float(record is False),
                  said_unchanged=float(bool(change.unchanged(claim.text))),
                  requantified=float(quantities.requantified(claim.text, best.text)),
-                 moves_number=float(best.id in moved),
+                 moves_value=float(best.id in moved),
                  named_other=float(bool(linking.person_words(mine.subject or "")) and mine.subject != "user"),
                  id_valued=float(mine.attribute.endswith("_id") and mine.attribute == theirs.attribute),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),

@@ -179,7 +179,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
             or not (f.get("attribute_known") or f.get("replaced"))):        # topic words alone: another fact
         ok[Action.REVISE] = False       # an inferred link that does not show a replacement
     if identity and not f.get("same_slot") and f.get("named_other") and not signal and not f.get("first_person") \
-            and not any(f.get(k) for k in ("ended", "state_moved", "requantified", "moves_number", "same_attribute")):
+            and not any(f.get(k) for k in ("ended", "state_moved", "requantified", "moves_value", "same_attribute")):
         ok[Action.REVISE] = False       # "Ahmed drives a grey Hyundai Tucson" about "Ahmed lives in Amman": a
         # statement about someone, with no sign of change, is a further fact about them
     swapped_state = any(f.get(k) for k in ("ended", "state_moved", "same_call"))
@@ -220,7 +220,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
             and not f.get("additive_cue") and not (f.get("ids_differ") and not f.get("id_valued")))
         # "just turned 35" about "I'm 34"; "my locker number is L-1" about "... L-0" (the id is the attribute's value)
         or (f.get("requantified") and f.get("value_overlap") and not f.get("additive_cue") and not f.get("adds_value"))
-        or (f.get("moves_number") and not f.get("additive_cue"))    # "doc upped it to 100" about "sertraline 50mg"
+        or (f.get("moves_value") and not f.get("additive_cue"))    # "doc upped it to 100" about "sertraline 50mg"
         or (f.get("state_moved") and not f.get("many") and not f.get("ids_differ")))   # a record's state moved
     # on ("1182 is done" about its "In Progress")
     if owner_changes and not weak:      # (different ids: another order, invoice, key, so another subject; a weak

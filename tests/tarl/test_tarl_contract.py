@@ -152,6 +152,8 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "config_value_set_to_another": ('config.get("checkout.max_retries") -> 3', "bumped max retries to 5 in prod"),
     "phone_named_only_by_its_model": ("I use a Pixel 6", "upgraded to an iPhone 15"),
     "a_couple_that_ended": ("my partner is Sam", "Sam and I broke up last week"),
+    "colour_named_only_by_its_value": ("my favourite colour is blue", "actually it's green these days"),
+    "seat_named_only_by_its_value": ("I prefer window seats", "aisle from now on"),
 }
 
 
@@ -516,7 +518,7 @@ def test_the_speakers_dated_event_is_no_stale_snapshot(prior: float, dated_only:
 
 
 @pytest.mark.parametrize("evidence, revise_allowed", [
-    (None, False), ("change_signal", True), ("first_person", True), ("ended", True), ("moves_number", True),
+    (None, False), ("change_signal", True), ("first_person", True), ("ended", True), ("moves_value", True),
     ("same_slot", True), ("same_attribute", True)])
 def test_a_statement_about_someone_without_a_sign_of_change_replaces_nothing(evidence: str | None,
                                                                               revise_allowed: bool) -> None:

@@ -102,6 +102,15 @@ def test_a_number_moved_with_its_unit_unsaid_links_only_to_the_one_quantity_near
     assert not moves("still up to 1150", "rent's 1150 a month") and not moves("cut dining to 120", "I eat out a lot")
 
 
+def test_a_closed_class_value_said_alone_is_about_the_entry_of_its_class() -> None:
+    from shared_core.change import other_member
+    assert other_member("actually it's green these days", "my favourite colour is blue")
+    assert other_member("been using neovim full time", "my editor is VS Code")       # both name the class
+    assert not other_member("CI is green again", "my favourite colour is blue")        # about something else
+    assert not other_member("light rain today", "I prefer dark mode")                  # says more than the member
+    assert not other_member("blue, still", "my favourite colour is blue")              # the same member
+
+
 def test_a_moved_moment_is_about_the_entry_that_holds_one_and_a_repeated_one_is_not() -> None:
     from shared_core.moments import moves
     assert moves("clinic called, it really did move, 16th at 5pm", "dentist on the 14th at 8:30")
