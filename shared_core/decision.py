@@ -350,7 +350,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                             and mine.explicit == theirs.explicit else mine.many or theirs.many),   # the put says
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
                  ended=float(ended), revived=float(revived), same_call=float(again(best, theirs)),
-                 adds_value=float(bool(theirs.values) and theirs.values < mine.values),    # its values and more
+                 adds_value=float(bool(theirs.values) and theirs.values < mine.values   # its values and more, beyond the word
+                                   and bool(mine.values - theirs.values - slots.cue_words(claim.text))),   # naming them
                  values_apart=float(bool(mine.values) and bool(theirs.values) and not mine.values & theirs.values),
                  enumerated=float((mine.many or theirs.many) and change.enumerated(claim.text, best.text)),
                  state_moved=float(change.moved_state(claim.text, best.text)), record_same=float(record is False),

@@ -117,6 +117,13 @@ def family(text: str) -> tuple[str, bool, re.Match[str]] | None:
     return name, many, hit[1]
 
 
+def cue_words(text: str) -> frozenset[str]:
+    """The words of ``text``'s family cue that name the attribute, not a value ("prescription" in "5503's repeat
+    prescription is due on the 20th"); a cue that holds a number holds a value ("50mg", "turned 8")."""
+    fam = family(text)
+    return frozenset() if fam is None or any(c.isdigit() for c in fam[2].group(0)) else frozenset(_words(fam[2].group(0)))
+
+
 def _words(text: str) -> list[str]:
     return [w.strip(".,!?;:'\"()[]{}").lower().removesuffix("'s") for w in text.split()]
 

@@ -123,6 +123,9 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
                                                 ("Customer plan: Pro, 12 seats", "tool"), Action.REVISE),
     "remark_on_a_held_fact_revises_nothing": ([("I moved to the platform team this week", "user")],
                                               ("platform team, yep. whole new vibe", "user"), Action.NOOP),
+    "a_recap_that_names_the_attribute_adds_no_value": ([("Ravi's repeat is due on the 3rd", "user")],
+                                                         ("Ravi's repeat prescription is due on the 3rd.", "reflection"),
+                                                         Action.NOOP),
     "a_past_habit_of_the_speaker_is_no_stale_snapshot": (
         [("The user works as a secondary school science teacher.", "user")],
         ("The user reflected that she used to work as a lab technician before going into teaching.", "user"), Action.APPEND),
