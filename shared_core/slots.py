@@ -50,6 +50,7 @@ _POSSESSIVE = re.compile(r"\b((?:[A-Z][a-z]+\s+){0,2}[A-Z][a-z]+|[a-z]+)['’]s\
 NOT_OWNERS = frozenset(
     "it that what there here he she who let where how today tonight tomorrow yesterday everyone everything "
     "nobody somebody someone anyone one this that's name".split())
+_MINE = frozenset({"my", "our"})
 _DETERMINER_NP = re.compile(r"\b(?:the|my|our|your|this|that)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.I)
 _VERBISH = frozenset(
     "is are was were be been has have had will would can does do did ships shipped runs run lives moved got "
@@ -148,7 +149,8 @@ def _subject(text: str) -> tuple[str | None, str]:
             return subj, text.replace(seen, " ", 1)
     first = re.split(r"[,;.!?]\s|\s[-–]\s", text, maxsplit=1)[0]   # an owner names the subject in the first clause:
     m = next((m for m in _POSSESSIVE.finditer(first) if m.group(1).lower() not in NOT_OWNERS   # not "..., the camera's unreal"
-              and m.group(1).lower() not in STOP and m.group(1).lower() not in FILLER), None)
+              and m.group(1).lower() not in STOP and m.group(1).lower() not in FILLER
+              and m.group(2).lower() not in _MINE), None)     # "dan's my boss": Dan is, not owns
     if m is not None:
         owner, what = m.group(1).lower(), m.group(2).lower()
         rest = text[m.end():]

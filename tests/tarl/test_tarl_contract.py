@@ -126,6 +126,8 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
     "a_recap_that_names_the_attribute_adds_no_value": ([("Ravi's repeat is due on the 3rd", "user")],
                                                          ("Ravi's repeat prescription is due on the 3rd.", "reflection"),
                                                          Action.NOOP),
+    "a_name_that_is_my_relation_restates_it": ([("User said their manager is Priya Nair.", "assistant")],
+                                               ("priya's my boss yeah, for about a year", "user"), Action.NOOP),
     "a_past_habit_of_the_speaker_is_no_stale_snapshot": (
         [("The user works as a secondary school science teacher.", "user")],
         ("The user reflected that she used to work as a lab technician before going into teaching.", "user"), Action.APPEND),
