@@ -21,7 +21,7 @@ import numpy as np
 
 from . import moments, slots
 from .cuescan import Prefiltered
-from .families import VALUES
+from .families import FAMILIES, VALUES
 from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
 from .index.embedders import _stem
 from .linking import COMMON, PairModel, lower_words, specific, values
@@ -88,7 +88,7 @@ def replaced(claim: str, entry: str) -> bool:
     restatement in other words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or moments.other_day(a, b) or _set_to(claim, b) \
-            or other_member(claim, entry) or _written(claim, entry) or _other_person(claim, entry) \
+            or other_member(claim, entry) or state_moved(claim, entry) or _written(claim, entry) or _other_person(claim, entry) \
             or moved_state(claim, entry) or requantified(claim, entry):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
@@ -268,6 +268,31 @@ def other_member(claim: str, entry: str) -> bool:
                                                and slots.same_subject(slots.of(claim), slots.of(entry))):
         return False
     a, b = ({_member(m) for m in rx.findall(text)} for text in (claim, entry))
+    return bool(a - b) and bool(b - a)
+
+
+_STATES = {name: re.compile(rf"(?<![\w-])(?:{cue})(?![\w-])", re.I) for name, cue, _ in FAMILIES
+           if name in VALUES and name not in ("device", "bank", "editor")}
+"""The cue of each closed class whose members are a state someone is in (a shift, a seat, a diet, a theme), not
+a thing named in passing ("revoked the thinkpad key" names a laptop, it does not swap one)."""
+
+
+def sets_state(claim: str) -> bool:
+    """The claim's own attribute is such a state and it names a member: asked once per claim."""
+    fc = slots.family(claim)
+    return fc is not None and fc[0] in _STATES and bool(_MEMBERS[fc[0]].search(claim))
+
+
+def state_moved(claim: str, entry: str) -> bool:
+    """The claim sets a state ("omar's back on days") that an entry about more than it holds another member of
+    ("he's on nights this month so i'm doing all the school runs"): the entry's first attribute is another, but it
+    names this one with its cue, and each names a member the other lacks."""
+    if not sets_state(claim):
+        return False
+    name = slots.family(claim)[0]
+    if not _STATES[name].search(entry):
+        return False
+    a, b = ({_member(m) for m in _MEMBERS[name].findall(text)} for text in (claim, entry))
     return bool(a - b) and bool(b - a)
 
 

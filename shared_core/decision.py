@@ -282,8 +282,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     moving = [quantities.moves(claim.text, e.text) for e, _ in kept] if quantities.moved_to(claim.text) is not None else []
     if not any(moving) and moments.moving(claim.text):      # "it's the 27th now": the one entry holding when
         moving = [moments.moves(claim.text, e.text) for e, _ in kept]       # something happens
-    if not any(moving) and change.names_member(claim.text):     # "actually it's green these days": the one entry
-        moving = [change.other_member(claim.text, e.text) for e, _ in kept]     # of a closed class it names another of
+    if not any(moving) and (change.names_member(claim.text) or change.sets_state(claim.text)):
+        moving = [change.other_member(claim.text, e.text) or change.state_moved(claim.text, e.text) for e, _ in kept]
+        # "actually it's green these days", "omar's back on days": the one entry holding another of the class
     moved = {e.id for (e, _), m in zip(kept, moving) if m} if sum(moving) == 1 else set()
     if moved:                           # "upped me to 2100": the one entry holding a number it moves
         links = [max(p, link_at) if p is not None and e.id in moved else p for (e, _), p in zip(kept, links)]
