@@ -302,7 +302,8 @@ def _member(word: str) -> str:
     return _SAME.get(word, word)
 
 
-_SAME = {"plantbased": "vegan", "centigrade": "celsius", "kilometre": "km", "kilometer": "km"}
+_SAME = {"plantbased": "vegan", "centigrade": "celsius", "kilometre": "km", "kilometer": "km", "cycling": "cycle",
+         "biking": "bike", "driving": "drive", "walking": "walk"}
 
 
 STATES: dict[str, str] = {

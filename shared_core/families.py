@@ -79,7 +79,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("school", r"schools?|(?-i:[A-Z])[\w'-]+ (?-i:High|Academy|Elementary|Montessori)\b|attends|university|uni|college|"
                r"campus|studies at|teach(?:es)? at|enrolled|primary|"
                r"secondary|high school|nursery|kindergarten|daycare|year \d+|grade \d+", False),
-    ("commute", r"commute|drives? to work|cycles? to work|bikes? to work|takes the (?:bus|train|tube) to work|"
+    ("commute", r"commute|drives? to work|cycles? to work|bikes? to work|takes? the (?:bus|train|tube|metro|tram) to work|walks? to work|"
                 r"drive|cycles|cycling", False),
     ("shift", r"shifts?|works? (?:nights|days|weekends)|rota|(?:on|onto|to|doing|working) (?:nights|days|lates|earlies)", False),
     ("hours", r"full[- ]time|part[- ]time|(?:\d|four|three)[- ]day week|compressed hours|zero[- ]hours", False),
@@ -145,6 +145,7 @@ VALUES: dict[str, str] = {
     "colour": r"red|green|blue|purple|pink|orange|yellow|black|white|grey|gray|teal|turquoise|lilac|violet|"
               r"maroon|beige|burgundy|magenta|navy|brown",
     "partner": r"single|married|engaged|divorced|separated|widowed|dating",
+    "commute": r"bus|train|tube|metro|tram|cycl(?:e|es|ing)|bike|biking|drive|drives|driving|walk|walks|walking",
 }
 
 

@@ -159,6 +159,7 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "a_couple_that_ended": ("my partner is Sam", "Sam and I broke up last week"),
     "colour_named_only_by_its_value": ("my favourite colour is blue", "actually it's green these days"),
     "seat_named_only_by_its_value": ("I prefer window seats", "aisle from now on"),
+    "commute_swapped": ("I take the bus to work", "cycling to work now"),
     "shift_held_by_an_entry_about_more": ("jo's on nights this month so i'm doing all the school runs",
                                           "jo's back on days, finally"),
 }
