@@ -21,7 +21,7 @@ import numpy as np
 
 from . import moments, slots
 from .cuescan import Prefiltered
-from .families import FAMILIES, VALUES
+from .families import FAMILIES, VALUES, member
 from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
 from .index.embedders import _stem
 from .linking import COMMON, PairModel, lower_words, specific, values
@@ -267,7 +267,7 @@ def other_member(claim: str, entry: str) -> bool:
     if (fc is None or fc[0] != fe[0]) and not ((fc is None or rx.fullmatch(fc[2].group(0))) and names_member(claim)
                                                and slots.same_subject(slots.of(claim), slots.of(entry))):
         return False
-    a, b = ({_member(m) for m in rx.findall(text)} for text in (claim, entry))
+    a, b = ({member(m) for m in rx.findall(text)} for text in (claim, entry))
     return bool(a - b) and bool(b - a)
 
 
@@ -292,18 +292,8 @@ def state_moved(claim: str, entry: str) -> bool:
     name = slots.family(claim)[0]
     if not _STATES[name].search(entry):
         return False
-    a, b = ({_member(m) for m in _MEMBERS[name].findall(text)} for text in (claim, entry))
+    a, b = ({member(m) for m in _MEMBERS[name].findall(text)} for text in (claim, entry))
     return bool(a - b) and bool(b - a)
-
-
-def _member(word: str) -> str:
-    """One spelling per member: "days", "day shift" and "Day" are one."""
-    word = re.sub(r"[- ]", "", word.lower().replace(" shift", "")).removesuffix("s").replace("grey", "gray")
-    return _SAME.get(word, word)
-
-
-_SAME = {"plantbased": "vegan", "centigrade": "celsius", "kilometre": "km", "kilometer": "km", "cycling": "cycle",
-         "biking": "bike", "driving": "drive", "walking": "walk"}
 
 
 STATES: dict[str, str] = {

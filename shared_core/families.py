@@ -165,3 +165,13 @@ def shaped(text: str) -> tuple[str, bool, re.Match[str]] | None:
     if m and 9 <= sum(c.isdigit() for c in m.group(0)) <= 15 and not re.fullmatch(r"\d{4}-\d\d-\d\d.*", m.group(0)):
         return "phone", False, m
     return None
+
+
+_SAME = {"plantbased": "vegan", "centigrade": "celsius", "kilometre": "km", "kilometer": "km", "cycling": "cycle",
+         "biking": "bike", "driving": "drive", "walking": "walk"}
+
+
+def member(word: str) -> str:
+    """One spelling per member of a closed class: "days", "day shift" and "Day" are one, as are "drives" and "driving"."""
+    word = re.sub(r"[- ]", "", word.lower().replace(" shift", "")).removesuffix("s").replace("grey", "gray")
+    return _SAME.get(word, word)

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import TarlError
-from .families import VALUES
+from .families import VALUES, member
 from .grounding import content_tokens, entities, identifiers, numbers
 
 RELAYS = ("user", "tool")
@@ -75,14 +75,17 @@ def supports(message: str, fact: str) -> bool:
     """``message`` says ``fact``: all of the fact's value words occur in it (a number also as the number
     of a measure written together: "3" in "3pm", "10" in "10k"), and enough content words."""
     said = message.lower()
-    values = numbers(fact) | identifiers(fact) | entities(fact) | closed_values(fact)
+    closed = closed_values(fact)
+    if not {member(v) for v in closed} <= {member(v) for v in closed_values(message)}:
+        return False            # ("drives" relays "drive": one member, however inflected)
+    values = numbers(fact) | identifiers(fact) | entities(fact)
     if not all(re.search(rf"(?<![a-z0-9]){re.escape(v.lower())}(?![0-9])" if v.isdigit()
                          else rf"(?<![a-z0-9]){re.escape(v.lower())}(?![a-z0-9])", said) for v in values):
         return False
     words = {w for w in content_tokens(fact) if len(w) > 1} - _SUBJECT_WORDS
     if not words:
         return False
-    share = SUPPORT_WITH_VALUES if values else SUPPORT
+    share = SUPPORT_WITH_VALUES if values or closed else SUPPORT
     return len(words & content_tokens(message)) >= share * len(words)
 
 
