@@ -81,7 +81,7 @@ class _Rows:
         self.n_csr += rows.shape[0]
         while self.blocks and self.blocks[-1][0].shape[0] <= rows.shape[0]:
             rows = sparse.vstack([self.blocks.pop()[0], rows], format="csr")
-        self.blocks.append((rows, rows.tocsc()[:, ::-1]))
+        self.blocks.append((rows, _backwards(rows)))
 
     def get(self, i: int) -> np.ndarray:
         if i >= self.n_csr:
@@ -103,6 +103,16 @@ class _Rows:
         used = np.flatnonzero(query)
         weights = query[used]
         return np.concatenate([_columns_dot(backwards, used, weights) for _, backwards in self.blocks] + [tail])
+
+
+def _backwards(rows: Any) -> Any:
+    """CSR ``rows`` column-major with the columns last to first (what ``_columns_dot`` reads): the column
+    indices mirrored, then the one transposition ``tocsc`` makes anyway (a reversing slice after it copied
+    every stored value once more)."""
+    from scipy import sparse
+
+    mirrored = sparse.csr_matrix((rows.data, rows.shape[1] - 1 - rows.indices, rows.indptr), shape=rows.shape)
+    return mirrored.tocsc()
 
 
 def _columns_dot(backwards: Any, used: np.ndarray, weights: np.ndarray) -> np.ndarray:
