@@ -107,12 +107,15 @@ class _Rows:
 
 def _backwards(rows: Any) -> Any:
     """CSR ``rows`` column-major with the columns last to first (what ``_columns_dot`` reads): the column
-    indices mirrored, then the one transposition ``tocsc`` makes anyway (a reversing slice after it copied
-    every stored value once more)."""
-    from scipy import sparse
-
-    mirrored = sparse.csr_matrix((rows.data, rows.shape[1] - 1 - rows.indices, rows.indptr), shape=rows.shape)
-    return mirrored.tocsc()
+    indices mirrored in place, the one transposition ``tocsc`` makes anyway, the indices put back. In
+    place because a mirrored copy (one int a stored value) stayed in the process's memory after it was
+    freed: +25 MB resident at 100k rows; a reversing slice after ``tocsc`` copied every stored value."""
+    last = rows.shape[1] - 1
+    np.subtract(last, rows.indices, out=rows.indices)
+    try:
+        return rows.tocsc()
+    finally:
+        np.subtract(last, rows.indices, out=rows.indices)
 
 
 def _columns_dot(backwards: Any, used: np.ndarray, weights: np.ndarray) -> np.ndarray:

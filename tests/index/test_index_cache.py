@@ -40,7 +40,10 @@ def test_columns_dot_is_scipys_product_bit_for_bit(seed, n, density):
     cols = sparse.random(n, 96, density=density, format="csc", dtype=np.float32, random_state=rng)
     q = rng.normal(size=96).astype(np.float32) * (rng.random(96) < 0.3)
     used = np.flatnonzero(q)
-    backwards = _backwards(cols.tocsr())     # (as compaction builds it: the reversing slice, made directly)
+    rows = cols.tocsr()
+    kept = rows.indices.copy()
+    backwards = _backwards(rows)     # (as compaction builds it: the reversing slice, made directly)
+    assert np.array_equal(rows.indices, kept)      # the rows' own indices are put back
     assert all(np.array_equal(getattr(backwards, k), getattr(cols[:, ::-1], k)) for k in ("data", "indices", "indptr"))
     assert np.array_equal(_columns_dot(backwards, used, q[used]).view(np.uint32), (cols[:, used] @ q[used]).view(np.uint32))
     assert np.array_equal(_columns_dot(backwards, used, q[used].astype(np.float64)), cols[:, used] @ q[used].astype(np.float64))
