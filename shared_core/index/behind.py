@@ -88,12 +88,17 @@ class IndexWriter:
             self._request()
 
     def _request(self) -> None:
-        """(Holding ``_wake``.) Ask for a catch-up at the next pause."""
+        """(Holding ``_wake``.) Ask for a catch-up at the next pause. The worker is woken only when it must act:
+        the first request since it last took a batch, or a full batch. A request in between only moves the
+        pause's end (``_last``), which the worker reads again when the wait it is in ends: woken at every
+        write, it took the interpreter lock from the writing thread at every write, to wait again."""
         self._last = time.monotonic()
-        if self._since is None:
+        first = self._since is None
+        if first:
             self._since = self._last
         self._asked += 1
-        self._wake.notify_all()
+        if first or self._asked - self._answered >= BATCH:
+            self._wake.notify_all()
 
     def flush(self) -> None:
         """Wait until the index holds every transaction committed before this call; raise if it failed."""

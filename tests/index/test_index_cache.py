@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared_core.index.cache import VectorCache, _columns_dot, _Rows
+from shared_core.index.cache import VectorCache, _backwards, _columns_dot, _Rows
 from shared_core.schema import Entry, Ledger
 
 
@@ -32,14 +32,23 @@ def test_rows_dot_matches_dense(seed, sparse, batches):
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 600), st.floats(0.001, 0.5))
 def test_columns_dot_is_scipys_product_bit_for_bit(seed, n, density):
-    """The direct kernel calls score exactly as ``cols[:, used] @ weights`` (decisions read these scores)."""
+    """The direct kernel call on the reversed columns scores exactly as ``cols[:, used] @ weights`` (decisions
+    read these scores), as does the public path (another dtype), and no column used scores 0."""
     from scipy import sparse
 
     rng = np.random.default_rng(seed)
     cols = sparse.random(n, 96, density=density, format="csc", dtype=np.float32, random_state=rng)
     q = rng.normal(size=96).astype(np.float32) * (rng.random(96) < 0.3)
     used = np.flatnonzero(q)
-    assert np.array_equal(_columns_dot(cols, used, q[used]), cols[:, used] @ q[used])
+    rows = cols.tocsr()
+    kept = rows.indices.copy()
+    backwards = _backwards(rows)     # (as compaction builds it: the reversing slice, made directly)
+    assert np.array_equal(rows.indices, kept)      # the rows' own indices are put back
+    assert all(np.array_equal(getattr(backwards, k), getattr(cols[:, ::-1], k)) for k in ("data", "indices", "indptr"))
+    assert np.array_equal(_columns_dot(backwards, used, q[used]).view(np.uint32), (cols[:, used] @ q[used]).view(np.uint32))
+    assert np.array_equal(_columns_dot(backwards, used, q[used].astype(np.float64)), cols[:, used] @ q[used].astype(np.float64))
+    none = np.zeros(0, dtype=used.dtype)
+    assert np.array_equal(_columns_dot(backwards, none, q[none]), np.zeros(n, dtype=np.float32))
 
 
 def _entry(i: int, ledger: Ledger) -> Entry:
