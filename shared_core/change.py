@@ -19,9 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import moments, slots
+from . import members, moments, slots
 from .cuescan import Prefiltered
-from .families import FAMILIES, VALUES, member
 from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
 from .index.embedders import _stem
 from .linking import COMMON, PairModel, lower_words, specific, values
@@ -88,8 +87,8 @@ def replaced(claim: str, entry: str) -> bool:
     restatement in other words never does."""
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or moments.other_day(a, b) or _set_to(claim, b) \
-            or other_member(claim, entry) or state_moved(claim, entry) or _written(claim, entry) or _other_person(claim, entry) \
-            or moved_state(claim, entry) or requantified(claim, entry):
+            or members.other(claim, entry) or members.swapped(claim, entry) or _written(claim, entry) \
+            or _other_person(claim, entry) or moved_state(claim, entry) or requantified(claim, entry):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
@@ -239,61 +238,6 @@ _UNCHANGED = Prefiltered(re.compile(r"\b(?:(?:has|have|had|is|was)n'?t changed|(
                                     r"nothing(?:'s| has)? changed|unchanged|no change)\b", re.I))
 """Said in so many words ("bank details haven't changed, that email was a scam"): a confirmation, whatever else."""
 unchanged = _UNCHANGED.search
-
-
-_MEMBERS = {name: re.compile(rf"(?<![\w-])(?:{rx})s?(?![\w-])", re.I) for name, rx in VALUES.items()}
-_ANY_MEMBER = re.compile("|".join(rx.pattern for rx in _MEMBERS.values()), re.I)
-
-
-@lru_cache(maxsize=65536)
-def names_member(claim: str) -> bool:
-    """The claim names some closed-class value (``families.VALUES``) and nothing else ("actually it's green
-    these days", "aisle from now on"): asked once per claim, before any candidate."""
-    values = slots.of(claim).values
-    return bool(values) and bool(_ANY_MEMBER.search(claim)) and all(_ANY_MEMBER.fullmatch(w) for w in values)
-
-
-def other_member(claim: str, entry: str) -> bool:
-    """The entry is about a closed-class attribute and each text names a member the other lacks ("been using
-    neovim full time" about "my editor is VS Code"): like ``moments.other_day``, for ``families.VALUES``. The
-    entry's attribute decides: the claim may name the member alone ("actually it's green these days" about "my
-    favourite colour is blue"), or its first cue may be that member read as another attribute's ("green" is
-    also a build's status), but then the member is all it says: "light rain today" and "CI is green again"
-    name other things."""
-    fe = slots.family(entry)
-    if fe is None or fe[0] not in _MEMBERS:
-        return False
-    rx, fc = _MEMBERS[fe[0]], slots.family(claim)
-    if (fc is None or fc[0] != fe[0]) and not ((fc is None or rx.fullmatch(fc[2].group(0))) and names_member(claim)
-                                               and slots.same_subject(slots.of(claim), slots.of(entry))):
-        return False
-    a, b = ({member(m) for m in rx.findall(text)} for text in (claim, entry))
-    return bool(a - b) and bool(b - a)
-
-
-_STATES = {name: re.compile(rf"(?<![\w-])(?:{cue})(?![\w-])", re.I) for name, cue, _ in FAMILIES
-           if name in VALUES and name not in ("device", "bank", "editor")}
-"""The cue of each closed class whose members are a state someone is in (a shift, a seat, a diet, a theme), not
-a thing named in passing ("revoked the thinkpad key" names a laptop, it does not swap one)."""
-
-
-def sets_state(claim: str) -> bool:
-    """The claim's own attribute is such a state and it names a member: asked once per claim."""
-    fc = slots.family(claim)
-    return fc is not None and fc[0] in _STATES and bool(_MEMBERS[fc[0]].search(claim))
-
-
-def state_moved(claim: str, entry: str) -> bool:
-    """The claim sets a state ("omar's back on days") that an entry about more than it holds another member of
-    ("he's on nights this month so i'm doing all the school runs"): the entry's first attribute is another, but it
-    names this one with its cue, and each names a member the other lacks."""
-    if not sets_state(claim):
-        return False
-    name = slots.family(claim)[0]
-    if not _STATES[name].search(entry):
-        return False
-    a, b = ({member(m) for m in _MEMBERS[name].findall(text)} for text in (claim, entry))
-    return bool(a - b) and bool(b - a)
 
 
 STATES: dict[str, str] = {

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import calls, change, chitchat, grounding, linking, moments, pending, polarity, quantities, records, slots, tense
+from . import calls, change, chitchat, grounding, linking, members, moments, pending, polarity, quantities, records, slots, tense
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered
 from .executor import Step
@@ -58,9 +58,8 @@ def restated(claim: str, entry: str) -> bool:
 
 
 def slot_of(item: Claim | Entry) -> slots.Slot:
-    """The slot of a claim or an entry (its cardinality from the claim's ``many``, an entry's metadata).
-    Asked of every candidate of every decision (~55 at the scale benchmark's 10k entries): a cache hit
-    then, so the few checks around it are written for speed (``is`` against the two bools)."""
+    """The slot of a claim or an entry (its cardinality from the claim's ``many``, an entry's metadata). Asked of every
+    candidate of every decision (~55 a write at 10k entries), a cache hit: the checks around it are written for speed."""
     many = item.many if type(item) is Claim else item.metadata.get("many")
     return slots.of(item.text, item.slot, many if many is True or many is False else None)
 
@@ -285,9 +284,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     moving = [quantities.moves(claim.text, e.text) for e, _ in kept] if quantities.moved_to(claim.text) is not None else []
     if not any(moving) and moments.moving(claim.text):      # "it's the 27th now": the one entry holding when
         moving = [moments.moves(claim.text, e.text) for e, _ in kept]       # something happens
-    if not any(moving) and (change.names_member(claim.text) or change.sets_state(claim.text)):
-        moving = [change.other_member(claim.text, e.text) or change.state_moved(claim.text, e.text) for e, _ in kept]
-        # "actually it's green these days", "omar's back on days": the one entry holding another of the class
+    if not any(moving) and (members.only_member(claim.text) or members.sets_state(claim.text)):    # "aisle from now
+        moving = [members.other(claim.text, e.text) or members.swapped(claim.text, e.text) for e, _ in kept]   # on"
     moved = {e.id for (e, _), m in zip(kept, moving) if m} if sum(moving) == 1 else set()
     if moved:                           # "upped me to 2100": the one entry holding a number it moves
         links = [max(p, link_at) if p is not None and e.id in moved else p for (e, _), p in zip(kept, links)]

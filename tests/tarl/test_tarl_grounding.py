@@ -103,16 +103,16 @@ def test_a_number_moved_with_its_unit_unsaid_links_only_to_the_one_quantity_near
 
 
 def test_a_closed_class_value_said_alone_is_about_the_entry_of_its_class() -> None:
-    from shared_core.change import other_member
+    from shared_core.members import other as other_member
     assert other_member("actually it's green these days", "my favourite colour is blue")
     assert other_member("been using neovim full time", "my editor is VS Code")       # both name the class
     assert not other_member("CI is green again", "my favourite colour is blue")        # about something else
     assert not other_member("light rain today", "I prefer dark mode")                  # says more than the member
     assert not other_member("blue, still", "my favourite colour is blue")              # the same member
-    from shared_core.change import state_moved
-    assert state_moved("omar's back on days", "he's on nights this month so i'm doing all the school runs")
-    assert not state_moved("omar's back on days", "gym 3 days a week")                 # no shift named
-    assert not state_moved("revoked the thinkpad key", "my laptop is a macbook")       # a thing, not a state
+    from shared_core.members import swapped as swaps_state
+    assert swaps_state("omar's back on days", "he's on nights this month so i'm doing all the school runs")
+    assert not swaps_state("omar's back on days", "gym 3 days a week")                 # no shift named
+    assert not swaps_state("revoked the thinkpad key", "my laptop is a macbook")       # a thing, not a state
 
 
 def test_a_moved_moment_is_about_the_entry_that_holds_one_and_a_repeated_one_is_not() -> None:
