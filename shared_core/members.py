@@ -22,8 +22,8 @@ _ANY_MEMBER = re.compile("|".join(rx.pattern for rx in _MEMBERS.values()), re.I)
 def only_member(claim: str) -> bool:
     """The claim names some closed-class value (``families.VALUES``) and nothing else ("actually it's green
     these days", "aisle from now on"): asked once per claim, before any candidate."""
-    values = slots.of(claim).values
-    return bool(values) and bool(_ANY_MEMBER.search(claim)) and all(_ANY_MEMBER.fullmatch(w) for w in values)
+    values = slots.of(claim).values      # (each a word of the claim: a member among them is one in the claim)
+    return bool(values) and all(_ANY_MEMBER.fullmatch(w) for w in values)
 
 
 def other(claim: str, entry: str) -> bool:
