@@ -240,6 +240,17 @@ _UNCHANGED = Prefiltered(re.compile(r"\b(?:(?:has|have|had|is|was)n'?t changed|(
 unchanged = _UNCHANGED.search
 
 
+_BEGUN = Prefiltered(re.compile(r"\b(?:start(?:ed|ing)|beg[au]n|beginning|t(?:ook|aking|aken) up|pick(?:ed|ing) up|"
+                                r"took to|taken to|got into|getting into)\b", re.I))
+"""A state or habit said to have begun ("started taking milk in my coffee", "took up climbing")."""
+
+
+def begun(claim: str, entry: str) -> bool:
+    """The claim says something began that the entry does not, with a word the entry lacks: news, never a repeat
+    of the entry ("started taking milk in my coffee" about "I drink my coffee black")."""
+    return bool(_BEGUN.search(claim)) and not _BEGUN.search(entry) and bool(specific(claim) - specific(entry))
+
+
 STATES: dict[str, str] = {
     "done": r"done|complete[ds]?|resolved|closed|finished|fixed",
     "todo": r"open|to ?do|backlog|reopened|unresolved",

@@ -169,6 +169,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if f.get("is_question"):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # "standup is at 9:30 right?" asks; it states nothing to keep
         # (dev and train f-j, held-out sets: no decision moves but one wrong either way)
+    if identity and f.get("begun") and not any(f.get(k) for k in SAYS_SAME):
+        ok[Action.NOOP] = False         # "started taking milk in my coffee" about "I drink my coffee black": news
     if identity and f.get("many") and f.get("adds_value"):
         ok[Action.NOOP] = False         # "allergic to peanuts and tree nuts" after "allergic to peanuts": a value
         # more is news, not a repeat (dev and train f-j: slotted +1 / -1, a recap appended beside what it repeats)

@@ -197,6 +197,14 @@ def test_a_relative_s_fact_and_the_user_s_own_stay_two() -> None:
         assert sorted(e.text for e in engine.accepted("c")) == ["I live in York", "my brother lives in Leeds"]
 
 
+def test_a_habit_said_to_have_begun_is_never_dropped_as_a_repeat() -> None:
+    """"started taking milk" says something the entry does not: kept (beside or instead of it), never a noop."""
+    with MemoryEngine.open() as engine:
+        _, second = said(engine, [("I drink my coffee black", "user"), ("started taking milk in my coffee", "user")])
+        assert second.action is not Action.NOOP
+        assert "started taking milk in my coffee" in [e.text for e in engine.accepted("c")]
+
+
 def test_a_person_who_moved_on_changes_their_entry_and_only_that_one() -> None:
     """A lowercase name and a leaving verb link to that person's entry ("tariq left ..."); a move named as
     another attribute ("moved to Berlin") does not replace what the person does."""
