@@ -75,7 +75,8 @@ GENERIC = frozenset(
 FILLER = frozenset(
     "now still yep yes yeah yup ok okay actually update updated news big just btw fyi heads quick note again "
     "currently anymore longer new old these days today lately recently officially finally turns out so well "
-    "anyway confirm confirmed confirming correct right indeed definitely really totally same".split()
+    "anyway confirm confirmed confirming correct right indeed definitely really totally same obviously basically "
+    "literally honestly seriously tbh ngl lol haha tho though kinda sorta thing things stuff".split()
 )
 _COMMON_INITIAL = FILLER | STOP | frozenset(
     "perhaps maybe apparently some starting from since got please remember remind reminder hey hi hello big "

@@ -285,3 +285,11 @@ def test_a_stance_turned_around_on_the_same_value_is_a_flip() -> None:
     assert flipped("gone off sushi completely", "I love sushi")
     assert not flipped("I hate country music though", "I love jazz, mostly coltrane")      # another value
     assert not flipped("still can't stand olives", "I hate olives")                        # the same stance
+
+
+def test_spoken_fillers_are_no_values() -> None:
+    """"still me with the shellfish thing obviously" names one value, shellfish: a restatement of the allergy, not
+    a further allergy to "thing" and "obviously"."""
+    assert slots.of("still me with the shellfish thing obviously").values == {"shellfish"}
+    values = slots.of("honestly kinda over sushi tbh").values
+    assert "sushi" in values and not values & {"honestly", "kinda", "tbh"}
