@@ -295,7 +295,8 @@ def moved_state(claim: str, entry: str) -> bool:
     """The entry records a state ("status": "online", "status: sent") and the claim names another one
     and not that one ("3 heartbeats missed -> status offline", "1182 is done", "invoice.paid"): the
     record moved on, however the two are worded."""
-    held = _held_state(entry) or (_states(entry) if identifiers(entry) else frozenset())   # "Ticket SUP-1 is open"
+    held = _held_state(entry) or (_states(entry) if identifiers(entry) or "#" in (slots.of(entry).subject or "")
+                                  else frozenset())   # "Ticket SUP-1 is open", "Order 4471 is in transit"
     said = _states(claim) if held else frozenset()
     return bool(said) and not said & held
 

@@ -111,8 +111,11 @@ def _other_call(claim: str, entry: str) -> bool:
 
 
 _RELATION = "|".join(sorted(slots.RELATIONS))
+_SAYS = f"is|are|was|were|has|have|had|turns?|turned|{slots.ACTS}"
+"""Verbs after a relation that say something of that relative ("my partner prefers coffee", "my parents live in Porto");
+not a name ("my sister Anjali ...", which a later claim may name alone)."""
 _RELATIVE = Prefiltered(re.compile(
-    rf"^\W*(?:my|our)\s+({_RELATION})(?:'s|\s+(?:is|was|has|had|turns?|turned|lives|works))\b", re.I))
+    rf"^\W*(?:my|our|(?:the )?user(?:'s|s'))\s+({_RELATION})(?:'s|\s+(?:{_SAYS}))\b", re.I))
 _RELAYED = Prefiltered(re.compile(
     rf"^\W*(?:my|our)\s+(?:\w+\s+)?(?:{_RELATION})\s+(?:says?|said|thinks?|thought|reckons?|"
     r"claims?|insists?|swears?|believes?|is convinced)\b", re.I))

@@ -36,7 +36,14 @@ MANY = frozenset(name for name, _, many in FAMILIES if many)
 RELATIONS = frozenset(
     "daughter son kid child wife husband partner mom mum mother dad father brother sister manager boss colleague "
     "friend neighbour neighbor roommate landlord landlady dog cat doctor dentist grandma grandpa aunt uncle cousin "
-    "team assistant teacher coach".split())
+    "team assistant teacher coach parents kids children sons daughters brothers sisters grandparents girlfriend "
+    "boyfriend fiance fiancee spouse flatmate housemate nephew niece grandson granddaughter stepdad stepmum stepmom "
+    "baby twins".split())
+ACTS = ("(?:lives?|works?|loves?|likes?|hates?|prefers?|drives?|plays?|eats?|drinks?|needs?|uses?|goes|go|attends?|"
+        "studies|study|speaks?|takes?|owns?)")
+"""Verbs that say what a relative does ("my wife drives a Tesla"): after one, the relation is the subject, not the
+user's attribute ("my wife is Ana" names the user's partner)."""
+_ACTS = re.compile(rf"\s*{ACTS}\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|my|mine|myself)\b", re.I)
 _USER = Prefiltered(re.compile(r"\b(?:the\s+)?user(?:'s)?\b", re.I))
 _PRONOUN = re.compile(r"^(?:he|she|they|his|her|their|him|them|it|its)\b", re.I)
@@ -155,12 +162,12 @@ def _subject(text: str) -> tuple[str | None, str]:
     if m is not None:
         owner, what = m.group(1).lower(), m.group(2).lower()
         rest = text[m.end():]
-        if what in RELATIONS and (_other_family(what, rest) or not rest.strip()) and not _copula_value(rest):
+        if what in RELATIONS and (_other_family(what, rest) or not rest.strip() or _ACTS.match(rest)) and not _copula_value(rest):
             return f"{owner}.{what}", text[:m.start()] + " " + rest
         return owner, text[:m.start()] + " " + what + " " + rest
     if _USER.search(text[:30]) or _FIRST_PERSON.search(text):
-        rel = re.search(r"\b(?:my|the user's|user's)\s+(\w+)\s+(.*)", text, re.I)
-        if rel and rel.group(1).lower() in RELATIONS and _other_family(rel.group(1), rel.group(2)) \
+        rel = re.search(r"\b(?:my|the user's|user's)\s+(\w+)(?:'s)?\s+(.*)", text, re.I)
+        if rel and rel.group(1).lower() in RELATIONS and (_other_family(rel.group(1), rel.group(2)) or _ACTS.match(rel.group(2))) \
                 and not _copula_value(rel.group(2)):
             return rel.group(1).lower(), rel.group(2)
         return "user", _USER.sub(" ", text)

@@ -190,11 +190,30 @@ def test_a_changed_value_revises(case: str) -> None:
         assert [e.text for e in engine.accepted("c")] == [new]
 
 
-def test_a_relative_s_fact_and_the_user_s_own_stay_two() -> None:
-    """The swapped-value rule needs the same subject: the user's city is not their brother's."""
+@pytest.mark.parametrize(("first", "then"), [
+    ("my brother lives in Leeds", "I live in York"),
+    ("I live in Lisbon", "my parents live in Porto"),                       # a plural relation
+    ("I'm vegetarian", "my kids eat meat"),
+    ("The user's sister lives in York.", "The user lives in Leeds."),       # an extractor's third person
+    ("The user prefers tea.", "The user's partner prefers coffee."),
+    ("The user's phone number is 07700 900123.", "The user's wife's phone number is 07700 900555."),
+    ("The user's favourite colour is blue.", "The user's daughter's favourite colour is pink."),
+    ("The user drives a Golf.", "The user's wife drives a Tesla."),         # the relative does something
+])
+def test_a_relative_s_fact_and_the_user_s_own_stay_two(first: str, then: str) -> None:
+    """The swapped-value rule needs the same subject: the user's city is not their brother's, however the
+    relation is said (first or third person, one relative or several, their own attribute or a possessive)."""
     with MemoryEngine.open() as engine:
-        said(engine, [("my brother lives in Leeds", "user"), ("I live in York", "user")])
-        assert sorted(e.text for e in engine.accepted("c")) == ["I live in York", "my brother lives in Leeds"]
+        said(engine, [(first, "user"), (then, "user")])
+        assert sorted(e.text for e in engine.accepted("c")) == sorted([first, then])
+
+
+def test_a_tool_reporting_a_record_s_next_state_changes_it() -> None:
+    """An order named by a bare number ("Order 4471") is a record too: "delivered" moves its "in transit" on."""
+    with MemoryEngine.open() as engine:
+        first, = said(engine, [("Order 4471 is in transit.", "user")])
+        second, = said(engine, [("The tracking tool reports order 4471 as delivered.", "tool")], start=1)
+        assert second.action is Action.REVISE and second.target_id == first.entry_id
 
 
 def test_a_habit_said_to_have_begun_is_never_dropped_as_a_repeat() -> None:
