@@ -251,6 +251,25 @@ def begun(claim: str, entry: str) -> bool:
     return bool(_BEGUN.search(claim)) and not _BEGUN.search(entry) and bool(specific(claim) - specific(entry))
 
 
+_ADDRESS = re.compile(r"(?<![\w@])[\w.+-]*@[\w-]+(?:\.[\w-]+)*")
+"""An email address or an @handle ("d.v@fastmail.com", "@sana.q"): one account, however the sentence is worded."""
+
+
+def readdressed(claim: str, entry: str) -> bool:
+    """Each text names an address the other lacks ("recovery email is d.v@fastmail.com" about "... is
+    dmitri.alt@proton.me"): another account, never a restatement, however alike the sentences are."""
+    if "@" not in claim or "@" not in entry:
+        return False
+    a, b = ({_account(m) for m in _ADDRESS.findall(t) if "*" not in t} for t in (claim, entry))
+    return bool(a - b) and bool(b - a)
+
+
+def _account(address: str) -> str:
+    """The address up to its domain's first label: "lily.h@gmail" is "lily.h@gmail.com" said short."""
+    local, _, domain = address.lower().partition("@")
+    return f"{local}@{domain.split('.')[0]}"
+
+
 STATES: dict[str, str] = {
     "done": r"done|complete[ds]?|resolved|closed|finished|fixed",
     "todo": r"open|to ?do|backlog|reopened|unresolved",

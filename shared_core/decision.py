@@ -111,11 +111,8 @@ def _other_call(claim: str, entry: str) -> bool:
 
 
 _RELATION = "|".join(sorted(slots.RELATIONS))
-_SAYS = f"is|are|was|were|has|have|had|turns?|turned|{slots.ACTS}"
-"""Verbs after a relation that say something of that relative ("my partner prefers coffee", "my parents live in Porto");
-not a name ("my sister Anjali ...", which a later claim may name alone)."""
-_RELATIVE = Prefiltered(re.compile(
-    rf"^\W*(?:my|our|(?:the )?user(?:'s|s'))\s+({_RELATION})(?:'s|\s+(?:{_SAYS}))\b", re.I))
+_RELATIVE = Prefiltered(re.compile(rf"^\W*(?:my|our|(?:the )?user(?:'s|s'))\s+({_RELATION})"   # then a copula or what
+                                   rf"(?:'s|\s+(?:is|are|was|were|has|have|had|turns?|turned|{slots.ACTS}))\b", re.I))  # it does
 _RELAYED = Prefiltered(re.compile(
     rf"^\W*(?:my|our)\s+(?:\w+\s+)?(?:{_RELATION})\s+(?:says?|said|thinks?|thought|reckons?|"
     r"claims?|insists?|swears?|believes?|is convinced)\b", re.I))
@@ -339,8 +336,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         record = records.compare(claim.text, best.text,     # two readings of one record, field by field
                                  mine.explicit.rsplit(".", 1)[-1] if mine.explicit else None)
         alike = written_alike(claim.text), written_alike(best.text)   # "March 3rd" is "March 3"
-        replaced = ended or revived or polarity.flipped(claim.text, best.text) or (record if record is not None
-                                        else bool(f["value_replaced"]) or change.replaced(*alike))
+        replaced = ended or revived or change.readdressed(claim.text, best.text) or polarity.flipped(claim.text, best.text) \
+            or (record if record is not None else bool(f["value_replaced"]) or change.replaced(*alike))
         change_p = 0.0 if record is False and not replaced else _change(claim, best, sim, mine, theirs, f, replaced)
         kept_by = cfg.source(best.source)               # the kind of source that wrote the entry
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),

@@ -167,8 +167,8 @@ def _subject(text: str) -> tuple[str | None, str]:
         return owner, text[:m.start()] + " " + what + " " + rest
     if _USER.search(text[:30]) or _FIRST_PERSON.search(text):
         rel = re.search(r"\b(?:my|the user's|user's)\s+(\w+)(?:'s)?\s+(.*)", text, re.I)
-        if rel and rel.group(1).lower() in RELATIONS and (_other_family(rel.group(1), rel.group(2)) or _ACTS.match(rel.group(2))) \
-                and not _copula_value(rel.group(2)):
+        if rel and rel.group(1).lower() in RELATIONS and not _copula_value(rel.group(2)) \
+                and (_other_family(rel.group(1), rel.group(2)) or _ACTS.match(rel.group(2))):
             return rel.group(1).lower(), rel.group(2)
         return "user", _USER.sub(" ", text)
     if _PRONOUN.match(text.strip()):

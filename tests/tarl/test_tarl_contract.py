@@ -216,6 +216,23 @@ def test_a_tool_reporting_a_record_s_next_state_changes_it() -> None:
         assert second.action is Action.REVISE and second.target_id == first.entry_id
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("The user's recovery email is dmitri.alt@proton.me.", "The user's recovery email is d.v@fastmail.com."),
+    ("The user's Slack handle is @sana.q.", "The user goes by @sanaq on Slack."),
+])
+def test_another_address_is_a_change_however_alike_the_sentences(old: str, new: str) -> None:
+    with MemoryEngine.open() as engine:
+        first, second = said(engine, [(old, "user"), (new, "user")])
+        assert second.action is Action.REVISE and second.target_id == first.entry_id
+
+
+def test_an_address_said_short_is_the_same_address() -> None:
+    """"lily.h@gmail" is "lily.h@gmail.com" cut short, not another account."""
+    from shared_core import change
+    assert not change.readdressed("bills go to lily.h@gmail", "Your billing email is lily.h@gmail.com.")
+    assert change.readdressed("bills go to lily.h@outlook.com", "Your billing email is lily.h@gmail.com.")
+
+
 def test_a_habit_said_to_have_begun_is_never_dropped_as_a_repeat() -> None:
     """"started taking milk" says something the entry does not: kept (beside or instead of it), never a noop."""
     with MemoryEngine.open() as engine:
