@@ -122,3 +122,13 @@ def test_a_moved_moment_is_about_the_entry_that_holds_one_and_a_repeated_one_is_
     assert not moves("still the 14th", "dentist on the 14th at 8:30")
     assert not moves("push notif: firmware 4.18 now required", "inverter firmware 4.12, installed 3 march")
     assert not moves("dentist on the 16th", "dentist on the 14th at 8:30")      # no word that moves it
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("My cousin says I live in Porto", "I live in Porto"),
+    ("The nurse reports that the user is fine", "the user is fine"),
+    ("The user reports to Olu Bamgbose.", "The user reports to Olu Bamgbose."),     # whom one reports to: a manager
+])
+def test_an_attribution_frame_is_not_the_proposition_but_reporting_to_someone_is(text: str, kept: str) -> None:
+    from shared_core.grounding import proposition
+    assert proposition(text) == kept
