@@ -131,7 +131,7 @@ def _moved_on(claim: str, entry: str) -> bool:
 _SET_TO = Prefiltered(re.compile(
     r"\b(?:bump(?:ed)?|rais(?:e|ed)|lower(?:ed)?|cut|increas(?:e|ed)|decreas(?:e|ed)|reduc(?:e|ed)|set|chang(?:e|ed)|"
     r"mov(?:e|ed)|push(?:ed)?|pull(?:ed)?|upp(?:ed)?|drop(?:ped)?|turn(?:ed)?|put)\b(?:\s+[\w'.-]+){0,4}?\s+(?:up |down |back )?to\s+"
-    r"([\w:.]*\d[\w:.]*|[a-z]+\b)", re.I))
+    r"([£$€]?[\w:.]*\d[\w:.,]*|[a-z]+\b)", re.I))
 """A verb that sets something, and the value it is set to ("bumped max retries to 5", "cut dining to 120",
 "push standup to 10:30")."""
 
@@ -168,7 +168,7 @@ _ENDS = Prefiltered(re.compile(
     r"\b(?:ditch(?:ed|ing)?|dump(?:ed|ing)?|left|leaving|quit(?:ting)?|finished|sold|selling|cancel(?:l?ed|l?ing)?|"
     r"remov(?:e|ed|ing)|delet(?:e|ed|ing)|uninstall(?:ed|ing)?|drop(?= the\b)|scrap|"
     r"swap(?=\s+(?:(?:the|my|our|out)\s+)?(?:[\w'-]+\s+){1,2}for\b)|(?:gone|went|going) (?:right |completely |totally )?off|"
-    r"dropp(?:ed|ing)|g[ai]ve up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
+    r"dropp(?:ed|ing)|g[ai]ven? up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
     r"done with|last day (?:at|of|with)|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded|trading|not|rather than|instead of|"
     r"rip|r\.i\.p\.?|lost|buried|mourning|grieving|broke up with|split (?:up )?(?:with|from)|separated from|divorced|"

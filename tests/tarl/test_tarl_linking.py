@@ -293,3 +293,9 @@ def test_spoken_fillers_are_no_values() -> None:
     assert slots.of("still me with the shellfish thing obviously").values == {"shellfish"}
     values = slots.of("honestly kinda over sushi tbh").values
     assert "sushi" in values and not values & {"honestly", "kinda", "tbh"}
+
+
+def test_a_value_set_in_money_and_an_ending_in_the_perfect_are_changes() -> None:
+    """"got a raise to £56,500" sets the salary to an amount the entry lacks; "has given up football" ends it."""
+    assert change.replaced("The user got a raise to £56,500.", "The user earns £52,000 a year.")
+    assert change.ends("Teo has given up football.") == ("football",)
