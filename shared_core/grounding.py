@@ -219,6 +219,13 @@ CUES: dict[str, Prefiltered] = {
                       r"^[^\w{\[]*from:\s|"
                       r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b",
         "cue_speculative": r"\b(?:maybe|perhaps|possibly|might|could be|not sure|unsure|i wonder|wondering whether)\b",
+        "cue_may": r"\b(?-i:may)\s+(?:well\s+|soon\s+|also\s+|yet\s+|not\s+|even\s+)?(?-i:[a-z]{3,})\b|"
+                   r"\b(?:weighing|mulling)(?: up| over)? (?:a |the )?(?:switch|move|change)\b",
+        "cue_intent": r"(?<!no )(?<!not )(?<!n't )\b(?:wants?|wanting|hop(?:e|es|ing)|plan(?:s|ning)?|intend(?:s|ing)?|aim(?:s|ing)?|would like|'d like|keen|"
+                      r"looking|likely|supposed)\s+to\s+(?:\w+\s+)?(?:move|relocate|switch|leave|quit|change|join|start|retire|"
+                      r"sell|transfer|swap|drop|stop|go back)\b|"
+                      r"\b(?:should|could|might|may)\s+(?:well\s+)?(?:be\s+(?:moving|switching|leaving|starting|joining|changing|"
+                      r"relocating)|end up)\b",
         "cue_conditional": r"\b(?:(?<!even )(?<!as )if(?! you(?:'re| are)? (?:ever |)(?:plan|planning|look|looking|book|booking|order|ordering|make|making|"
                            r"cook|cooking|ask|asking|wonder|wondering|need|want|get|getting|do|doing)\b)|unless|depending on|assuming|provided|might|may be|could be|thinking (?:of|about)|"
                            + CONSIDERING + r"|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
@@ -229,7 +236,9 @@ CUES: dict[str, Prefiltered] = {
 ``cue_speculative`` marks a guess rather than a report ("maybe she lives in Rome"); weaker hedges ("I
 think", "probably") are left to the policy: people use them on completed changes. ``cue_later`` is read by
 the contract only (a rumour of a later change waits): the policy's networks were trained without it, so
-``cue_future`` keeps the meaning they learned."""
+``cue_future`` keeps the meaning they learned. ``cue_may`` is the contract's too: "Ezra may move to Northfield" is a guess
+like "might", but the networks learned "may" as a weak hedge, which people also put on completed changes. ``cue_intent``
+(contract only) is a change wished, planned or expected, not made: "hoping to move to York", "should be moving soon"."""
 
 
 _FIELD = Prefiltered(re.compile(r"\b\w+\s*[=:]\s*\S"))

@@ -267,16 +267,21 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.DEFER_VERIFY] = ok[Action.REJECT_CONFLICT] = ok[Action.APPEND] = False  # stays for as-of)
         ok[Action.REVISE] = True
         ok[Action.NOOP] = bool(f.get("exact_duplicate")) or restated     # its own date is news, unless it repeats
-    if f.get("cue_speculative") or (f.get("hedged") and (f.get("cue_hearsay") or f.get("source_prior", 1.0) < OWNER_PRIOR)) \
+    guess = f.get("cue_speculative") or f.get("cue_may") or f.get("cue_intent")
+    if guess \
+            or (f.get("hedged") and (f.get("cue_hearsay") or f.get("source_prior", 1.0) < OWNER_PRIOR)) \
             or (f.get("cue_hearsay") and f.get("cue_future")):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
+        if guess and f.get("novelty", 0.0) > 0.5 \
+                and not any(f.get(k) for k in SAYS_SAME):
+            ok[Action.NOOP] = False     # a guess at another value ("may switch to a GP nearer work") is no repeat
     if f.get("source_prior", 0.0) >= SPEAKER_PRIOR and not f.get("hedged") and not f.get("cue_hearsay") \
             and not any(f.get(k) for k in OWNER_WAITS) and not _snapshot(f):
         ok[Action.DEFER_VERIFY] = False     # the user's own unhedged word is never left to wait on itself
     if ok[Action.APPEND] and not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= RECORDER_PRIOR \
             and not any(f.get(k) for k in OWNER_WAITS) and not _snapshot(f):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
-    fut = f.get("cue_future") or f.get("cue_later")     # ("last day end of month", "he'll be back by christmas")
+    fut = f.get("cue_future") or f.get("cue_later") or f.get("cue_may") or f.get("cue_intent")   # "he may retire"
     if f.get("untrusted") and fut and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates")):
         ok[Action.REJECT_CONFLICT] = False  # hearsay about a future change is a rumour to verify, not a contradiction
         # of what holds now (labels: a rumour about a future change waits)

@@ -233,6 +233,36 @@ def test_an_address_said_short_is_the_same_address() -> None:
     assert change.readdressed("bills go to lily.h@outlook.com", "Your billing email is lily.h@gmail.com.")
 
 
+@pytest.mark.parametrize(("old", "maybe"), [
+    ("Ezra goes to Riverside School.", "Ezra may move to Northfield Academy for sixth form."),
+    ("The user's broadband is with Zen.", "The user is weighing a switch to Hyperoptic when the Zen contract ends."),
+    ("The user lives in Leeds.", "The user is hoping to move to York."),               # wished, planned, expected:
+    ("The user lives in Leeds.", "The user should be moving to York soon."),           # not made
+    ("I work at Acme", "planning to leave Acme for Initech"),
+])
+def test_what_may_happen_waits(old: str, maybe: str) -> None:
+    """"may" is a guess like "might", and a change hoped for or planned is not made yet: it waits for confirmation,
+    the current value stays current."""
+    with MemoryEngine.open() as engine:
+        first, second = said(engine, [(old, "user"), (maybe, "user")])
+        assert second.action is Action.DEFER_VERIFY
+        assert [e.text for e in engine.accepted("c")] == [old]
+
+
+def test_hearsay_that_something_may_change_waits_rather_than_being_rejected() -> None:
+    with MemoryEngine.open() as engine:
+        said(engine, [("Sam's team works in Shoreditch.", "user")])
+        rumour, = said(engine, [("Sam's manager mentioned Sam's team may relocate to Canary Wharf later this year.",
+                                 "third_party")], start=1)
+        assert rumour.action is Action.DEFER_VERIFY
+
+
+def test_the_month_of_may_is_no_guess() -> None:
+    from shared_core.grounding import claim_features
+    assert not claim_features(Claim(text="Dentist on 14 May at 10:00", namespace="c"))["cue_may"]
+    assert claim_features(Claim(text="Ezra may move schools", namespace="c"))["cue_may"]
+
+
 def test_a_habit_said_to_have_begun_is_never_dropped_as_a_repeat() -> None:
     """"started taking milk" says something the entry does not: kept (beside or instead of it), never a noop."""
     with MemoryEngine.open() as engine:
