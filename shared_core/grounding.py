@@ -319,7 +319,8 @@ def vector(grounding_features: dict[str, float]) -> list[float]:
 
 _ATTRIBUTION = re.compile(
     r"^\s*(?:according to [^,]{1,40},|(?:(?:my|a|an|the|his|her|their|our|some)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+"
-    r"(?:says|said|thinks|claims|claimed|mentioned|told me|reckons|believes|reports(?!\s+(?:to|into)\b)|heard)(?:\s+that)?|"
+    r"(?:says|said|thinks|claims|claimed|mentioned|told me|reckons|believes|reports(?!\s+(?:to|into)\b)|heard|"
+    r"(?<!user )(?<!i )(?<!we )(?:shows|lists|displays|indicates))(?:\s+that)?|"
     r"(?:remember|note|memory|fyi|fact about the user|user said|saving for later)\s*:?)\s*",
     re.I,
 )

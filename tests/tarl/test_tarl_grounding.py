@@ -128,6 +128,8 @@ def test_a_moved_moment_is_about_the_entry_that_holds_one_and_a_repeated_one_is_
     ("My cousin says I live in Porto", "I live in Porto"),
     ("The nurse reports that the user is fine", "the user is fine"),
     ("The user reports to Olu Bamgbose.", "The user reports to Olu Bamgbose."),     # whom one reports to: a manager
+    ("Calendar shows the boiler service on 10 October.", "the boiler service on 10 October."),   # a tool's reading
+    ("The user shows dogs at competitions.", "The user shows dogs at competitions."),
 ])
 def test_an_attribution_frame_is_not_the_proposition_but_reporting_to_someone_is(text: str, kept: str) -> None:
     from shared_core.grounding import proposition
