@@ -215,6 +215,8 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |
                                r"(?:is |was )?retiring|went over to|moved out(?! of)|graduated|(?:is |was )?(?:off|out) sick|"
                                r"(?:is |has )?(?:shut|gone)(?=\s*(?:[,.;!]|$|now\b|already\b|for good\b))|"
                                r"shut for good|closed for good|closed (?:its|their) doors|got poached|can'?t make it|"
+                               r"(?:was|were|has been|have been|had been|got|is|are) (?:now |just |officially )?"
+                               r"(?:cancell?ed|called off|scrapped|axed|terminated|discontinued)|"
                                r"(?:got|was) (?:nicked|stolen|nabbed|pinched|written off|totalled)|left (?:the |our |my )?"
                                r"(?:team|company|firm|org|organi[sz]ation|business|project|squad|band|club|group)|"
                                r"(?:is |was |went |gone |has gone )?(?:off )?on (?:sabbatical|(?:mat|maternity|paternity|"

@@ -211,6 +211,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
         # (a slot only a Pending entry holds is free: the owner's own answer is kept, tarl_labels.md)
     past_other = identity and f.get("past_habit") and not f.get("value_overlap")
+    if identity and f.get("past_habit") and f.get("value_overlap") and not any(f.get(k) for k in SAYS_SAME):
+        ok[Action.NOOP] = False         # "used to live in Leeds" about "lives in Leeds": it ended, no repeat
     if past_other:
         ok[Action.REVISE] = False       # "used to work as a lab technician" about "works as a teacher": what was,
         # beside what is; "used to live in Lisbon" about "lives in Lisbon" shares the value and may end it

@@ -160,6 +160,7 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "colour_named_only_by_its_value": ("my favourite colour is blue", "actually it's green these days"),
     "seat_named_only_by_its_value": ("I prefer window seats", "aisle from now on"),
     "commute_swapped": ("I take the bus to work", "cycling to work now"),
+    "an_extractor_s_age": ("The user is 34.", "The user turned 35."),
     "shift_held_by_an_entry_about_more": ("jo's on nights this month so i'm doing all the school runs",
                                           "jo's back on days, finally"),
 }
@@ -261,6 +262,17 @@ def test_the_month_of_may_is_no_guess() -> None:
     from shared_core.grounding import claim_features
     assert not claim_features(Claim(text="Dentist on 14 May at 10:00", namespace="c"))["cue_may"]
     assert claim_features(Claim(text="Ezra may move schools", namespace="c"))["cue_may"]
+
+
+def test_a_state_said_to_have_ended_is_never_dropped_as_a_repeat() -> None:
+    """"used to live in Leeds" and "the flight was cancelled" say the entry no longer holds: kept, never a noop."""
+    with MemoryEngine.open() as engine:
+        _, used = said(engine, [("The user lives in Leeds.", "user"), ("The user used to live in Leeds.", "user")])
+        assert used.action is not Action.NOOP
+    with MemoryEngine.open() as engine:
+        first, off = said(engine, [("The user's flight to Oslo is on 3 June.", "user"),
+                                   ("The user's flight to Oslo was cancelled.", "user")])
+        assert off.action is Action.REVISE and off.target_id == first.entry_id
 
 
 def test_a_habit_said_to_have_begun_is_never_dropped_as_a_repeat() -> None:
