@@ -195,6 +195,7 @@ class MemoryEngine(BeliefsAPI):
         with self._lock:
             with self.store.writer(namespace) as w:
                 self._refresh()
+                w.known = getattr(self.vectors.rows, "held", None)      # exact now: refreshed under the lock
 
                 def call(step: Step) -> Transaction:
                     done.append(executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock()))
