@@ -150,7 +150,7 @@ class MemoryEngine(BeliefsAPI):
                 decision, steps = keys.after_promotion(claim, decision, steps, found[1])
             return decision, [run(step) for step in steps]   # one step, noop + promote (+ the change kept)
 
-        decision, done = self.transact(claim.namespace, body, vector=vector)
+        decision, done = self.transact(claim.namespace, body, vector=vector, decided=claim)
         created = next((t.created[0].id for t in done if t.created), None)
         return decision.model_copy(update={"tx": done[-1].tx, "entry_id": created})
 
@@ -186,15 +186,18 @@ class MemoryEngine(BeliefsAPI):
         """Execute explicit steps (lifecycle moves, Janus commits) atomically: all of them or none."""
         return self.transact(namespace, lambda run: [run(step) for step in steps])
 
-    def transact(self, namespace: str, body: Callable[..., _T], *, vector: np.ndarray | None = None) -> _T:
+    def transact(self, namespace: str, body: Callable[..., _T], *, vector: np.ndarray | None = None,
+                 decided: Claim | None = None) -> _T:
         """Run ``body(run)`` as one atomic unit: each ``run(step)`` executes and records a transaction that
         later steps can read (e.g. close an entry a previous step created); all commit together or none
         does. ``write``, ``apply`` and every lifecycle convenience are built on this. ``vector``: the
-        embedding of the claim the created entries carry, when the caller has it (else they are embedded)."""
+        embedding of the claim the created entries carry, when the caller has it (else they are embedded);
+        ``decided``: the claim a decision just prepared (an entry with its text, slot and cardinality is ready)."""
         done: list[Transaction] = []
         with self._lock:
             with self.store.writer(namespace) as w:
                 self._refresh()
+                w.known = getattr(self.vectors.rows, "held", None)      # exact now: refreshed under the lock
 
                 def call(step: Step) -> Transaction:
                     done.append(executor.execute(w, step, namespace=namespace, tx=w.next_tx(), at=self.clock()))
@@ -210,8 +213,9 @@ class MemoryEngine(BeliefsAPI):
             vectors = {e.id: vector for t in done for e in t.created} if vector is not None else {}
             self.vectors.committed(namespace, touched, vectors, done[-1].tx)   # exact: refreshed under the lock
         self.writer.submit(vectors, done[-1].tx)
-        for e in (e for t in done for e in t.created):   # per-text features every later write that meets
-            try:                                            # them reads: once, now (a write's claim: a cache hit)
+        ready = (decided.text, decided.slot, decided.many) if decided is not None else None   # (~40 us of cache hits)
+        for e in (e for t in done for e in t.created if (e.text, e.slot, e.metadata.get("many")) != ready):
+            try:                # per-text features every later write that meets them reads: once, now
                 deciding.prepare(e)
             except Exception:  # noqa: BLE001 - committed already: a speed-up must not fail the write
                 log.exception("features of entry %s not prepared", e.id)

@@ -49,6 +49,10 @@ class HeldEntries:
             found.update((e.id, e) for e in read)
         return [found[i] for i in ids if i in found]
 
+    def held(self, entry_id: str) -> Entry | None:
+        """The entry if held, else None (nothing is read)."""
+        return self._by_id.get(entry_id)
+
     def slot(self, namespace: str, slot: str, *, open_only: bool = True) -> list[Entry]:
         """The open entries holding ``slot``, oldest first, as ``store.slot(..., open_only=True)``."""
         if not open_only:

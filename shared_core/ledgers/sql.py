@@ -10,7 +10,7 @@ connection) and ``writer`` (one transaction under the store's write lock).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -55,20 +55,28 @@ class _Writer:
 
     ``entry`` is read once between two records: the executor reads a revision's target three times (the
     step's target, its premises' loop check, its consequences), and nothing else changes it under this
-    lock until ``record`` writes (which forgets every read)."""
+    lock until ``record`` writes (which forgets every read).
+
+    ``known``: entries exactly as the log's head at the unit's start has them (the engine's held entries,
+    refreshed under this lock), asked first for an entry no record of this unit moved: a write's target is
+    one of the candidates its decision read, and reading it again cost a SELECT and a row to parse."""
+
+    known: Callable[[str], Entry | None] | None = None
 
     def __init__(self, store: SQLLedgerStore, con: Any) -> None:
         self._store = store
         self._con = con
         self._next: int | None = None
         self._read: dict[str, Entry | None] = {}
+        self._moved: set[str] = set()
 
     def _exec(self, sql: str, params: tuple[Any, ...]) -> None:
         self._store._rows(sql, params, self._con, fetch=False)
 
     def entry(self, entry_id: str) -> Entry | None:
         if entry_id not in self._read:
-            self._read[entry_id] = self._store._one(entry_id, self._con)
+            held = self.known(entry_id) if self.known is not None and entry_id not in self._moved else None
+            self._read[entry_id] = held if held is not None else self._store._one(entry_id, self._con)
         return self._read[entry_id]
 
     def dependents(self, entry_id: str, include_history: bool = False) -> list[Entry]:
@@ -94,6 +102,7 @@ class _Writer:
         if t.tx != self.next_tx():
             raise RuntimeError(f"transaction {t.tx} recorded out of order (expected {self.next_tx()})")
         self._read.clear()
+        self._moved.update(m.entry_id for m in t.moves)
         self._exec(
             "INSERT INTO transactions (tx, namespace, action, at, target_id, claim, decision) VALUES (?,?,?,?,?,?,?)",
             (t.tx, t.namespace, t.action.value, _ts(t.at), t.target_id,

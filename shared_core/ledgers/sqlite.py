@@ -142,6 +142,9 @@ class SQLiteLedgerStore(SQLLedgerStore):
     One connection, shared by the threads of this process under a lock; other processes open their own
     and serialise on SQLite's write lock (``BEGIN IMMEDIATE``)."""
 
+    _unit: tuple[int, _LockedWriter] | None = None
+    """The open unit and the thread running it (see ``head``)."""
+
     def __init__(self, path: str | Path = ":memory:", *, timeout: float = 30.0) -> None:
         self.path = str(path)
         if self.path != ":memory:":
@@ -175,18 +178,31 @@ class SQLiteLedgerStore(SQLLedgerStore):
             cursor = self._db.execute(sql, params)
             return cursor.fetchall() if fetch else []
 
+    def head(self) -> int:
+        """Inside a unit, for the thread running it, the unit's own head: nothing else can append to the log
+        while ``BEGIN IMMEDIATE`` holds it, so the log's head is what the unit read once and recorded since
+        (a write asked it three times: the engine's refresh before the decision, again before reading its
+        candidates, and the unit's first transaction number). Other threads read the database, as before."""
+        unit = self._unit
+        if unit is not None and unit[0] == threading.get_ident():
+            return unit[1].head()
+        return super().head()
+
     @contextmanager
     def writer(self, namespace: str | None = None) -> Iterator[_Writer]:
         """SQLite has one writer at a time (``BEGIN IMMEDIATE``), whatever the ``namespace``."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
+            self._unit = (threading.get_ident(), _LockedWriter(self, self._db))
             try:
-                yield _LockedWriter(self, self._db)
+                yield self._unit[1]
                 self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:             # a failed COMMIT (disk full, I/O) leaves it open
                     self._db.execute("ROLLBACK")
                 raise
+            finally:
+                self._unit = None
 
     @contextmanager
     def upkeep_lock(self) -> Iterator[None]:
