@@ -275,6 +275,24 @@ def test_a_state_said_to_have_ended_is_never_dropped_as_a_repeat() -> None:
         assert off.action is Action.REVISE and off.target_id == first.entry_id
 
 
+def test_a_member_who_left_the_user_s_team_leaves_its_entry() -> None:
+    with MemoryEngine.open() as engine:
+        said(engine, [("Priya is on the user's team.", "user")])
+        omar, = said(engine, [("Omar is on the user's team.", "user")], start=1)
+        left, = said(engine, [("Omar left the user's team.", "user")], start=2)
+        assert left.action is Action.REVISE and left.target_id == omar.entry_id
+
+
+def test_an_age_in_years_old_is_no_stale_snapshot() -> None:
+    """"nine years old" dates nothing: the user's new fact about their dog is kept, not rejected as stale."""
+    from shared_core.grounding import claim_features
+    assert not claim_features(Claim(text="The user's dog Rex is nine years old.", namespace="c"))["cue_stale"]
+    assert claim_features(Claim(text="an old screenshot of the settings", namespace="c"))["cue_stale"]
+    with MemoryEngine.open() as engine:
+        _, rex = said(engine, [("The user has a dog named Rex.", "user"), ("The user's dog Rex is nine years old.", "user")])
+        assert rex.action is Action.APPEND
+
+
 def test_a_habit_said_to_have_begun_is_never_dropped_as_a_repeat() -> None:
     """"started taking milk" says something the entry does not: kept (beside or instead of it), never a noop."""
     with MemoryEngine.open() as engine:
