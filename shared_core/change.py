@@ -217,7 +217,8 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |
                                r"shut for good|closed for good|closed (?:its|their) doors|got poached|can'?t make it|"
                                r"(?:was|were|has been|have been|had been|got|is|are) (?:now |just |officially )?"
                                r"(?:cancell?ed|called off|scrapped|axed|terminated|discontinued)|"
-                               r"(?:got|was) (?:nicked|stolen|nabbed|pinched|written off|totalled)|left (?:the |our |my |(?:the )?user's )?"
+                               r"(?:got|was) (?:nicked|stolen|nabbed|pinched|written off|totalled)|"
+                               r"left (?:the |our |my |(?:the )?user's )?"
                                r"(?:team|company|firm|org|organi[sz]ation|business|project|squad|band|club|group)|"
                                r"(?:is |was |went |gone |has gone )?(?:off )?on (?:sabbatical|(?:mat|maternity|paternity|"
                                r"parental|long[- ]term sick) leave))\b",

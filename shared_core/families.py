@@ -30,7 +30,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                  r"\w+ standard) time|utc[+-]\d+", False),
     ("theme", r"dark mode|light mode|theme|dark theme|light theme|colou?r ?theme|solarized", False),
     ("age", r"turn(?:ed|s|ing) \d{1,3}|\d{1,3} ?(?:yo|y/o|yrs old)|"
-            r"(?:i'?m|i am|she's|he's|she is|he is|(?:the )?user is|they are|they're|(?-i:[A-Z][a-z]+) is|^is|^'s) \d{1,3}(?= *(?:now|today|already)? *[.!]*$)",
+            r"(?:i'?m|i am|she's|he's|she is|he is|(?:the )?user is|they are|they're|(?-i:[A-Z][a-z]+) is|^is|^'s) "
+            r"\d{1,3}(?= *(?:now|today|already)? *[.!]*$)",
      False),
     ("kids", r"kids?|children|child|sons|daughters|bab(?:y|ies)|little ones|newborn|twins|pregnan\w*|expecting", False),
     ("friend", r"best (?:mate|friend)|mates?|friends?|bff|buddy", True),

@@ -210,7 +210,8 @@ CUES: dict[str, Prefiltered] = {
         "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
         "cue_confirm": r"\b(?:still|yep|yup|as usual|same as|confirm(?:ed|s|ing)?|indeed|as before|again|"
                        r"(?:not|never|nothing's|nothing has) changed|unchanged|no change)\b",
-        "cue_stale": r"\b(?:(?<!years )(?<!year )(?<!months )(?<!weeks )(?<!days )(?<!yrs )(?<!-)old|outdated|cached?|(?:cached?|fetched|synced|retrieved|snapshot)_(?:at|ts|time)|snapshot|archived?|"
+        "cue_stale": r"\b(?:(?<!years )(?<!year )(?<!months )(?<!weeks )(?<!days )(?<!yrs )(?<!-)old|outdated|cached?|"
+                     r"(?:cached?|fetched|synced|retrieved|snapshot)_(?:at|ts|time)|snapshot|archived?|"
                      r"last year|" + USED_TO_RX + r"|back in|years ago|"
                      r"previous(?:ly)?|former(?:ly)?|20[01]\d|last (?:edited|updated|modified|synced|checked)|"
                      r"as_of|as of \d|record_updated|late upload|months ago|weeks ago|when (?:we|i) (?:went|were|stayed)|"
@@ -221,9 +222,9 @@ CUES: dict[str, Prefiltered] = {
         "cue_speculative": r"\b(?:maybe|perhaps|possibly|might|could be|not sure|unsure|i wonder|wondering whether)\b",
         "cue_may": r"\b(?-i:may)\s+(?:well\s+|soon\s+|also\s+|yet\s+|not\s+|even\s+)?(?-i:[a-z]{3,})\b|"
                    r"\b(?:weighing|mulling)(?: up| over)? (?:a |the )?(?:switch|move|change)\b",
-        "cue_intent": r"(?<!no )(?<!not )(?<!n't )\b(?:wants?|wanting|hop(?:e|es|ing)|plan(?:s|ning)?|intend(?:s|ing)?|aim(?:s|ing)?|would like|'d like|keen|"
-                      r"looking|likely|supposed)\s+to\s+(?:\w+\s+)?(?:move|relocate|switch|leave|quit|change|join|start|retire|"
-                      r"sell|transfer|swap|drop|stop|go back)\b|"
+        "cue_intent": r"(?<!no )(?<!not )(?<!n't )\b(?:wants?|wanting|hop(?:e|es|ing)|plan(?:s|ning)?|intend(?:s|ing)?|"
+                      r"aim(?:s|ing)?|would like|'d like|keen|looking|likely|supposed)\s+to\s+(?:\w+\s+)?"
+                      r"(?:move|relocate|switch|leave|quit|change|join|start|retire|sell|transfer|swap|drop|stop|go back)\b|"
                       r"\b(?:should|could|might|may)\s+(?:well\s+)?(?:be\s+(?:moving|switching|leaving|starting|joining|changing|"
                       r"relocating)|end up)\b",
         "cue_conditional": r"\b(?:(?<!even )(?<!as )if(?! you(?:'re| are)? (?:ever |)(?:plan|planning|look|looking|book|booking|order|ordering|make|making|"
