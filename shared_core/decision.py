@@ -111,8 +111,8 @@ def _other_call(claim: str, entry: str) -> bool:
 
 
 _RELATION = "|".join(sorted(slots.RELATIONS))
-_RELATIVE = Prefiltered(re.compile(rf"^\W*(?:my|our|(?:the )?user(?:'s|s'))\s+({_RELATION})"   # then a copula or what
-                                   rf"(?:'s|\s+(?:is|are|was|were|has|have|had|turns?|turned|{slots.ACTS}))\b", re.I))  # it does
+_RELATIVE = Prefiltered(re.compile(rf"^\W*(?:my|our|(?:the )?user(?:'s|s'))\s+({_RELATION})"   # then a copula or a verb
+                                   rf"(?:'s|\s+(?:is|are|was|were|has|have|had|turns?|turned|{slots.ACTS}))\b", re.I))   # no name
 _RELAYED = Prefiltered(re.compile(
     rf"^\W*(?:my|our)\s+(?:\w+\s+)?(?:{_RELATION})\s+(?:says?|said|thinks?|thought|reckons?|"
     r"claims?|insists?|swears?|believes?|is convinced)\b", re.I))
