@@ -255,7 +255,8 @@ def begun(claim: str, entry: str) -> bool:
 
 
 _ADDRESS = re.compile(r"(?<![\w@])[\w.+-]*@[\w-]+(?:\.[\w-]+)*")
-"""An email address or an @handle ("d.v@fastmail.com", "@sana.q"): one account, however the sentence is worded."""
+"""An email address or an @handle ("d.v@fastmail.com", "@sana.q"): one account, however the sentence is worded. Wider
+than ``families._EMAIL`` on purpose: a handle, and an address cut short ("lily.h@gmail"), name an account too."""
 
 
 def readdressed(claim: str, entry: str) -> bool:

@@ -40,6 +40,11 @@ def other(claim: str, entry: str) -> bool:
     if (fc is None or fc[0] != fe[0]) and not ((fc is None or rx.fullmatch(fc[2].group(0))) and only_member(claim)
                                                and slots.same_subject(slots.of(claim), slots.of(entry))):
         return False
+    return _apart(rx, claim, entry)
+
+
+def _apart(rx: re.Pattern[str], claim: str, entry: str) -> bool:
+    """Each text names a member of the class ``rx`` the other lacks, one spelling per member (``families.member``)."""
     a, b = ({member(m) for m in rx.findall(text)} for text in (claim, entry))
     return bool(a - b) and bool(b - a)
 
@@ -63,7 +68,4 @@ def swapped(claim: str, entry: str) -> bool:
     if not sets_state(claim):
         return False
     name = slots.family(claim)[0]
-    if not _STATE_CLASSES[name].search(entry):
-        return False
-    a, b = ({member(m) for m in _MEMBERS[name].findall(text)} for text in (claim, entry))
-    return bool(a - b) and bool(b - a)
+    return bool(_STATE_CLASSES[name].search(entry)) and _apart(_MEMBERS[name], claim, entry)
