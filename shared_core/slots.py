@@ -64,6 +64,10 @@ _VERBISH = frozenset(
     "goes went says said now still just also".split()
 )
 _ADVERBS = frozenset("now still just also".split())
+_NOT_VERBS = frozenset("always sometimes perhaps thanks yes plus less unless his its hers ours yours theirs this".split())
+_CONNECTIVES = frozenset("and also plus oh but then & +".split())
+_RANK = r"(?:(?:older|oldest|elder|eldest|younger|youngest|little|middle|baby|big)\s+)?"
+"""``my younger son``: a relative ranked among their siblings is still that relative."""
 ID_NOUNS = frozenset(
     "order ticket invoice item fact build flight booking case issue pr file task job bug incident room account "
     "request shipment package parcel run deploy release sprint version table row record project step".split()
@@ -166,7 +170,7 @@ def _subject(text: str) -> tuple[str | None, str]:
             return f"{owner}.{what}", text[:m.start()] + " " + rest
         return owner, text[:m.start()] + " " + what + " " + rest
     if _USER.search(text[:30]) or _FIRST_PERSON.search(text):
-        rel = re.search(r"\b(?:my|the user's|user's)\s+(\w+)(?:'s)?\s+(.*)", text, re.I)
+        rel = re.search(rf"\b(?:my|the user's|user's)\s+{_RANK}(\w+)(?:'s)?\s+(.*)", text, re.I)
         if rel and rel.group(1).lower() in RELATIONS and not _copula_value(rel.group(2)) \
                 and (_other_family(rel.group(1), rel.group(2)) or _ACTS.match(rel.group(2))):
             return rel.group(1).lower(), rel.group(2)
@@ -174,6 +178,8 @@ def _subject(text: str) -> tuple[str | None, str]:
     if _PRONOUN.match(text.strip()):
         return None, text
     tokens = text.split()
+    while tokens and tokens[0].lower() in _CONNECTIVES:     # "and Zosia started nursery": Zosia
+        tokens = tokens[1:]
     name = []
     for t in tokens[:3]:
         if not t[:1].isupper() or (not name and t.strip(".,!?;:'\"").lower() in _COMMON_INITIAL):
@@ -181,8 +187,8 @@ def _subject(text: str) -> tuple[str | None, str]:
         name.append(t.strip(".,!?;:'\""))
     after = [t.lower() for t in tokens[len(name):len(name) + 2]] if name else []
     if name and family(" ".join(name)) is None and any(
-            (v in _VERBISH and v not in _ADVERBS) or v.endswith(("s", "ed")) or v.startswith("(") or v in ("doesn't", "isn't", "hasn't", "didn't")
-            for v in after):
+            (v in _VERBISH and v not in _ADVERBS) or (v.endswith(("s", "ed")) and v not in _NOT_VERBS) or v.startswith("(")
+            or v in ("doesn't", "isn't", "hasn't", "didn't") for v in after):
         return " ".join(name).lower(), " ".join(tokens[len(name):])
     if (m := _DETERMINER_NP.search(text)) and m.start() <= 12:      # a thing named at the front: "the keys are ..."
         words = [w for w in m.group(1).lower().split() if w not in _VERBISH and w not in STOP]

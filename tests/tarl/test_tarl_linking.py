@@ -299,3 +299,17 @@ def test_a_value_set_in_money_and_an_ending_in_the_perfect_are_changes() -> None
     """"got a raise to £56,500" sets the salary to an amount the entry lacks; "has given up football" ends it."""
     assert change.replaced("The user got a raise to £56,500.", "The user earns £52,000 a year.")
     assert change.ends("Teo has given up football.") == ("football",)
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("Olek is in year 2 at St Bride's primary", "and Zosia started nursery at Little Acorns"),   # "and" before a name
+    ("Olek is in year 2", "and Zosia is in year 4"),
+    ("my older son Felix loves Lego", "my younger son Emil has a peanut allergy"),               # a ranked relative
+])
+def test_a_second_child_named_after_a_connective_or_a_rank_is_kept_beside_the_first(first, then, tmp_path) -> None:
+    """A name after "and"/"also" is the sentence's subject, and "my younger son" is a son: neither claim is the
+    other's attribute changing, so both stay Accepted."""
+    engine, out, _ = run([(first, "user"), (then, "user")], tmp_path)
+    assert out[1].action is Action.APPEND
+    assert sorted(e.text for e in engine.state("u").accepted) == sorted([first, then])
+    assert slots.of(then).subject is not None
