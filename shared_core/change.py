@@ -213,7 +213,8 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |
                                r"went under|retired|resigned|stepped down|has left|lapsed|expired|dropped out|pulled out|"
                                r"backed out|bailed|had to (?:bail|drop(?: out)?|pull out|back out|cancel)|"
                                r"(?:is |was )?retiring|went over to|moved out(?! of)|graduated|(?:is |was )?(?:off|out) sick|"
-                               r"(?:is |has )?(?:shut|gone)(?=\s*(?:[,.;!]|$|now\b|already\b|for good\b))|"
+                               rf"(?:went|has gone|was given) to (?:my|his|her|their|our|a|the user's) (?:{'|'.join(slots.RELATIONS)})\b(?!['’])|"
+                               r"(?:is |has )?(?:shut|gone)(?=\s*(?:[,.;!]|$|now\b|already\b|for good\b))|left(?=\s*(?:[,.;!]|$|for good\b))|"
                                r"shut for good|closed for good|closed (?:its|their) doors|got poached|can'?t make it|"
                                r"(?:was|were|has been|have been|had been|got|is|are) (?:now |just |officially )?"
                                r"(?:cancell?ed|called off|scrapped|axed|terminated|discontinued)|"
@@ -224,7 +225,8 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |
                                r"parental|long[- ]term sick) leave))\b",
                     re.I))
 """The word before a verb that ends it: "nugget died", "the old gym closed down", "okafor retired" (the entry
-that holds Dr Okafor as the GP), "helen's on mat leave", "joon can't make it" (the person no longer holds the role)."""
+that holds Dr Okafor as the GP), "helen's on mat leave", "joon can't make it" (the person no longer holds the role),
+"the Pixel went to her sister" (a thing passed on to a relative)."""
 _HANDED = Prefiltered(re.compile(
     r"\b(?:hand(?:ed|ing)(?: over)?|gave|giving|pass(?:ed|ing))\s+(?:(?:the|my|our|his|her|their)\s+)?(?:[\w'-]+\s+)?"
     r"([\w'-]+)\s+(?:over\s+|on\s+)?to\b|\b(?:taken|took|taking) over\s+(?:(?:the|my|our|his|her|their)\s+)?([\w'-]+)", re.I))

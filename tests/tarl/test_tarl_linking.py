@@ -313,3 +313,16 @@ def test_a_second_child_named_after_a_connective_or_a_rank_is_kept_beside_the_fi
     assert out[1].action is Action.APPEND
     assert sorted(e.text for e in engine.state("u").accepted) == sorted([first, then])
     assert slots.of(then).subject is not None
+
+
+@pytest.mark.parametrize(("entry", "claim"), [
+    ("Uses a Pixel 7.", "Got an iPhone 15, the Pixel went to her sister."),     # a thing passed on to a relative
+    ("Team lead: Priya.", "Priya left; Marcus leads the team."),                # a bare "left" after the name
+])
+def test_a_value_said_to_be_gone_in_an_agent_s_note_is_replaced(entry, claim, tmp_path) -> None:
+    """An agent's subjectless note that names the old value as gone changes it: never a noop that drops the
+    new value, never a second current value beside the old."""
+    engine, out, first = run([(entry, "user"), (claim, "user")], tmp_path)
+    assert out[1].action is Action.REVISE and out[1].target_id == first
+    assert [e.text for e in engine.state("u").accepted] == [claim]
+    assert not change.ends("Maya went to a friend's book launch")
