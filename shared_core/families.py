@@ -80,7 +80,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("school", r"schools?|(?-i:[A-Z])[\w'-]+ (?-i:High|Academy|Elementary|Montessori)\b|attends|university|uni|college|"
                r"campus|studies at|teach(?:es)? at|enrolled|primary|"
                r"secondary|high school|nursery|kindergarten|daycare|year \d+|grade \d+", False),
-    ("commute", r"commute|drives? to work|cycles? to work|bikes? to work|takes? the (?:bus|train|tube|metro|tram) to work|walks? to work|"
+    ("commute", r"commut(?:e|es|ed|ing)|drives? to work|cycles? to work|bikes? to work|takes? the (?:bus|train|tube|metro|tram) to work|walks? to work|"
                 r"drive|cycles|cycling", False),
     ("shift", r"shifts?|works? (?:nights|days|weekends)|rota|(?:on|onto|to|doing|working) (?:nights|days|lates|earlies)", False),
     ("hours", r"full[- ]time|part[- ]time|(?:\d|four|three)[- ]day week|compressed hours|zero[- ]hours", False),
@@ -124,7 +124,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("config", r"port|host|url|endpoint|version|config|region|timeout|limit|[a-z]{2}-[a-z]+-\d", False),
     ("car", r"car|vehicle", False),
     ("name", r"name is|called|named|goes by", False),
-    ("preference", r"preferences?|prefers?|preferred", True),
+    ("preference", r"preferences?|prefers?|preferred|would rather|(?:i|we|they|he|she)'d rather", True),
 )
 
 # Closed classes of values: two texts about one of these attributes that each name a member the other

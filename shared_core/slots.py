@@ -85,7 +85,7 @@ GENERIC = frozenset(
 """Words that name an attribute or carry it (verbs, copulas): never a value."""
 FILLER = frozenset(
     "now still yep yes yeah yup ok okay actually update updated news big just btw fyi heads quick note again "
-    "currently anymore longer new old these days today lately recently officially finally turns out so well "
+    "currently anymore longer new old these days today lately recently nowadays officially finally turns out so well "
     "anyway confirm confirmed confirming correct right indeed definitely really totally same obviously basically "
     "literally honestly seriously tbh ngl lol haha tho though kinda sorta thing things stuff".split()
 )
