@@ -88,7 +88,7 @@ def replaced(claim: str, entry: str) -> bool:
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or moments.other_day(a, b) or _set_to(claim, b) \
             or members.other(claim, entry) or members.swapped(claim, entry) or _written(claim, entry) \
-            or _other_person(claim, entry) or moved_state(claim, entry) or requantified(claim, entry):
+            or _other_person(claim, entry) or _aged(claim, entry) or moved_state(claim, entry) or requantified(claim, entry):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
@@ -341,6 +341,19 @@ def _other_person(claim: str, entry: str) -> bool:
     lead = {first.lower().removesuffix("'s")} if first[:1].isupper() and first.lower() not in COMMON | STOP else set()
     names = ({n.removesuffix("'s") for n in entities(claim)} | lead) - {fc[2].group(0).lower()}
     return bool(names) and not any(n in held or _stem(n) in held for n in names)
+
+
+_BARE_AGE = re.compile(r"\b(?:is|'s)\s+\d{1,2}\s*(?:now|today)?\s*[.!]*$", re.I)
+
+
+def _aged(claim: str, entry: str) -> bool:
+    """"Leo turned 7 yesterday" after "Son Leo is 6": both give an age, and no number of one is in the other (an
+    age is one small number, which the general value test skips as too short to be a value)."""
+    fc, fe = slots.family(claim), slots.family(entry)
+    if fc is None or fc[0] != "age" or not (fe and fe[0] == "age" or fe is None and _BARE_AGE.search(entry)):
+        return False        # ("tank is 4": a bare small number said of someone is their age)
+    a, b = numbers(claim), numbers(entry)
+    return bool(a) and bool(b) and not a & b
 
 
 def _negated_copy(a: list[str], b: list[str]) -> bool:

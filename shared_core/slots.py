@@ -64,7 +64,7 @@ _VERBISH = frozenset(
     "goes went says said now still just also".split()
 )
 _ADVERBS = frozenset("now still just also".split())
-_NOT_VERBS = frozenset("always sometimes perhaps thanks yes plus less unless his its hers ours yours theirs this".split())
+_NOT_VERBS = frozenset("as us always sometimes perhaps thanks yes plus less unless his its hers ours yours theirs this thus".split())
 _CONNECTIVES = frozenset("and also plus oh but then & +".split())
 _RANK = r"(?:(?:older|oldest|elder|eldest|younger|youngest|little|middle|baby|big)\s+)?"
 """``my younger son``: a relative ranked among their siblings is still that relative."""
