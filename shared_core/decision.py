@@ -331,12 +331,12 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         if order := change.newer(claim.text, best.text):    # two records that say when they were read
             f["cue_stale"] = float(order < 0)
         people = linking.person_words(mine.subject or "") | linking.person_words(theirs.subject or "")
-        ended = change.ended(claim.text, best.text)
+        ended = change.ended(claim.text, best.text) or polarity.flipped(claim.text, best.text)   # a stance over too
         revived = change.revived(claim.text, best.text)
         record = records.compare(claim.text, best.text,     # two readings of one record, field by field
                                  mine.explicit.rsplit(".", 1)[-1] if mine.explicit else None)
         alike = written_alike(claim.text), written_alike(best.text)   # "March 3rd" is "March 3"
-        replaced = ended or revived or change.readdressed(claim.text, best.text) or polarity.flipped(claim.text, best.text) \
+        replaced = ended or revived or change.readdressed(claim.text, best.text) \
             or (record if record is not None else bool(f["value_replaced"]) or change.replaced(*alike))
         change_p = 0.0 if record is False and not replaced else _change(claim, best, sim, mine, theirs, f, replaced)
         kept_by = cfg.source(best.source)               # the kind of source that wrote the entry

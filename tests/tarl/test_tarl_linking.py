@@ -335,3 +335,10 @@ def test_an_age_that_moved_on_revises_the_age(entry, claim, tmp_path) -> None:
     assert out[1].action is Action.REVISE and out[1].target_id == first
     assert [e.text for e in engine.state("u").accepted] == [claim]
     assert slots.of("Works as a nurse.").subject is None       # a capitalised verb before "as" names nobody
+
+
+def test_a_liked_value_no_longer_liked_ends_its_entry_even_on_a_multi_valued_attribute(tmp_path) -> None:
+    """"Not really into jazz any more" turns "Likes jazz" around: the like is over, not a second taste beside it."""
+    engine, out, first = run([("Likes jazz.", "user"), ("Not really into jazz any more.", "user")], tmp_path)
+    assert out[1].action is Action.REVISE and out[1].target_id == first
+    assert [e.text for e in engine.state("u").accepted] == ["Not really into jazz any more."]
