@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 
 from .grounding import UNITS, numbers
+from .index.embedders import _stem
 from .linking import specific
 from .written import written_alike
 
@@ -22,6 +23,9 @@ _RATE = re.compile(r"(?<![\w.])(\d+)\s+(?:[a-z]+\s+){0,2}?(?:a|an|per|each|every
 _HELD_ON = re.compile(r"\bstill\b[^.;,\d]{0,20}\d|\b(?:unchanged|as before|no change)\b", re.I)
 """A claim that says the quantity held ("still 5%"): it disputes the entry, it does not move it on."""
 _PERIODS = {"wk": "week", "yr": "year"}
+_TALK = frozenset(_stem(w) for w in "dose dosage amount upped bumped raised increased lowered reduced cut dropped "
+                  "went gone going moved changed up down now".split())
+"""Words that only say a quantity moved ("Dose upped to 100mg"): they name no other thing than the entry's."""
 _MOVED_TO = re.compile(r"\b(?:up|down|upped|bumped|raised|increased|lowered|reduced|cut|dropped|changed|switched|moved)\b"
                        rf"[^.;,\d]{{0,30}}?\bto\s+(\d+(?:\.\d+)?)(?!\s?(?:{_UNIT_WORDS}|am|pm)\b|[\d:./-])", re.I)
 """A number a quantity moved to, its unit left unsaid ("the gp bumped the sertraline up to 100")."""
@@ -52,7 +56,7 @@ def requantified(claim: str, entry: str) -> bool:
         qa = {next(iter(qb)): frozenset({moved.group(1)})}     # the entry's one unit, said by the number alone
     if not any(len(qb.get(u, ())) == 1 and len(v) == 1 and v != qb[u] for u, v in qa.items()):
         return False
-    words = {w for w in specific(claim) if not any(c.isdigit() for c in w)}
+    words = {w for w in specific(claim) if not any(c.isdigit() for c in w)} - _TALK
     return bool(words & specific(entry)) or not words
 
 

@@ -223,7 +223,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         or (not f.get("many") and f.get("same_attribute") and f.get("same_subject") and f.get("value_differs")
             and not f.get("additive_cue") and not (f.get("ids_differ") and not f.get("id_valued")))
         # "just turned 35" about "I'm 34"; "my locker number is L-1" about "... L-0" (the id is the attribute's value)
-        or (f.get("requantified") and f.get("value_overlap") and not f.get("additive_cue") and not f.get("adds_value"))
+        or (f.get("requantified") and not f.get("additive_cue") and not f.get("adds_value"))
         or (f.get("moves_value") and not f.get("additive_cue"))    # "doc upped it to 100" about "sertraline 50mg"
         or (f.get("state_moved") and not f.get("many") and not f.get("ids_differ")))   # a record's state moved
     # on ("1182 is done" about its "In Progress")

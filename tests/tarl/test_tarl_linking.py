@@ -342,3 +342,11 @@ def test_a_liked_value_no_longer_liked_ends_its_entry_even_on_a_multi_valued_att
     engine, out, first = run([("Likes jazz.", "user"), ("Not really into jazz any more.", "user")], tmp_path)
     assert out[1].action is Action.REVISE and out[1].target_id == first
     assert [e.text for e in engine.state("u").accepted] == ["Not really into jazz any more."]
+
+
+def test_a_dose_moved_with_only_the_number_and_its_unit_revises_the_medicine(tmp_path) -> None:
+    """"Dose upped to 100mg" names nothing but the quantity: the entry's one dose moved, not a second medicine."""
+    engine, out, first = run([("Takes 50mg sertraline.", "user"), ("Dose upped to 100mg.", "user")], tmp_path)
+    assert out[1].action is Action.REVISE and out[1].target_id == first
+    engine, out, _ = run([("Takes 50mg sertraline.", "user"), ("Started omeprazole 20mg.", "user")], tmp_path / "b")
+    assert out[1].action is Action.APPEND
