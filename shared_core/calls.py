@@ -18,6 +18,8 @@ _TOOL_CALL = re.compile(r"^\s*[\w.]+\s*(?:\((?P<args>[^)]*)\))?\s*->\s*(?P<resul
 _ARG_ID = re.compile(r"(?<![\w-])[\"']?((?=[\w-]*\d)[\w-]{2,})[\"']?(?![\w/-])")
 
 
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d|$)")
+
 PROMPT = re.compile(r"^\s*\$(?=\s)")
 """A shell prompt before a command: not a dollar sign (the price family's cue)."""
 _CALL = re.compile(r"^\s*\$?\s*((?:[\w.]+\([^)]{0,80}\)|[\w./-]+(?:\s+[\w./=\"'-]+){0,6}))\s*->\s*\S")
@@ -38,7 +40,8 @@ def subject(text: str) -> str | None:
         return j.group(2).lower()
     args = call.group("args") if call else command.group(1).split(None, 1)[1] if command and " " in command.group(1) else ""
     a = _ARG_ID.search((args or "").split(",")[0])      # the first argument names the record; later ones
-    return a.group(1).lower() if a else None            # are values (config.set("timeout", 60))
+    return a.group(1).lower() if a and not _DATE.match(a.group(1)) else None    # are values (config.set("timeout", 60));
+    # a date says when it was read ("account.get (cached 2025-01-02)"), not which record
 
 
 @lru_cache(maxsize=65536)

@@ -215,7 +215,7 @@ CUES: dict[str, Prefiltered] = {
                      r"last year|" + USED_TO_RX + r"|back in|years ago|"
                      r"previous(?:ly)?|former(?:ly)?|20[01]\d|last (?:edited|updated|modified|synced|checked)|"
                      r"as_of|as of \d|record_updated|late upload|months ago|weeks ago|when (?:we|i) (?:went|were|stayed)|"
-                     r"last (?:summer|winter|spring|autumn|term|season)|\(20\d\d\))",
+                     r"last (?:summer|winter|spring|autumn|term|season)|(?<=\()20\d\d(?=\)))",   # "record (2021):" 
         "cue_sender": r"^[^\w{\[]*(?:e-?mail|sms|text|letter|message|dm|voicemail|notification)\s+(?:from|by)\b[^:]{0,80}:|"
                       r"^[^\w{\[]*from:\s|"
                       r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b",

@@ -350,3 +350,13 @@ def test_a_dose_moved_with_only_the_number_and_its_unit_revises_the_medicine(tmp
     assert out[1].action is Action.REVISE and out[1].target_id == first
     engine, out, _ = run([("Takes 50mg sertraline.", "user"), ("Started omeprazole 20mg.", "user")], tmp_path / "b")
     assert out[1].action is Action.APPEND
+
+
+def test_a_date_names_when_a_record_was_read_not_which_record() -> None:
+    """"account.get (cached 2025-01-02)" is no record with the id 2025-01-02, and "record (2022):" is dated."""
+    from shared_core import calls
+    from shared_core.grounding import CUES
+
+    assert calls.subject('account.get (cached 2025-01-02) -> {"plan": "Free"}') is None
+    assert calls.subject('orders.get("A-771") -> {"status": "shipped"}') == "a-771"
+    assert CUES["cue_stale"].search("Pharmacy record (2022): sertraline 25mg.")
