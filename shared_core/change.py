@@ -88,7 +88,8 @@ def replaced(claim: str, entry: str) -> bool:
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or moments.other_day(a, b) or _set_to(claim, b) \
             or members.other(claim, entry) or members.swapped(claim, entry) or _written(claim, entry) \
-            or _other_person(claim, entry) or _aged(claim, entry) or moved_state(claim, entry) or requantified(claim, entry):
+            or _other_person(claim, entry) or _aged(claim, entry) or _relocated(claim, entry) or moved_state(claim, entry) \
+            or requantified(claim, entry):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
     if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
@@ -342,6 +343,19 @@ def _other_person(claim: str, entry: str) -> bool:
     names = ({n.removesuffix("'s") for n in entities(claim)} | lead) - {fc[2].group(0).lower()}
     return bool(names) and not any(n in held or _stem(n) in held for n in names)
 
+
+def _relocated(claim: str, entry: str) -> bool:
+    """"The keys are in the drawer" after "Dana has the keys": both say where one thing is (they share a word
+    for it), and each names a holder or place the other lacks."""
+    fc, fe = slots.family(claim), slots.family(entry)
+    if fc is None or fe is None or fc[0] != "location" or fe[0] != "location":
+        return False
+    a, b = specific(claim), specific(entry)
+    named = {_stem(n) for n in entities(claim) | entities(entry)}      # a holder both name: the same place
+    return bool(a & b) and not a & b & named and bool(a - b - _BACK) and bool(b - a)
+
+
+_BACK = frozenset({"back", "now"})
 
 _BARE_AGE = re.compile(r"\b(?:is|'s)\s+\d{1,2}\s*(?:now|today)?\s*[.!]*$", re.I)
 

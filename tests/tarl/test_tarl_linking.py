@@ -360,3 +360,14 @@ def test_a_date_names_when_a_record_was_read_not_which_record() -> None:
     assert calls.subject('account.get (cached 2025-01-02) -> {"plan": "Free"}') is None
     assert calls.subject('orders.get("A-771") -> {"status": "shipped"}') == "a-771"
     assert CUES["cue_stale"].search("Pharmacy record (2022): sertraline 25mg.")
+
+
+def test_a_thing_that_moved_to_another_holder_or_place_is_a_change(tmp_path) -> None:
+    """"The keys are in the drawer" after "Dana has the keys": one thing, another place; never dropped as a repeat.
+    A restatement naming the same holder ("held by Priyanka" after "with Priyanka") is no move, and "back in the
+    drawer" is no stale snapshot ("back in 2019" is)."""
+    engine, out, first = run([("Dana has the keys.", "user"), ("The keys are in the drawer.", "user")], tmp_path)
+    assert out[1].action is Action.REVISE and out[1].target_id == first
+    assert not change.replaced("User's spare key is held by Priyanka.", "the key's with Priyanka from work now")
+    from shared_core.grounding import CUES
+    assert not CUES["cue_stale"].search("Spare key is back in the drawer.") and CUES["cue_stale"].search("back in 2019")
