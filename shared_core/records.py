@@ -35,12 +35,29 @@ SAME_AT = 2
 def fields(text: str) -> dict[str, str]:
     """The record's fields, keys and values lower-cased, values unquoted and spaced alike (``1250.00``
     stays as written; ``120.0`` is ``120``). Empty for prose with fewer than two fields."""
+    out = _fields(text)
+    return out if len(out) >= 2 else {}
+
+
+@lru_cache(maxsize=65536)
+def _fields(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for m in _FIELD.finditer(text):
         value = m.group("value").strip().strip("\"'").strip()
         value = plain_number(_SPACES.sub(" ", value.lower()))
         out.setdefault(m.group("key").lower(), value)
-    return out if len(out) >= 2 else {}
+    return out
+
+
+_NOTE = re.compile(r"^\s*(?:[A-Za-z][\w-]*\s+){0,3}?([A-Za-z][\w-]{1,30}):\s*([^:;\n]{1,60}?)[.!]?\s*$")
+
+
+@lru_cache(maxsize=65536)
+def note(text: str) -> dict[str, str]:
+    """An agent's one-field note ("Default branch: master."): its label's last word and its value, compared with
+    a record holding that field ("HEAD branch: main"); empty for anything else."""
+    m = _NOTE.match(text)
+    return {m.group(1).lower(): plain_number(_SPACES.sub(" ", m.group(2).strip().strip("\"'").lower()))} if m else {}
 
 
 def _names(attribute: str, key: str) -> bool:
@@ -55,6 +72,9 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
     when both records hold that field, it alone decides (the reservation's status may move; its time
     is what the slot holds)."""
     a, b = fields(claim), fields(entry)
+    noted = bool(note(claim)) != bool(note(entry)) and not (a and b)
+    if noted:       # a one-field note against a record (never two notes: "Reminder: buy milk", "Reminder: call
+        a, b = a or note(claim) or _fields(claim), b or note(entry) or _fields(entry)   # mum"); its one field decides
     shared = {k for k in a.keys() & b.keys() if not _READ_AT.search(k)}
     if not shared:
         return None
@@ -63,7 +83,7 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
         return a[named[0]] != b[named[0]]
     if any(a[k] != b[k] for k in shared):
         return True
-    return False if len(shared) >= SAME_AT else None
+    return False if len(shared) >= (1 if noted else SAME_AT) else None
 
 
 _IDENTITY = re.compile(r"(?:^|[._])(?:id|uuid|sku|ref)$|^(?:host|hostname|flag|device|order|ticket|invoice|reservation|"

@@ -371,3 +371,15 @@ def test_a_thing_that_moved_to_another_holder_or_place_is_a_change(tmp_path) -> 
     assert not change.replaced("User's spare key is held by Priyanka.", "the key's with Priyanka from work now")
     from shared_core.grounding import CUES
     assert not CUES["cue_stale"].search("Spare key is back in the drawer.") and CUES["cue_stale"].search("back in 2019")
+
+
+def test_a_tool_reading_the_field_of_an_agent_s_one_field_note_decides_it(tmp_path) -> None:
+    """"Default branch: master." is a record of one field: a tool reading another value for that field changes it
+    (it was dropped as a repeat), the same value repeats it; two notes are never compared as records."""
+    from shared_core import records
+
+    engine, out, first = run([("Default branch: master.", "user"), ("git remote show origin -> HEAD branch: main", "tool")],
+                             tmp_path)
+    assert out[1].action is Action.REVISE and out[1].target_id == first
+    assert records.compare('orders.get("A-771") -> {"status": "processing"}', "Order A-771 status: processing.") is False
+    assert records.compare("Reminder: call mum", "Reminder: buy milk") is None
