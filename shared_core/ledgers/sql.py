@@ -30,6 +30,11 @@ IDS_PER_QUERY = 10_000
 catch-up or rebuild asks for every entry moved since its watermark (100k and more)."""
 
 
+_ORDER = "created_tx, id"
+_SLOT = "namespace = ? AND slot = ?"
+_OPEN_SLOT = _SLOT + " AND ledger != 'history'"
+
+
 def _ts(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
@@ -142,7 +147,7 @@ class SQLLedgerStore:
         raise NotImplementedError
 
     # -- reads (committed state; a writer reads through its own connection) --------------------------------------------------------------------------------
-    def _select(self, where: str, params: tuple[Any, ...] = (), order: str = "created_tx, id",
+    def _select(self, where: str, params: tuple[Any, ...] = (), order: str = _ORDER,
                 con: Any = None) -> list[Entry]:
         rows = self._rows(f"SELECT {_ENTRY_COLUMNS} FROM entries WHERE {where} ORDER BY {order}", params, con)
         return [_entry(r) for r in rows]
@@ -163,8 +168,12 @@ class SQLLedgerStore:
         return [found[i] for i in ids if i in found]
 
     def slot(self, namespace: str, slot: str, *, open_only: bool = False) -> list[Entry]:
-        where = "namespace = ? AND slot = ?" + (" AND ledger != 'history'" if open_only else "")
-        return self._select(where, (namespace, slot))
+        return self._select(_OPEN_SLOT if open_only else _SLOT, (namespace, slot))
+
+    def slot_ids(self, namespace: str, slot: str) -> list[str]:
+        """The ids of ``slot(namespace, slot, open_only=True)``, in its order: for a reader that holds the
+        entries already (``index.held``), where parsing ~80 rows of 17 columns into entries cost ~1 ms."""
+        return [r[0] for r in self._rows(f"SELECT id FROM entries WHERE {_OPEN_SLOT} ORDER BY {_ORDER}", (namespace, slot))]
 
     def ledger(self, namespace: str, ledger: Ledger, *, limit: int | None = None) -> list[Entry]:
         order = "created_tx, id" + (f" LIMIT {int(limit)}" if limit is not None else "")
