@@ -59,7 +59,8 @@ class HeldEntries:
             return self.store.slot(namespace, slot)
         found = self._slots.get((namespace, slot))
         if found is None:
-            found = self.store.slot(namespace, slot, open_only=True)
+            ids = getattr(self.store, "slot_ids", None)     # held entries are the rows' entries: only ids to read
+            found = self.entries(ids(namespace, slot)) if ids is not None else self.store.slot(namespace, slot, open_only=True)
             self._hold(found)
             self._slots[(namespace, slot)] = found
         return list(found)

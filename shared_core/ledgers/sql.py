@@ -30,6 +30,11 @@ IDS_PER_QUERY = 10_000
 catch-up or rebuild asks for every entry moved since its watermark (100k and more)."""
 
 
+_ORDER = "created_tx, id"
+_SLOT = "namespace = ? AND slot = ?"
+_OPEN_SLOT = _SLOT + " AND ledger != 'history'"
+
+
 def _ts(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
@@ -101,7 +106,7 @@ class _Writer:
     def record(self, t: Transaction) -> None:
         if t.tx != self.next_tx():
             raise RuntimeError(f"transaction {t.tx} recorded out of order (expected {self.next_tx()})")
-        self._read.clear()
+        read, self._read = self._read, {}
         self._moved.update(m.entry_id for m in t.moves)
         self._exec(
             "INSERT INTO transactions (tx, namespace, action, at, target_id, claim, decision) VALUES (?,?,?,?,?,?,?)",
@@ -109,12 +114,11 @@ class _Writer:
              t.claim.model_dump_json() if t.claim else None, t.decision.model_dump_json() if t.decision else None),
         )
         for e in t.created:
-            self._exec(
-                f"INSERT INTO entries ({_ENTRY_COLUMNS}) VALUES ({','.join('?' * 17)})",
-                (e.id, e.namespace, e.text, e.source, e.confidence, _ts(e.observed_at), _ts(e.valid_from),
-                 _ts(e.valid_to), e.slot, json.dumps(e.metadata, default=str), json.dumps(list(e.depends_on)),
-                 e.target_id, e.ledger.value, e.reason.value if e.reason else None, e.note, e.created_tx, e.closed_tx),
-            )
+            row = (e.id, e.namespace, e.text, e.source, e.confidence, _ts(e.observed_at), _ts(e.valid_from),
+                   _ts(e.valid_to), e.slot, json.dumps(e.metadata, default=str), json.dumps(list(e.depends_on)),
+                   e.target_id, e.ledger.value, e.reason.value if e.reason else None, e.note, e.created_tx, e.closed_tx)
+            self._exec(f"INSERT INTO entries ({_ENTRY_COLUMNS}) VALUES ({','.join('?' * 17)})", row)
+            read[e.id] = _entry(row)        # what a SELECT of the row parses to: the same function on the same values
             for p in e.depends_on:
                 self._exec("INSERT INTO premises (entry_id, premise_id) VALUES (?, ?)", (e.id, p))
         for seq, m in enumerate(t.moves):
@@ -129,6 +133,11 @@ class _Writer:
                     (m.to_ledger.value, m.reason.value if m.reason else None, m.note,
                      t.tx if m.to_ledger is Ledger.HISTORY else None, m.entry_id),
                 )
+                if (before := read.get(m.entry_id)) is not None:      # the UPDATE's four columns, as Entry.moved sets them
+                    read[m.entry_id] = before.moved(m.to_ledger, t.tx, m.reason, m.note)
+        # Entries this unit recorded, as the rows now hold them (read, or inserted above): the engine reads every
+        # moved entry back after its steps (~1.8 SELECTs a write); any other read of this unit is forgotten.
+        self._read = {i: read[i] for i in dict.fromkeys(m.entry_id for m in t.moves) if read.get(i) is not None}
         self._next = t.tx + 1
 
 
@@ -142,7 +151,7 @@ class SQLLedgerStore:
         raise NotImplementedError
 
     # -- reads (committed state; a writer reads through its own connection) --------------------------------------------------------------------------------
-    def _select(self, where: str, params: tuple[Any, ...] = (), order: str = "created_tx, id",
+    def _select(self, where: str, params: tuple[Any, ...] = (), order: str = _ORDER,
                 con: Any = None) -> list[Entry]:
         rows = self._rows(f"SELECT {_ENTRY_COLUMNS} FROM entries WHERE {where} ORDER BY {order}", params, con)
         return [_entry(r) for r in rows]
@@ -163,8 +172,12 @@ class SQLLedgerStore:
         return [found[i] for i in ids if i in found]
 
     def slot(self, namespace: str, slot: str, *, open_only: bool = False) -> list[Entry]:
-        where = "namespace = ? AND slot = ?" + (" AND ledger != 'history'" if open_only else "")
-        return self._select(where, (namespace, slot))
+        return self._select(_OPEN_SLOT if open_only else _SLOT, (namespace, slot))
+
+    def slot_ids(self, namespace: str, slot: str) -> list[str]:
+        """The ids of ``slot(namespace, slot, open_only=True)``, in its order: for a reader that holds the
+        entries already (``index.held``), where parsing ~80 rows of 17 columns into entries cost ~1 ms."""
+        return [r[0] for r in self._rows(f"SELECT id FROM entries WHERE {_OPEN_SLOT} ORDER BY {_ORDER}", (namespace, slot))]
 
     def ledger(self, namespace: str, ledger: Ledger, *, limit: int | None = None) -> list[Entry]:
         order = "created_tx, id" + (f" LIMIT {int(limit)}" if limit is not None else "")

@@ -148,3 +148,21 @@ def test_invisible_claims_write_nothing(engine, text):
     with pytest.raises(ValidationError, match="text"):
         engine.write({"text": text, "namespace": "u"})
     assert engine.store.head() == 0
+
+
+def test_a_unit_knows_the_entries_it_recorded_as_their_rows_hold_them(disk_engine):
+    """The writer keeps the entries its records wrote instead of reading them back: what it answers must be
+    what a SELECT of the rows parses to, types included (a created entry, a revised one, nested metadata)."""
+    from shared_core import executor
+    from shared_core.schema import utcnow
+
+    store = disk_engine.store
+    old = append(disk_engine, Claim(text="Ana lives in Rome", namespace="u", metadata={"tags": ["x", 1], "n": None}))
+    with store.writer("u") as w:
+        new = Claim(text="Ana lives in Oslo", namespace="u", confidence=1, metadata={"k": {"a": [1, 2.5]}, "b": True})
+        t = executor.execute(w, Step(Action.REVISE, new, old), namespace="u", tx=w.next_tx(), at=utcnow())
+        w.record(t)
+        moved = list(dict.fromkeys(m.entry_id for m in t.moves))
+        assert len(moved) == 2
+        for i in moved:
+            assert repr(w.entry(i)) == repr(store._one(i))      # (inside the unit: the same connection)
