@@ -40,8 +40,8 @@ def subject(text: str) -> str | None:
         return j.group(2).lower()
     args = call.group("args") if call else command.group(1).split(None, 1)[1] if command and " " in command.group(1) else ""
     a = _ARG_ID.search((args or "").split(",")[0])      # the first argument names the record; later ones
-    return a.group(1).lower() if a and not _DATE.match(a.group(1)) else None    # are values (config.set("timeout", 60));
-    # a date says when it was read ("account.get (cached 2025-01-02)"), not which record
+    # are values (config.set("timeout", 60)); a date says when it was read ("account.get (cached 2025-01-02)")
+    return a.group(1).lower() if a and not _DATE.match(a.group(1)) else None
 
 
 @lru_cache(maxsize=65536)

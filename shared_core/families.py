@@ -80,8 +80,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("school", r"schools?|(?-i:[A-Z])[\w'-]+ (?-i:High|Academy|Elementary|Montessori)\b|attends|university|uni|college|"
                r"campus|studies at|teach(?:es)? at|enrolled|primary|"
                r"secondary|high school|nursery|kindergarten|daycare|year \d+|grade \d+", False),
-    ("commute", r"commut(?:e|es|ed|ing)|drives? to work|cycles? to work|bikes? to work|takes? the (?:bus|train|tube|metro|tram) to work|walks? to work|"
-                r"drive|cycles|cycling", False),
+    ("commute", r"commut(?:e|es|ed|ing)|drives? to work|cycles? to work|bikes? to work|"
+                r"takes? the (?:bus|train|tube|metro|tram) to work|walks? to work|drive|cycles|cycling", False),
     ("shift", r"shifts?|works? (?:nights|days|weekends)|rota|(?:on|onto|to|doing|working) (?:nights|days|lates|earlies)", False),
     ("hours", r"full[- ]time|part[- ]time|(?:\d|four|three)[- ]day week|compressed hours|zero[- ]hours", False),
     ("temperature_unit", r"celsius|fahrenheit|centigrade", False),

@@ -212,10 +212,11 @@ CUES: dict[str, Prefiltered] = {
                        r"(?:not|never|nothing's|nothing has) changed|unchanged|no change)\b",
         "cue_stale": r"\b(?:(?<!years )(?<!year )(?<!months )(?<!weeks )(?<!days )(?<!yrs )(?<!-)old|outdated|cached?|"
                      r"(?:cached?|fetched|synced|retrieved|snapshot)_(?:at|ts|time)|snapshot|archived?|"
-                     r"last year|" + USED_TO_RX + r"|back in(?! (?:a|an|my|his|her|their|our|its|stock|place|use)\b)(?! the (?!day\b))|years ago|"
+                     r"last year|" + USED_TO_RX + r"|years ago|"
+                     r"back in(?! (?:a|an|my|his|her|their|our|its|stock|place|use)\b)(?! the (?!day\b))|"
                      r"previous(?:ly)?|former(?:ly)?|20[01]\d|last (?:edited|updated|modified|synced|checked)|"
                      r"as_of|as of \d|record_updated|late upload|months ago|weeks ago|when (?:we|i) (?:went|were|stayed)|"
-                     r"last (?:summer|winter|spring|autumn|term|season)|(?<=\()20\d\d(?=\)))",   # "record (2021):" 
+                     r"last (?:summer|winter|spring|autumn|term|season)|(?<=\()20\d\d(?=\)))",   # "record (2021):"
         "cue_sender": r"^[^\w{\[]*(?:e-?mail|sms|text|letter|message|dm|voicemail|notification)\s+(?:from|by)\b[^:]{0,80}:|"
                       r"^[^\w{\[]*from:\s|"
                       r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b",

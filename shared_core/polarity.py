@@ -14,7 +14,8 @@ from .linking import specific
 
 _AGAINST = Prefiltered(re.compile(r"\b(?:dislikes?|hates?|hated|hating|can'?t stand|cannot stand|not a fan|"
                                   r"(?:do|does|did)(?:n'?t| not) (?:like|enjoy)|avoids?|steers? clear|gone off|went off|"
-                                  r"(?:not|no longer|isn'?t|aren'?t|wasn'?t) (?:really |that |so |very |much )?(?:into|keen on|a fan of))\b",
+                                  r"(?:not|no longer|isn'?t|aren'?t|wasn'?t) (?:really |that |so |very |much )?"
+                                  r"(?:into|keen on|a fan of))\b",
                                   re.I))
 _FOR = Prefiltered(re.compile(r"\b(?:likes?|liked|loves?|loved|loving|enjoys?|enjoyed|enjoying|appreciates?|"
                               r"(?:a |big )?fan of|into|prefers?|preference|favou?rites?|now includes?|"

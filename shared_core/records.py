@@ -72,9 +72,11 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
     when both records hold that field, it alone decides (the reservation's status may move; its time
     is what the slot holds)."""
     a, b = fields(claim), fields(entry)
+    # a one-field note against a record, whose one field then decides; never two notes ("Reminder: buy milk" is no
+    # record that "Reminder: call mum" changes)
     noted = bool(note(claim)) != bool(note(entry)) and not (a and b)
-    if noted:       # a one-field note against a record (never two notes: "Reminder: buy milk", "Reminder: call
-        a, b = a or note(claim) or _fields(claim), b or note(entry) or _fields(entry)   # mum"); its one field decides
+    if noted:
+        a, b = a or note(claim) or _fields(claim), b or note(entry) or _fields(entry)
     shared = {k for k in a.keys() & b.keys() if not _READ_AT.search(k)}
     if not shared:
         return None

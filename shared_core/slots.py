@@ -64,7 +64,9 @@ _VERBISH = frozenset(
     "goes went says said now still just also".split()
 )
 _ADVERBS = frozenset("now still just also".split())
-_NOT_VERBS = frozenset("as us always sometimes perhaps thanks yes plus less unless his its hers ours yours theirs this thus".split())
+_NOT_VERBS = frozenset("as us always sometimes perhaps thanks yes plus less unless his its hers ours yours theirs this "
+                       "thus".split())
+"""Words ending like a verb ("-s") that are none: after a capitalised first word they make it no subject."""
 _CONNECTIVES = frozenset("and also plus oh but then & +".split())
 _RANK = r"(?:(?:older|oldest|elder|eldest|younger|youngest|little|middle|baby|big)\s+)?"
 """``my younger son``: a relative ranked among their siblings is still that relative."""

@@ -328,7 +328,8 @@ def test_a_value_said_to_be_gone_in_an_agent_s_note_is_replaced(entry, claim, tm
     assert not change.ends("Maya went to a friend's book launch")
 
 
-@pytest.mark.parametrize(("entry", "claim"), [("Son Leo is 6.", "Leo turned 7 yesterday."), ("tank is 4", "tank turned 5 yesterday")])
+@pytest.mark.parametrize(("entry", "claim"), [("Son Leo is 6.", "Leo turned 7 yesterday."),
+                                              ("tank is 4", "tank turned 5 yesterday")])
 def test_an_age_that_moved_on_revises_the_age(entry, claim, tmp_path) -> None:
     """Ages are one small number; two different ones of one subject are a birthday, not a second fact."""
     engine, out, first = run([(entry, "user"), (claim, "user")], tmp_path)
