@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import calls, change, chitchat, grounding, linking, members, moments, pending, polarity, quantities, records, slots, tense
+from . import calls, change, chitchat, endings, grounding, linking, members, moments, pending, quantities, records, slots, tense
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered
 from .executor import Step
@@ -310,7 +310,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
             else:
                 ident = slots.identity(mine, theirs) or restates(claim, e) or (
                     slots.compatible(mine, theirs) and score >= cfg.match_threshold)
-        if (mine.explicit is None or theirs.explicit is None) and change.ended(claim.text, e.text):
+        if (mine.explicit is None or theirs.explicit is None) and endings.ended(claim.text, e.text):
             ending.add(e.id)        # "Tom passed away": about the entry that holds Tom, whoever the subject
             if not ident:           # guesser took the claim to be about
                 score, ident, p = max(score, link_at), True, max(p or 0.0, link_at)
@@ -331,8 +331,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         if order := change.newer(claim.text, best.text):    # two records that say when they were read
             f["cue_stale"] = float(order < 0)
         people = linking.person_words(mine.subject or "") | linking.person_words(theirs.subject or "")
-        ended = change.ended(claim.text, best.text) or polarity.flipped(claim.text, best.text)   # a stance over too
-        revived = change.revived(claim.text, best.text)
+        ended = endings.over(claim.text, best.text)
+        revived = endings.revived(claim.text, best.text)
         record = records.compare(claim.text, best.text,     # two readings of one record, field by field
                                  mine.explicit.rsplit(".", 1)[-1] if mine.explicit else None)
         alike = written_alike(claim.text), written_alike(best.text)   # "March 3rd" is "March 3"

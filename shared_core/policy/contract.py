@@ -31,7 +31,7 @@ these are the cases where a wrong guess destroys a true fact:
   more often than it saved a duplicate), except where the owner changes the value of one single-valued
   attribute of one subject ("just turned 35" about "I'm 34"; measured on hand-written dev, 1 of 85 such
   claims is labelled append), or ends the entry's own value ("swapped the cetirizine for fexofenadine",
-  ``change.ended``), multi-valued or not, or gives a new quantity of the entry's one value ("doc bumped my
+  ``endings.ended``), multi-valued or not, or gives a new quantity of the entry's one value ("doc bumped my
   sertraline to 100mg" after "I take 50mg sertraline", ``quantities.requantified``);
 - untrusted sources (``PolicyConfig.untrusted``, and the user relaying someone else's word: "my sister
   thinks I live in Madrid", ``decision._RELAYED``) never reach Accepted on their own: no append, no revise

@@ -351,7 +351,7 @@ def test_the_dentist_and_the_optician_are_two_facts() -> None:
 @pytest.mark.parametrize(("old", "again"), [("I quit smoking", "yep quit smoking for good"),
                                             ("I work at Google", "still at google, love it")])
 def test_saying_again_that_a_value_ended_or_holds_changes_nothing(old: str, again: str) -> None:
-    """The value-ending rule (``change.ended``) fires on ending the entry's own current value, not on
+    """The value-ending rule (``endings.ended``) fires on ending the entry's own current value, not on
     repeating an end the entry already states, nor on naming the value again."""
     with MemoryEngine.open() as engine:
         first, second = said(engine, [(old, "user"), (again, "user")])

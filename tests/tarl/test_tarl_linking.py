@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared_core import Claim, MemoryEngine, change, linking, slots
+from shared_core import Claim, MemoryEngine, change, endings, linking, slots
 from shared_core.schema import Action
 
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=timezone.utc)
@@ -259,7 +259,7 @@ def test_a_preference_named_by_what_it_is_of_is_that_preference() -> None:
 
 
 def test_a_death_or_a_closure_ends_what_it_names() -> None:
-    from shared_core.change import ended
+    from shared_core.endings import ended
 
     assert ended("RIP nugget 😢 we buried him in the garden", "got a hamster!! his name is nugget")
     assert ended("nugget died last night", "got a hamster!! his name is nugget")
@@ -269,7 +269,7 @@ def test_a_death_or_a_closure_ends_what_it_names() -> None:
 
 
 def test_a_value_stated_again_after_its_end_is_revived_not_restated() -> None:
-    from shared_core.change import revived
+    from shared_core.endings import revived
 
     entry = "swapped the cetirizine for fexofenadine, way less drowsy"
     assert revived("we've got you down for cetirizine, that's what you're on", entry)
@@ -298,7 +298,7 @@ def test_spoken_fillers_are_no_values() -> None:
 def test_a_value_set_in_money_and_an_ending_in_the_perfect_are_changes() -> None:
     """"got a raise to £56,500" sets the salary to an amount the entry lacks; "has given up football" ends it."""
     assert change.replaced("The user got a raise to £56,500.", "The user earns £52,000 a year.")
-    assert change.ends("Teo has given up football.") == ("football",)
+    assert endings.ends("Teo has given up football.") == ("football",)
 
 
 @pytest.mark.parametrize(("first", "then"), [
@@ -325,7 +325,7 @@ def test_a_value_said_to_be_gone_in_an_agent_s_note_is_replaced(entry, claim, tm
     engine, out, first = run([(entry, "user"), (claim, "user")], tmp_path)
     assert out[1].action is Action.REVISE and out[1].target_id == first
     assert [e.text for e in engine.state("u").accepted] == [claim]
-    assert not change.ends("Maya went to a friend's book launch")
+    assert not endings.ends("Maya went to a friend's book launch")
 
 
 @pytest.mark.parametrize(("entry", "claim"), [("Son Leo is 6.", "Leo turned 7 yesterday."),

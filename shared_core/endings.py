@@ -1,0 +1,102 @@
+"""Endings: a claim that says a value is over ("ditched barclays for monzo", "nugget died", "handed the pager to
+Marco", "Sam and I broke up") and the words it ends.
+
+Why its own test: an ending names the value it ends, so the claim shares its words with the entry that holds that
+value and a word-by-word comparison reads a repeat; what changed is that the value is over. ``change`` reads an
+ending as hard evidence beside its own word-for-word frames.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from . import polarity, slots
+from .cuescan import Prefiltered
+from .grounding import negated, numbers
+from .index.embedders import _stem
+from .linking import specific
+
+_ENDS = Prefiltered(re.compile(
+    r"\b(?:ditch(?:ed|ing)?|dump(?:ed|ing)?|left|leaving|quit(?:ting)?|finished|sold|selling|cancel(?:l?ed|l?ing)?|"
+    r"remov(?:e|ed|ing)|delet(?:e|ed|ing)|uninstall(?:ed|ing)?|drop(?= the\b)|scrap|"
+    r"swap(?=\s+(?:(?:the|my|our|out)\s+)?(?:[\w'-]+\s+){1,2}for\b)|(?:gone|went|going) (?:right |completely |totally )?off|"
+    r"dropp(?:ed|ing)|g[ai]ven? up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
+    r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
+    r"done with|last day (?:at|of|with)|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded|trading|not|rather than|instead of|"
+    r"rip|r\.i\.p\.?|lost|buried|mourning|grieving|broke up with|split (?:up )?(?:with|from)|separated from|divorced|"
+    r"no more|(?:so|totally|completely|i'?m|im) over|gr[eo]wn? out of|outgr[eo]wn?|killed|axed|binned|nuked|scrapped)"
+    r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this|old|first|other|spare|previous|original)\s+){0,2}([\w'-]+)", re.I))
+"""A verb that ends something, and the word it ends (past up to two articles or prepositions); a
+correction ("the dog's name is Max, not Rex", "oat milk instead of cow's") ends the word it sets aside."""
+
+
+def ended(claim: str, entry: str) -> bool:
+    """"ditched barclays for monzo", "finished dune, on to the hobbit", "last day at google friday" about the
+    entry that holds Barclays, Dune, Google: the claim ends the entry's own value, so it changes the entry
+    however many words the two share (a restatement repeats the value; it does not end it). An entry that
+    already says the value ended ("I quit smoking") is not changed by saying it again. The decision counts
+    it as hard evidence of a change, beside ``replaced``'s word-for-word frames. A clipped word of five
+    letters or more names the longer one it starts ("dropped the psych one" ends "intro to psychology")."""
+    if not ends(claim):
+        return False        # (most claims end nothing: answered before the entry's words are gathered)
+    held = specific(entry) | numbers(entry)    # "14 Larch Rd, not 41" ends the 41 of "41 Larch Rd"
+    if not held or ends(entry):
+        return False
+    return any(w in held or len(w) >= 5 and any(h.startswith(w) for h in held) for w in ends(claim))
+
+
+@lru_cache(maxsize=65536)
+def ends(text: str) -> tuple[str, ...]:
+    """The stems of the words ``text`` ends (``_ENDS``, ``_GONE``, ``_APART``, ``_HANDED``), empty when it
+    ends nothing. Cached per text: ``ended`` and ``revived`` read both texts of a pair, each both ways."""
+    return tuple(_stem(next(g for g in m.groups() if g).lower().removesuffix("'s"))
+                 for m in (*_ENDS.finditer(text), *_GONE.finditer(text), *_APART.finditer(text),
+                           *_HANDED.finditer(text), *_TAKEN_OFF.finditer(text)))
+
+
+def revived(claim: str, entry: str) -> bool:
+    """The claim states as current a value its entry says is over ("we've got you down for cetirizine" about
+    "swapped the cetirizine for fexofenadine"), without itself ending or negating it."""
+    return ended(entry, claim) and not negated(claim) and not ends(claim)
+
+
+_GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |just )?(?:died|passed away|passed on|"
+                               r"was put down|was put to sleep|is gone|is no more|closed down|shut down|went bust|"
+                               r"went under|retired|resigned|stepped down|has left|lapsed|expired|dropped out|pulled out|"
+                               r"backed out|bailed|had to (?:bail|drop(?: out)?|pull out|back out|cancel)|"
+                               r"(?:is |was )?retiring|went over to|moved out(?! of)|graduated|(?:is |was )?(?:off|out) sick|"
+                               r"(?:went|has gone|was given) to (?:my|his|her|their|our|a|the user's) "
+                               rf"(?:{'|'.join(slots.RELATIONS)})\b(?!['’])|"
+                               r"(?:is |has )?(?:shut|gone)(?=\s*(?:[,.;!]|$|now\b|already\b|for good\b))|"
+                               r"left(?=\s*(?:[,.;!]|$|for good\b))|"
+                               r"shut for good|closed for good|closed (?:its|their) doors|got poached|can'?t make it|"
+                               r"(?:was|were|has been|have been|had been|got|is|are) (?:now |just |officially )?"
+                               r"(?:cancell?ed|called off|scrapped|axed|terminated|discontinued)|"
+                               r"(?:got|was) (?:nicked|stolen|nabbed|pinched|written off|totalled)|"
+                               r"left (?:the |our |my |(?:the )?user's )?"
+                               r"(?:team|company|firm|org|organi[sz]ation|business|project|squad|band|club|group)|"
+                               r"(?:is |was |went |gone |has gone )?(?:off )?on (?:sabbatical|(?:mat|maternity|paternity|"
+                               r"parental|long[- ]term sick) leave))\b",
+                    re.I))
+"""The word before a verb that ends it: "nugget died", "the old gym closed down", "okafor retired" (the entry
+that holds Dr Okafor as the GP), "helen's on mat leave", "joon can't make it" (the person no longer holds the role),
+"the Pixel went to her sister" (a thing passed on to a relative)."""
+_HANDED = Prefiltered(re.compile(
+    r"\b(?:hand(?:ed|ing)(?: over)?|gave|giving|pass(?:ed|ing))\s+(?:(?:the|my|our|his|her|their)\s+)?(?:[\w'-]+\s+)?"
+    r"([\w'-]+)\s+(?:over\s+|on\s+)?to\b|\b(?:taken|took|taking) over\s+(?:(?:the|my|our|his|her|their)\s+)?([\w'-]+)", re.I))
+"""A thing handed on, which its holder no longer holds: "handed the pager to Marco", "gave the spare key to
+my neighbour" (its last word), "Ray's taken over guitar" (at most two words between the verb and "to":
+"gave lukas read access to the db" grants; it hands nothing on)."""
+_TAKEN_OFF = Prefiltered(re.compile(r"\b(?:took|taken|take|taking)\s+(?:the\s+|my\s+|our\s+)?([\w'-]+)\s+off\b(?!\s+(?:work|sick|today|tomorrow))",
+                                     re.I))
+"""Someone or something taken off what held them: "took mum off the doorbell" ends the entry that holds mum."""
+_APART = Prefiltered(re.compile(r"\b([\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?"
+                                r"(?:broke up|split up|split|separated|divorced|called it (?:off|quits))\b", re.I))
+"""A couple that ended, said of the other person: "Sam and I broke up" ends the entry that holds Sam."""
+
+
+def over(claim: str, entry: str) -> bool:
+    """The entry's value is over: the claim ends it, or turns the entry's stance on it around ("Not really into jazz
+    any more" after "Likes jazz"), which ends the like as surely as "quit" ends a habit."""
+    return ended(claim, entry) or polarity.flipped(claim, entry)
