@@ -283,14 +283,12 @@ def _relocated(claim: str, entry: str) -> bool:
 
 _BACK = frozenset({"back", "now"})
 
-_BARE_AGE = re.compile(r"\b(?:is|'s)\s+\d{1,2}\s*(?:now|today)?\s*[.!]*$", re.I)
-
 
 def _aged(claim: str, entry: str) -> bool:
     """"Leo turned 7 yesterday" after "Son Leo is 6": both give an age, and no number of one is in the other (an
     age is one small number, which the general value test skips as too short to be a value)."""
     fc, fe = slots.family(claim), slots.family(entry)
-    if fc is None or fc[0] != "age" or not (fe and fe[0] == "age" or fe is None and _BARE_AGE.search(entry)):
+    if fc is None or fc[0] != "age" or not (fe and fe[0] == "age" or fe is None and slots.AGED.search(entry)):
         return False        # ("tank is 4": a bare small number said of someone is their age)
     a, b = numbers(claim), numbers(entry)
     return bool(a) and bool(b) and not a & b

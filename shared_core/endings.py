@@ -88,8 +88,8 @@ _HANDED = Prefiltered(re.compile(
 """A thing handed on, which its holder no longer holds: "handed the pager to Marco", "gave the spare key to
 my neighbour" (its last word), "Ray's taken over guitar" (at most two words between the verb and "to":
 "gave lukas read access to the db" grants; it hands nothing on)."""
-_TAKEN_OFF = Prefiltered(re.compile(r"\b(?:took|taken|take|taking)\s+(?:the\s+|my\s+|our\s+)?([\w'-]+)\s+off\b(?!\s+(?:work|sick|today|tomorrow))",
-                                     re.I))
+_TAKEN_OFF = Prefiltered(re.compile(r"\b(?:took|taken|take|taking)\s+(?:the\s+|my\s+|our\s+)?([\w'-]+)\s+off\b"
+                                     r"(?!\s+(?:work|sick|today|tomorrow))", re.I))
 """Someone or something taken off what held them: "took mum off the doorbell" ends the entry that holds mum."""
 _APART = Prefiltered(re.compile(r"\b([\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?"
                                 r"(?:broke up|split up|split|separated|divorced|called it (?:off|quits))\b", re.I))

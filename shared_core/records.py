@@ -31,7 +31,6 @@ SAME_AT = 2
 """Shared fields, all equal, from which two readings are one state: one shared field is usually the id."""
 
 
-@lru_cache(maxsize=65536)
 def fields(text: str) -> dict[str, str]:
     """The record's fields, keys and values lower-cased, values unquoted and spaced alike (``1250.00``
     stays as written; ``120.0`` is ``120``). Empty for prose with fewer than two fields."""
@@ -43,10 +42,13 @@ def fields(text: str) -> dict[str, str]:
 def _fields(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for m in _FIELD.finditer(text):
-        value = m.group("value").strip().strip("\"'").strip()
-        value = plain_number(_SPACES.sub(" ", value.lower()))
-        out.setdefault(m.group("key").lower(), value)
+        out.setdefault(m.group("key").lower(), _value(m.group("value")))
     return out
+
+
+def _value(raw: str) -> str:
+    """A field's value as compared: unquoted, lower-cased, spaced alike, a number written plainly."""
+    return plain_number(_SPACES.sub(" ", raw.strip().strip("\"'").strip().lower()))
 
 
 _NOTE = re.compile(r"^\s*(?:[A-Za-z][\w-]*\s+){0,3}?([A-Za-z][\w-]{1,30}):\s*([^:;\n]{1,60}?)[.!]?\s*$")
@@ -57,7 +59,7 @@ def note(text: str) -> dict[str, str]:
     """An agent's one-field note ("Default branch: master."): its label's last word and its value, compared with
     a record holding that field ("HEAD branch: main"); empty for anything else."""
     m = _NOTE.match(text)
-    return {m.group(1).lower(): plain_number(_SPACES.sub(" ", m.group(2).strip().strip("\"'").lower()))} if m else {}
+    return {m.group(1).lower(): _value(m.group(2))} if m else {}
 
 
 def _names(attribute: str, key: str) -> bool:

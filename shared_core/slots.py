@@ -205,14 +205,15 @@ def _subject(text: str) -> tuple[str | None, str]:
     return None, text
 
 
-_AGED = re.compile(r"\s*(?:is|'s|=)\s+\d{1,2}\s*(?:now|today|already)?\s*[.!]*$", re.I)
+AGED = re.compile(r"\s*(?:(?<!\w)is|'s|=)\s+\d{1,2}\s*(?:now|today|already)?\s*[.!]*$", re.I)
+"""A bare small number said of someone, ending the text ("my son is 5", "tank is 4"): their age."""
 
 
 def _other_family(relation: str, rest: str) -> bool:
     """The words after a relation name an attribute of that relative ("my daughter changed schools"),
     not the relation itself ("my dentist is Dr Okoye": the dentist is the user's attribute). A bare
     number is a relative's age ("my son is 5", as "my son turned 6" says)."""
-    if _AGED.match(rest):
+    if AGED.match(rest):
         return True
     fam, own = family(rest), family(relation)
     return fam is not None and (own is None or fam[0] != own[0])

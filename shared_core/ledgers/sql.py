@@ -90,7 +90,7 @@ class _Writer:
                                    con=self._con)
 
     def by_slot(self, namespace: str, slot: str) -> list[Entry]:
-        return self._store._select("namespace = ? AND slot = ? AND ledger != 'history'", (namespace, slot), con=self._con)
+        return self._store._select(_OPEN_SLOT, (namespace, slot), con=self._con)
 
     def next_tx(self) -> int:
         if self._next is None:
@@ -180,7 +180,7 @@ class SQLLedgerStore:
         return [r[0] for r in self._rows(f"SELECT id FROM entries WHERE {_OPEN_SLOT} ORDER BY {_ORDER}", (namespace, slot))]
 
     def ledger(self, namespace: str, ledger: Ledger, *, limit: int | None = None) -> list[Entry]:
-        order = "created_tx, id" + (f" LIMIT {int(limit)}" if limit is not None else "")
+        order = _ORDER + (f" LIMIT {int(limit)}" if limit is not None else "")
         return self._select("namespace = ? AND ledger = ?", (namespace, ledger.value), order)
 
     def open_ids(self, namespace: str | None = None) -> list[tuple[str, Ledger]]:
