@@ -62,6 +62,19 @@ def note(text: str) -> dict[str, str]:
     return {m.group(1).lower(): _value(m.group(2))} if m else {}
 
 
+_SAID = re.compile(r"^\s*(?:(?:my|our|the|your|his|her|their)\s+)?(?:[\w-]+\s+){0,2}?([A-Za-z][\w-]{1,30})\s+(?:is|are)\s+"
+                   r"(?:now\s+)?([^:;,()\n]{1,60}?)[.!]?\s*$", re.I)
+
+
+@lru_cache(maxsize=65536)
+def said(text: str) -> dict[str, str]:
+    """A one-clause copula sentence as the field a note would write ("Our plumber is Dave" is "Plumber: Dave"):
+    compared with an agent's note on that label, so a note naming another value changes it and one naming the
+    same value restates it, however each is worded; empty for anything else."""
+    m = _SAID.match(text)
+    return {m.group(1).lower(): _value(m.group(2))} if m else {}
+
+
 def _names(attribute: str, key: str) -> bool:
     """The slot's attribute names the field: ``tier`` for ``ba_tier``, ``mot_expiry`` for ``expiry``."""
     return key == attribute or attribute.endswith("_" + key) or key.endswith("_" + attribute)
@@ -78,7 +91,7 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
     # record that "Reminder: call mum" changes)
     noted = bool(note(claim)) != bool(note(entry)) and not (a and b)
     if noted:
-        a, b = a or note(claim) or _fields(claim), b or note(entry) or _fields(entry)
+        a, b = a or note(claim) or _fields(claim) or said(claim), b or note(entry) or _fields(entry) or said(entry)
     shared = {k for k in a.keys() & b.keys() if not _READ_AT.search(k)}
     if not shared:
         return None
