@@ -93,9 +93,10 @@ def replaced(claim: str, entry: str) -> bool:
             or requantified(claim, entry):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
-    if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (_valued(new) and _valued(lost)):
+    said, gone = new - _PREPOSITIONS, lost - _PREPOSITIONS   # "plays striker" for "plays in goal": the preposition went
+    if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (said and gone and _valued(said) and _valued(gone)):
         return False
-    if new | lost <= slots.GENERIC:
+    if said | gone <= slots.GENERIC:
         return False            # "kids" for "children": another word for the attribute, not another value
     return [w for w in a if w not in new] == [w for w in b if w not in lost] and len(a) - len(new) >= 2
 
@@ -310,6 +311,7 @@ def _valued(words: set[str]) -> bool:
     return all(w not in STOP and w not in _VOICE and not w.endswith("'s") for w in words)
 
 
+_PREPOSITIONS = frozenset("in on at to for as with by from into onto".split())
 _VOICE = frozenset("i i'm im me my mine we our us you your he him his she her they them their user user's".split())
 
 
