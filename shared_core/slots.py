@@ -50,6 +50,8 @@ _PRONOUN = re.compile(r"^(?:he|she|they|his|her|their|him|them|it|its)\b", re.I)
 _ID_NOUN = re.compile(r"\b([a-z]+)\s*(?:number|no\.?|num|id|#)?\s*#?\s*([a-z]*[-_]?\d[\w-]*)\b", re.I)
 _ID_ATTRIBUTE = Prefiltered(re.compile(r"\b([a-z]+)\s+(?:number|id|code|reference|ref|no\.?)\s+(?:is|was|=|:|is now|now is)\b",
                                        re.I))
+_LETTER_ID = Prefiltered(re.compile(r"\b([A-Za-z]+)\s+([A-HJ-Z])\b(?!['’.]\w)"))
+"""``Room C``, ``Flat B``, ``Gate D``: a thing the list names by one capital letter ("I" is the speaker)."""
 _BARE_ID = re.compile(r"(?<![\w-])#?((?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9][a-z0-9_-]{2,})\b", re.I)
 _SNAKE_KEY = Prefiltered(re.compile(r"\b([a-z][a-z0-9]*_[a-z0-9_]+)\b"))
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
@@ -150,6 +152,9 @@ def _subject(text: str) -> tuple[str | None, str]:
     candidates: list[tuple[int, str, str]] = []      # (position, subject, matched text)
     digits = has_digit(text)        # (both id patterns need one: a text without is spared their slow scans)
     for m in _ID_NOUN.finditer(text) if digits else ():
+        if m.group(1).lower() in ID_NOUNS:
+            candidates.append((m.start(), f"{m.group(1).lower()}#{m.group(2).lower()}", m.group(0)))
+    for m in _LETTER_ID.finditer(text):
         if m.group(1).lower() in ID_NOUNS:
             candidates.append((m.start(), f"{m.group(1).lower()}#{m.group(2).lower()}", m.group(0)))
     if not candidates and digits:
