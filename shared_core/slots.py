@@ -50,7 +50,7 @@ _PRONOUN = re.compile(r"^(?:he|she|they|his|her|their|him|them|it|its)\b", re.I)
 _ID_NOUN = re.compile(r"\b([a-z]+)\s*(?:number|no\.?|num|id|#)?\s*#?\s*([a-z]*[-_]?\d[\w-]*)\b", re.I)
 _ID_ATTRIBUTE = Prefiltered(re.compile(r"\b([a-z]+)\s+(?:number|id|code|reference|ref|no\.?)\s+(?:is|was|=|:|is now|now is)\b",
                                        re.I))
-_LETTER_ID = Prefiltered(re.compile(r"\b([A-Za-z]+)\s+([A-HJ-Z])\b(?!['’.]\w)"))
+_LETTER_ID = Prefiltered(re.compile(r"\b([A-Za-z]+)\s+([A-HJ-Z])(?![\w'’-])(?!\.\w)"))
 """``Room C``, ``Flat B``, ``Gate D``: a thing the list names by one capital letter ("I" is the speaker)."""
 _BARE_ID = re.compile(r"(?<![\w-])#?((?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9][a-z0-9_-]{2,})\b", re.I)
 _SNAKE_KEY = Prefiltered(re.compile(r"\b([a-z][a-z0-9]*_[a-z0-9_]+)\b"))
