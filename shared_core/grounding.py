@@ -52,8 +52,10 @@ def time_cue_only(text: str) -> bool:
     return bool(found) and found <= TIME_CUES
 
 
-_ADDITIVE_CUE = Prefiltered(re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides|plus|second|both)\b",
-                                       re.I))
+_ADDITIVE_CUE = Prefiltered(re.compile(r"\b(?:also|too(?!\s+(?:much|many|far|late|early|long|expensive|pricey|dear|busy|"
+                                       r"hard|big|small|cold|hot|old|young|spicy|salty|noisy|tired|slow|often))|as well|another|"
+                                       r"additionally|in addition|besides|plus|second|both)\b", re.I))
+"""A further value's cue; "too" before an adjective ("too expensive") says why something ended, not that one is added."""
 PHATIC = frozenset(
     "hi hello hey hiya morning evening afternoon night good great thanks thank thx ty cheers ok okay k sure yes yep "
     "yeah yup no nope nah cool nice awesome perfect fine right alright haha ha lol hmm hm um uh oh wow sounds plan "
