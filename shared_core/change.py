@@ -41,7 +41,7 @@ _STOP_CUE = Prefiltered(re.compile(
 
 def prepare(text: str) -> None:
     """Fill the per-text caches a pair reads here (see ``decision.prepare``)."""
-    fields(text), ends(text), _stamp(text)
+    fields(text), ends(text), _stamp(text), _held_state(text)
 
 
 @lru_cache(maxsize=65536)

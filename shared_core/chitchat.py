@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from . import slots
+from .cuescan import Prefiltered
 from .grounding import PHATIC, STOP, content_free, identifiers, numbers
 from .linking import PairModel
 
@@ -30,16 +31,16 @@ MARKERS = frozenset(
     "thanks thank appreciate cute lovely funny hilarious".split())
 """Interjections and discourse markers of chat: general English, not any episode's words."""
 
-_ACT = re.compile(
+_ACT = Prefiltered(re.compile(
     r"\b(?:thanks?|thx|ty|cheers|ta|sorry|apologies|hi|hiya|hello|hey|bye|brb|gtg|g2g|ttyl|bbl|afk|off to|gotta go|"
-    r"got to go|talk (?:later|soon)|speak soon|good (?:morning|night|evening))\b|^\W*(?:mornin[g']?|evening|night|nite)\b", re.I)
+    r"got to go|talk (?:later|soon)|speak soon|good (?:morning|night|evening))\b|^\W*(?:mornin[g']?|evening|night|nite)\b", re.I))
 """A conversational act rather than a report: thanking, apologising, greeting, leaving."""
 _EMOTE = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]|(?<!\w)[:;]-?[()DPp]|!!|\b\w*([a-z])\1{2,}\b", re.I)
 """An emoji, an emoticon, a double exclamation or a stretched word ("yayyy"): how chat sounds, not what it says."""
-_FEELING = re.compile(
+_FEELING = Prefiltered(re.compile(
     r"\b(?:gutted|brill|brilliant|terrible|awful|worst|best|freezing|boiling|chaos|chaotic|insane|grim|cursed|lovely|"
     r"amazing|hilarious|ridiculous|annoying|exhausting|exhausted|knackered|tired|dead|cute|weird|wild|mad|crazy|"
-    r"obsessed|stressed|bored|boring|gross|ugh|yikes|phew|yay|finally|literally|honestly|so much|pure)\b", re.I)
+    r"obsessed|stressed|bored|boring|gross|ugh|yikes|phew|yay|finally|literally|honestly|so much|pure)\b", re.I))
 """How a remark feels (general English): chat says how things are going, a fact says what holds."""
 _TOKEN = re.compile(r"[a-z0-9']+")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'll|my|mine|we|we're|our|me|us)\b", re.I)

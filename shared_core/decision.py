@@ -222,13 +222,13 @@ def _change(claim: Claim, entry: Entry, sim: float, mine: slots.Slot, theirs: sl
 
 def prepare(item: Claim | Entry) -> None:
     """Compute (and cache, per text) what the decision reads of one text on its own: its slot and the
-    linker's, change model's and grounding's word sets, stamps and cues. A claim's are computed when it
-    is decided, so the entry it becomes is ready for every later decision; only the claim in hand and
-    the pairs remain per write."""
+    linker's, change model's and grounding's word sets, stamps, cues, a note's field and quantities (read of
+    a target, 9 in 10 decisions). A claim's are computed when it is decided, so the entry it becomes is ready
+    for every later decision; only the claim in hand and the pairs remain per write."""
     linking.prepare(item.text), linking.person_words(slot_of(item).subject or "")
-    change.prepare(item.text), grounding.prepare(item.text), records.fields(item.text)
+    change.prepare(item.text), grounding.prepare(item.text), records.fields(item.text), records.note(item.text)
     slots.family(item.text), calls.call(item.text), calls.asked(item.text), hedged(item.text)
-    tense.reported(item.text), _relation(item.text)
+    tense.reported(item.text), _relation(item.text), quantities.quantities(item.text)
 
 
 def _attribute_known(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str, ids_shared: bool) -> bool:

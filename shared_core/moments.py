@@ -16,10 +16,10 @@ from .cuescan import Prefiltered
 
 _MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|"
           r"nov(?:ember)?|dec(?:ember)?")
-_MOMENT = re.compile(
+_MOMENT = Prefiltered(re.compile(
     rf"\b\d{{1,2}}(?:st|nd|rd|th)\b|\b\d{{1,2}} (?:{_MONTH})\b|\b(?:{_MONTH}) \d{{1,2}}\b|\b\d{{4}}-\d\d-\d\d\b|"
     r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?\b|\b\d{1,2}:\d\d\b|\b\d{1,2} ?(?:am|pm)\b|"
-    r"\b(?:noon|midday|midnight|morning|afternoon|evening)\b", re.I)
+    r"\b(?:noon|midday|midnight|morning|afternoon|evening)\b", re.I))
 """A day, a date or a time of day (general English; a year alone is no moment of an event)."""
 _MOVED = Prefiltered(re.compile(
     r"\b(?:moved?|moving|push(?:ed|ing)? (?:it|me|us|him|her|them|the|back|forward|to)|brought forward|bring forward|"

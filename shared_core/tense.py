@@ -44,4 +44,4 @@ USED_TO_RX = (r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen
               r"(?<!\bgets )(?<!\bnot )\bused to\b")
 """What someone used to do ("used to work as a lab technician"): the past, not what holds now ("is used to sign
 releases", "getting used to" and "not used to" are no habit). Also one of ``grounding``'s stale cues."""
-USED_TO = re.compile(USED_TO_RX, re.I)
+USED_TO = Prefiltered(re.compile(USED_TO_RX, re.I))
