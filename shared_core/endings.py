@@ -52,7 +52,7 @@ def ends(text: str) -> tuple[str, ...]:
     ends nothing. Cached per text: ``ended`` and ``revived`` read both texts of a pair, each both ways."""
     return tuple(_stem(next(g for g in m.groups() if g).lower().removesuffix("'s"))
                  for m in (*_ENDS.finditer(text), *_GONE.finditer(text), *_APART.finditer(text),
-                           *_HANDED.finditer(text), *_TAKEN_OFF.finditer(text)))
+                           *_HANDED.finditer(text), *_TAKEN_OFF.finditer(text), *_FREE.finditer(text)))
 
 
 def revived(claim: str, entry: str) -> bool:
@@ -91,6 +91,10 @@ my neighbour" (its last word), "Ray's taken over guitar" (at most two words betw
 _TAKEN_OFF = Prefiltered(re.compile(r"\b(?:took|taken|take|taking)\s+(?:the\s+|my\s+|our\s+)?([\w'-]+)\s+off\b"
                                      r"(?!\s+(?:work|sick|today|tomorrow))", re.I))
 """Someone or something taken off what held them: "took mum off the doorbell" ends the entry that holds mum."""
+_FREE = Prefiltered(re.compile(r"\b(?:been|now|officially|i'?m|im|went|gone|going|stay(?:ing|ed)?|"
+                               r"\d+\s+(?:days?|weeks?|months?|years?))\s+([a-z]+)(?:-|\s)free\b(?!\s+(?:of|to|for)\b)", re.I))
+"""A habit given up, said of the habit: "3 months smoke free" ends the entry that says the user smokes (a thing
+described as free of something, "peat-free compost", "meat-free recipes", ends nothing)."""
 _APART = Prefiltered(re.compile(r"\b([\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?"
                                 r"(?:broke up|split up|split|separated|divorced|called it (?:off|quits))\b", re.I))
 """A couple that ended, said of the other person: "Sam and I broke up" ends the entry that holds Sam."""
