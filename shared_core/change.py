@@ -94,7 +94,8 @@ def replaced(claim: str, entry: str) -> bool:
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
     said, gone = new - _PREPOSITIONS, lost - _PREPOSITIONS   # "plays striker" for "plays in goal": the preposition went
-    if not (1 <= len(new) <= 2 and 1 <= len(lost) <= 2) or not (said and gone and _valued(said) and _valued(gone)):
+    if not (1 <= len(said) <= 2 and 1 <= len(gone) <= 2 and len(new) <= 3 and len(lost) <= 3) \
+            or not (_valued(said) and _valued(gone)):
         return False
     if said | gone <= slots.GENERIC:
         return False            # "kids" for "children": another word for the attribute, not another value
@@ -313,7 +314,8 @@ def _valued(words: set[str]) -> bool:
     return all(w not in STOP and w not in _VOICE and not w.endswith("'s") for w in words)
 
 
-_PREPOSITIONS = frozenset("in on at to for as with by from into onto".split())
+_PREPOSITIONS = frozenset("in on at to for as with by from into onto a an the".split())
+"""Words a value brings with it ("on a Kindle", "an oat cortado"): set aside when judging what was swapped."""
 _VOICE = frozenset("i i'm im me my mine we our us you your he him his she her they them their user user's".split())
 
 
