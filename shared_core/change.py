@@ -101,7 +101,8 @@ def replaced(claim: str, entry: str) -> bool:
         return False            # "kids" for "children": another word for the attribute, not another value
     if (said, gone) != (new, lost) and next(i for i, w in enumerate(a) if w in new) != next(i for i, w in enumerate(b) if w in lost):
         return False            # "oat milk in coffee" for "drinks oat milk": detail added at one end, a verb gone at the other
-    return [w for w in a if w not in new] == [w for w in b if w not in lost] and len(a) - len(new) >= 2
+    skip = new | lost | (_PREPOSITIONS if (said, gone) != (new, lost) else frozenset())
+    return [w for w in a if w not in skip] == [w for w in b if w not in skip] and len(a) - len(new) >= 2
 
 
 _ENUMERATORS = frozenset({"number", "no", "num", "nr", "item"})
