@@ -93,15 +93,16 @@ def replaced(claim: str, entry: str) -> bool:
             or requantified(claim, entry):
         return True
     new, lost = set(a) - set(b), set(b) - set(a)
-    said, gone = new - _PREPOSITIONS, lost - _PREPOSITIONS   # "plays striker" for "plays in goal": the preposition went
+    said, gone = new - _CARRIED, lost - _CARRIED    # "plays striker" for "plays in goal": the preposition went with it
+    set_aside = (said, gone) != (new, lost)
     if not (1 <= len(said) <= 2 and 1 <= len(gone) <= 2 and len(new) <= 3 and len(lost) <= 3) \
             or not (_valued(said) and _valued(gone)):
         return False
     if said | gone <= slots.GENERIC:
         return False            # "kids" for "children": another word for the attribute, not another value
-    if (said, gone) != (new, lost) and next(i for i, w in enumerate(a) if w in new) != next(i for i, w in enumerate(b) if w in lost):
+    if set_aside and next(i for i, w in enumerate(a) if w in new) != next(i for i, w in enumerate(b) if w in lost):
         return False            # "oat milk in coffee" for "drinks oat milk": detail added at one end, a verb gone at the other
-    skip = new | lost | (_PREPOSITIONS if (said, gone) != (new, lost) else frozenset())
+    skip = new | lost | (_CARRIED if set_aside else frozenset())
     return [w for w in a if w not in skip] == [w for w in b if w not in skip] and len(a) - len(new) >= 2
 
 
@@ -315,7 +316,7 @@ def _valued(words: set[str]) -> bool:
     return all(w not in STOP and w not in _VOICE and not w.endswith("'s") for w in words)
 
 
-_PREPOSITIONS = frozenset("in on at to for as with by from into onto a an the".split())
+_CARRIED = frozenset("in on at to for as with by from into onto a an the".split())
 """Words a value brings with it ("on a Kindle", "an oat cortado"): set aside when judging what was swapped."""
 _VOICE = frozenset("i i'm im me my mine we our us you your he him his she her they them their user user's".split())
 

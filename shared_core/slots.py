@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 
 from . import calls
 from .cuescan import CueScanner, Prefiltered, has_digit
@@ -151,10 +152,7 @@ def _subject(text: str) -> tuple[str | None, str]:
         return m.group(1).lower(), text.replace(m.group(0), " ")
     candidates: list[tuple[int, str, str]] = []      # (position, subject, matched text)
     digits = has_digit(text)        # (both id patterns need one: a text without is spared their slow scans)
-    for m in _ID_NOUN.finditer(text) if digits else ():
-        if m.group(1).lower() in ID_NOUNS:
-            candidates.append((m.start(), f"{m.group(1).lower()}#{m.group(2).lower()}", m.group(0)))
-    for m in _LETTER_ID.finditer(text):
+    for m in chain(_ID_NOUN.finditer(text) if digits else (), _LETTER_ID.finditer(text)):
         if m.group(1).lower() in ID_NOUNS:
             candidates.append((m.start(), f"{m.group(1).lower()}#{m.group(2).lower()}", m.group(0)))
     if not candidates and digits:

@@ -79,10 +79,11 @@ def written_alike(text: str) -> str:
     return _CLOCK.sub(_clock, _PHONE.sub(_phone, _DATE.sub(_date, _HTTP_STATUS.sub(r"\1", text))))
 
 
-_IS = Prefiltered(re.compile(r"(?<=\w)['’]s\s+(?=(?:in|at|on|with|now|still|back|off|out|not|a|an|the|no|home|away|into|"
+_IS = Prefiltered(re.compile(r"(?<=\w)['’]s\s+(?=(?:in|at|on|with|now|still|off|out|not|a|an|the|no|away|into|"
                                r"living|working|staying|based|doing|using|going|moving|over|done)\b)", re.I))
 """``Leo's in year 4`` is ``Leo is in year 4``: the contraction before a place, a state or an article is
-the verb, not a possessive ("Leo's school"), so the sentence compares word for word with the one it changes."""
+the verb, not a possessive ("Leo's school"; "back" and "home" are left out: "Leo's back hurts", "Ana's home
+address"), so the sentence compares word for word with the one it changes."""
 _NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _NUMBER_WORD = Prefiltered(re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b", re.I))
 """A count in words is its number ("two kids" is "2 kids"); "one" is left alone, it is mostly a pronoun."""
