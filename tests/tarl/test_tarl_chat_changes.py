@@ -1,0 +1,81 @@
+"""Value changes said the way chat and plain notes say them (session 30's probes), through the engine's default
+policy on a real SQLite store, and the word-level rules behind them. Hand-written here, in wordings the corpus
+does not use. The worst outcome each guards against is a silent drop: a new value decided ``noop``."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from shared_core import Claim, MemoryEngine, change, endings, records, slots
+from shared_core.schema import Action
+from shared_core.written import written_alike
+
+T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def two(first: str, then: str, tmp_path, source: str = "user") -> tuple[MemoryEngine, object, str]:
+    """Writes ``first`` (the user's), then ``then``; returns the engine, the second decision and the first entry's id."""
+    engine = MemoryEngine.open(tmp_path / "store")
+    first_id = engine.write(Claim(text=first, namespace="u", source="user", observed_at=T0)).entry_id
+    d = engine.write(Claim(text=then, namespace="u", source=source, observed_at=T0 + timedelta(days=1)))
+    return engine, d, first_id
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("Leo is in year 3.", "Leo's in year 4."),                       # a contraction before a place is "is"
+    ("our plumber is dave", "plumber: mike from fixit"),             # a plain sentence against an agent's note
+    ("User's go-to coffee order is a flat white.", "User's go-to coffee order is an oat cortado."),   # articles
+    ("User reads on a Kindle.", "User reads paper books."),          # the value took its preposition with it
+    ("User lives in a flat.", "User lives in a house with a garden."),
+    ("I have a gym membership at PureGym.", "cancelled puregym, too expensive"),   # "too" of degree adds nothing
+    ("I smoke.", "3 months smoke free today!!"),                     # a habit over, said by what one is free of
+])
+def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
+    """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
+    the old one is in History."""
+    engine, d, first_id = two(first, then, tmp_path)
+    try:
+        assert d.action is Action.REVISE and d.target_id == first_id
+        assert [e.text for e in engine.state("u").accepted] == [then]
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("Drinks oat milk.", "Oat milk in coffee."),         # detail added at one end, a verb gone at the other: no swap
+    ("Our plumber is Dave.", "Plumber: Dave."),          # the note names the value the sentence holds
+])
+def test_a_restatement_in_another_shape_changes_nothing(first, then, tmp_path) -> None:
+    engine, d, first_id = two(first, then, tmp_path, source="assistant")
+    try:
+        assert d.action is Action.NOOP and d.target_id == first_id
+        assert [e.text for e in engine.state("u").accepted] == [first]
+    finally:
+        engine.close()
+
+
+def test_things_a_list_names_by_one_letter_are_different_things(tmp_path) -> None:
+    """"Room C" is not "Room B" (it revised it); a letter that starts an id ("Order A-1001") is no letter id."""
+    engine, d, _ = two("Room B is booked by sales.", "Room C is booked by finance.", tmp_path)
+    try:
+        assert d.action is Action.APPEND and len(engine.state("u").accepted) == 2
+    finally:
+        engine.close()
+    assert slots.of("Room C is booked by finance.").subject == "room#c"
+    assert slots.of("Order A-1001 shipped").subject == "order#a-1001"
+    assert slots.of("I need a room. A big one.").subject == "user"
+
+
+def test_the_word_rules_hold_on_their_own() -> None:
+    assert change.replaced("noor plays striker.", "noor plays in goal.")
+    assert not change.replaced("oat milk in coffee.", "drinks oat milk.")
+    assert not change.replaced("no, amy and mark", "and mark does fridays")    # a negation is no swapped value
+    assert written_alike("Leo's in year 4.") == "Leo is in year 4."
+    assert written_alike("Leo's school is Oakwood") == "Leo's school is Oakwood"   # a possessive stays one
+    assert written_alike("Leo's back hurts") == "Leo's back hurts"
+    assert records.said("Our plumber is Dave.") == {"plumber": "dave"}
+    assert records.said("Dave fixed the boiler, he is great") == {}
+    assert endings.ends("officially smoke-free since may") == ("smoke",)
+    assert endings.ends("Peat-free compost 40L") == () and endings.ends("keep the recipes meat-free") == ()
