@@ -51,8 +51,6 @@ _PRONOUN = re.compile(r"^(?:he|she|they|his|her|their|him|them|it|its)\b", re.I)
 _ID_NOUN = re.compile(r"\b([a-z]+)\s*(?:number|no\.?|num|id|#)?\s*#?\s*([a-z]*[-_]?\d[\w-]*)\b", re.I)
 _ID_ATTRIBUTE = Prefiltered(re.compile(r"\b([a-z]+)\s+(?:number|id|code|reference|ref|no\.?)\s+(?:is|was|=|:|is now|now is)\b",
                                        re.I))
-_LETTER_ID = Prefiltered(re.compile(r"\b([A-Za-z]+)\s+([A-HJ-Z])(?![\w'’-])(?!\.\w)"))
-"""``Room C``, ``Flat B``, ``Gate D``: a thing the list names by one capital letter ("I" is the speaker)."""
 _BARE_ID = re.compile(r"(?<![\w-])#?((?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9][a-z0-9_-]{2,})\b", re.I)
 _SNAKE_KEY = Prefiltered(re.compile(r"\b([a-z][a-z0-9]*_[a-z0-9_]+)\b"))
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
@@ -77,6 +75,9 @@ ID_NOUNS = frozenset(
     "order ticket invoice item fact build flight booking case issue pr file task job bug incident room account "
     "request shipment package parcel run deploy release sprint version table row record project step".split()
 )
+_LETTER_ID = Prefiltered(re.compile(rf"\b((?i:{'|'.join(sorted(ID_NOUNS))}))\s+([A-HJ-Z])(?![\w'’-])(?!\.\w)"))
+"""``Room C``, ``Booking B``: a thing the list names by one capital letter ("I" is the speaker). Built from
+``ID_NOUNS``, so a text naming none of them is not scanned."""
 GENERIC = frozenset(
     "seat seats mode theme diet kids kid children child city lives live living moved move based manager boss "
     "works work working job school schools status phone email address password likes like love loves enjoy "

@@ -68,8 +68,7 @@ def written_alike(text: str) -> str:
     ``oct-12`` ("2024-10-12", "12 Oct"), a count as digits ("two") and a street's kind in full ("Rd", "St,"), so a tool that restates
     what the user said in its own format is not taken for a new value. Cached: an entry's text meets every
     later claim that grounds on it. (Each pattern but the street's needs a digit.)"""
-    if _IS.search(text):
-        text = _IS.sub(" is ", text)
+    text = _IS.sub(" is ", text)        # (prefiltered: a text without "'s" is returned as it is)
     if _STREET.search(text):
         text = _STREET.sub(_street, text)
     if _NUMBER_WORD.search(text):
