@@ -302,7 +302,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
             score, ident, p = 1.0, True, 1.0
         elif p is not None:                  # the linker decides
             score = p
-            ident = p >= link_at or restates(claim, e)
+            ident = p >= link_at or restates(claim, e) or records.one_state(claim.text, e.text)
         else:
             score = matched(side, e.text, sims.get(e.id, 0.0))
             if mine.explicit is not None and theirs.explicit is not None:

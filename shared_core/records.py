@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from . import slots
 from .cuescan import Prefiltered
 from .written import plain_number
 
@@ -75,6 +76,28 @@ def said(text: str) -> dict[str, str]:
     return {m.group(1).lower(): _value(m.group(2))} if m else {}
 
 
+_LISTS = re.compile(r"notes?|reminders?|to-?dos?|tasks?|ideas?|tips?|fyi|updates?|info|memo|facts?|remember|ps|nb|"
+                    r"important|also|edit|re|subject|question|answer|summary|context|comment|reply|message", re.I)
+"""Labels of a note that holds any text ("Reminder: buy milk", "Note: call mum"), not one field's value."""
+
+
+def _keyed(claim: str, entry: str) -> str | None:
+    """The label two one-field notes share when it is a key's name ("timezone: UTC" and "timezone: CET"), not a
+    list's heading whose notes hold any text ("Reminder: buy milk", "Note: call mum")."""
+    a, b = note(claim), note(entry)
+    label = next(iter(a), None)
+    return label if label is not None and a.keys() == b.keys() and not _LISTS.fullmatch(label) else None
+
+
+def one_state(claim: str, entry: str) -> bool:
+    """Two notes on one key whose attribute holds a single value ("Status: open" and "Status: closed"): a
+    key-value caller's two values of one key, so one thing, however little else they share. A key of several
+    values ("Pet: dog", "Pet: cat") is two items, each its own."""
+    label = _keyed(claim, entry)
+    hit = slots.family(label) if label is not None else None
+    return label is not None and not (hit is not None and hit[1])
+
+
 def _names(attribute: str, key: str) -> bool:
     """The slot's attribute names the field: ``tier`` for ``ba_tier``, ``mot_expiry`` for ``expiry``."""
     return key == attribute or attribute.endswith("_" + key) or key.endswith("_" + attribute)
@@ -87,10 +110,12 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
     when both records hold that field, it alone decides (the reservation's status may move; its time
     is what the slot holds)."""
     a, b = fields(claim), fields(entry)
-    # a one-field note against a record, whose one field then decides; never two notes ("Reminder: buy milk" is no
-    # record that "Reminder: call mum" changes)
+    # a one-field note against a record, whose one field then decides; two notes only on one key's label
+    # ("Reminder: buy milk" is no record that "Reminder: call mum" changes; "Pet: cat" changes "Pet: dog")
     noted = bool(note(claim)) != bool(note(entry)) and not (a and b)
-    if noted:
+    if not (a or b) and _keyed(claim, entry):
+        a, b, noted = note(claim), note(entry), True
+    elif noted:
         a, b = a or note(claim) or _fields(claim) or said(claim), b or note(entry) or _fields(entry) or said(entry)
     shared = {k for k in a.keys() & b.keys() if not _READ_AT.search(k)}
     if not shared:

@@ -376,7 +376,7 @@ def test_a_thing_that_moved_to_another_holder_or_place_is_a_change(tmp_path) -> 
 
 def test_a_tool_reading_the_field_of_an_agent_s_one_field_note_decides_it(tmp_path) -> None:
     """"Default branch: master." is a record of one field: a tool reading another value for that field changes it
-    (it was dropped as a repeat), the same value repeats it; two notes are never compared as records."""
+    (it was dropped as a repeat), the same value repeats it; two notes of a list (reminders) are not compared as records."""
     from shared_core import records
 
     engine, out, first = run([("Default branch: master.", "user"), ("git remote show origin -> HEAD branch: main", "tool")],
