@@ -20,6 +20,12 @@ _UNIT_WORDS = rf"µg|{UNITS}|mi|miles|%"
 _UNIT = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)\s?({_UNIT_WORDS})(?!\w)", re.I)
 _RATE = re.compile(r"(?<![\w.])(\d+)\s+(?:[a-z]+\s+){0,2}?(?:a|an|per|each|every|/)\s*(day|week|wk|month|year|yr)s?\b", re.I)
 """A count per period ("3 times a week", "five runs a week", "2 sessions per month"): the unit is its period."""
+_LABELS = frozenset("year grade class size floor level tier band stage phase zone row gate platform bay lane week chapter "
+                    "lesson module book season episode".split())
+_LABELLED = re.compile(rf"\b({'|'.join(_LABELS)})\s+(\d{{1,3}})(?![\w:./-])", re.I)
+"""A number a noun labels ("year 2", "floor 3", "level 4"): the unit is the noun, so "year 3" after "year 2" is the
+same quantity moved on (a child's school year, a training plan's week), not a second one; the noun said again is
+the link, however the rest is reworded ("she's in year 3 after the summer")."""
 _HELD_ON = re.compile(r"\bstill\b[^.;,\d]{0,20}\d|\b(?:unchanged|as before|no change)\b", re.I)
 """A claim that says the quantity held ("still 5%"): it disputes the entry, it does not move it on."""
 _PERIODS = {"wk": "week", "yr": "year"}
@@ -39,6 +45,8 @@ def quantities(text: str) -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
     for value, unit in _UNIT.findall(text):
         out.setdefault(unit.lower(), set()).add(value.rstrip("0").rstrip(".") if "." in value else value)
+    for label, value in _LABELLED.findall(text):
+        out.setdefault(label.lower(), set()).add(value)
     for value, period in _RATE.findall(text):
         out.setdefault("per " + _PERIODS.get(period.lower(), period.lower()), set()).add(value)
     return {u: frozenset(v) for u, v in out.items()}
@@ -54,10 +62,11 @@ def requantified(claim: str, entry: str) -> bool:
     qa, qb = quantities(claim), quantities(entry)
     if not qa and len(qb) == 1 and (moved := _MOVED_TO.search(written_alike(claim))):
         qa = {next(iter(qb)): frozenset({moved.group(1)})}     # the entry's one unit, said by the number alone
-    if not any(len(qb.get(u, ())) == 1 and len(v) == 1 and v != qb[u] for u, v in qa.items()):
+    moved = {u for u, v in qa.items() if len(qb.get(u, ())) == 1 and len(v) == 1 and v != qb[u]}
+    if not moved:
         return False
     words = {w for w in specific(claim) if not any(c.isdigit() for c in w)} - _TALK
-    return bool(words & specific(entry)) or not words
+    return bool(words & specific(entry)) or not words or not moved.isdisjoint(_LABELS)
 
 
 MOVE_RATIO = 4.0

@@ -67,3 +67,26 @@ def test_which_notes_are_one_key() -> None:
     assert not records.one_state("Pet: cat", "Pet: dog")
     assert not records.one_state("Reminder: call mum", "Reminder: buy milk")
     assert not records.one_state("timezone: CET", "currency: EUR")
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("my daughter is in year 2", "she's in year 3 after the summer"),      # was a silent noop
+    ("leo's in grade 4", "leo started grade 5 this week"),
+    ("reading book 2 of the expanse", "started book 3 last night"),
+])
+def test_a_number_its_noun_labels_moved_on_is_the_value_changing(first, then, tmp_path) -> None:
+    """"year 3" after "year 2": the same quantity with another number, linked by its noun however the rest is worded."""
+    engine, d, first_id = two(first, then, tmp_path, "user")
+    try:
+        assert d.action is Action.REVISE and d.target_id == first_id
+    finally:
+        engine.close()
+
+
+def test_labelled_numbers_are_quantities_of_their_noun() -> None:
+    from shared_core.quantities import quantities, requantified
+
+    assert quantities("boarding moved to gate 31") == {"gate": frozenset({"31"})}
+    assert requantified("she's in year 3 after the summer", "my daughter is in year 2")
+    assert not requantified("my daughter is in year 2", "my daughter is in year 2 still")
+    assert not requantified("we're on floor 4", "the bins go out on week 1 and week 3")    # another noun
