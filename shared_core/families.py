@@ -22,7 +22,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("blood_pressure", r"blood pressure|bp(?:_reading)?", False),
     ("eyewear", r"glasses|varifocals|bifocals|contact lenses|contacts lenses|specs|spectacles|prescription lenses", False),
     ("allergy", r"allergic|allerg(?:y|ies)|intoleran(?:t|ce)", True),
-    ("diet", r"vegetarian|veggie|vegan|pescatarian|keto|diet|eats? meat|gluten[- ]free|halal|kosher|plant[- ]based", False),
+    ("diet", r"vegetarian|veggie|vegan|pescatarian|keto|diet|eat(?:s|ing)? (?:meat|everything|anything)|omnivore|gluten[- ]free|"
+             r"halal|kosher|plant[- ]based", False),
     ("seat", r"seats?|aisle|window seat", False),
     ("sleep", r"bedtime|bed by|go to bed|goes to bed|asleep|sleeps?|wake up|wakes up|woke up|up at \d|"
               r"morning person|night owl", False),
@@ -133,7 +134,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
 VALUES: dict[str, str] = {
     "theme": r"dark|light",
     "seat": r"window|aisle|middle",
-    "diet": r"vegetarian|vegan|pescatarian|keto|omnivore|flexitarian|plant[- ]based",
+    "diet": r"vegetarian|vegan|pescatarian|keto|omnivore|flexitarian|plant[- ]based|"
+            r"(?<!n't )(?<!not )(?<!never )(?<!longer )eat(?:s|ing)? (?:meat|everything|anything)",   # "don't eat meat" is no member
     "shift": r"nights?|days|day shift|lates|earlies",
     "hours": r"full[- ]time|part[- ]time",
     "temperature_unit": r"celsius|fahrenheit|centigrade",
@@ -175,4 +177,4 @@ _SAME = {"plantbased": "vegan", "centigrade": "celsius", "kilometre": "km", "kil
 def member(word: str) -> str:
     """One spelling per member of a closed class: "days", "day shift" and "Day" are one, as are "drives" and "driving"."""
     word = re.sub(r"[- ]", "", word.lower().replace(" shift", "")).removesuffix("s").replace("grey", "gray")
-    return _SAME.get(word, word)
+    return "omnivore" if word.startswith("eat") else _SAME.get(word, word)    # "eats meat", "eating everything"

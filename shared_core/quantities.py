@@ -30,8 +30,9 @@ _HELD_ON = re.compile(r"\bstill\b[^.;,\d]{0,20}\d|\b(?:unchanged|as before|no ch
 """A claim that says the quantity held ("still 5%"): it disputes the entry, it does not move it on."""
 _PERIODS = {"wk": "week", "yr": "year"}
 _TALK = frozenset(_stem(w) for w in "dose dosage amount upped bumped raised increased lowered reduced cut dropped "
-                  "went gone going moved changed up down now".split())
-"""Words that only say a quantity moved ("Dose upped to 100mg"): they name no other thing than the entry's."""
+                  "went gone going moved changed up down now doc doctor gp nurse consultant psychiatrist".split())
+"""Words that only say a quantity moved, or who moved it ("Dose upped to 100mg", "doc upped me to 30mg"): they name
+no other thing than the entry's."""
 _MOVED_TO = re.compile(r"\b(?:up|down|upped|bumped|raised|increased|lowered|reduced|cut|dropped|changed|switched|moved)\b"
                        rf"[^.;,\d]{{0,30}}?\bto\s+(\d+(?:\.\d+)?)(?!\s?(?:{_UNIT_WORDS}|am|pm)\b|[\d:./-])", re.I)
 """A number a quantity moved to, its unit left unsaid ("the gp bumped the sertraline up to 100")."""

@@ -31,6 +31,8 @@ def two(first: str, then: str, tmp_path, source: str = "user") -> tuple[MemoryEn
     ("User lives in a flat.", "User lives in a house with a garden."),
     ("I have a gym membership at PureGym.", "cancelled puregym, too expensive"),   # "too" of degree adds nothing
     ("I smoke.", "3 months smoke free today!!"),                     # a habit over, said by what one is free of
+    ("i'm a pescatarian", "i eat everything now tbh"),               # a diet named by what one eats
+    ("i'm on 20mg citalopram", "doc upped me to 30mg"),              # who moved the dose names no other thing
 ])
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
@@ -79,3 +81,12 @@ def test_the_word_rules_hold_on_their_own() -> None:
     assert records.said("Dave fixed the boiler, he is great") == {}
     assert endings.ends("officially smoke-free since may") == ("smoke",)
     assert endings.ends("Peat-free compost 40L") == () and endings.ends("keep the recipes meat-free") == ()
+
+
+def test_not_eating_meat_restates_a_vegetarian_diet(tmp_path) -> None:
+    """"eats meat" names a diet ("i eat everything now" after "pescatarian" revises it); "don't eat meat" does not."""
+    engine, d, first_id = two("I'm vegetarian.", "I don't eat meat.", tmp_path)
+    try:
+        assert d.action is Action.NOOP and d.target_id == first_id
+    finally:
+        engine.close()

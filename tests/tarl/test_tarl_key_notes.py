@@ -90,3 +90,4 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     assert requantified("she's in year 3 after the summer", "my daughter is in year 2")
     assert not requantified("my daughter is in year 2", "my daughter is in year 2 still")
     assert not requantified("we're on floor 4", "the bins go out on week 1 and week 3")    # another noun
+    assert requantified("doc upped me to 30mg", "i'm on 20mg citalopram")     # who moved it names no other thing
