@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import members, moments, slots
+from . import members, moments, records, slots
 from .cuescan import Prefiltered
 from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
 from .index.embedders import _stem
@@ -265,14 +265,16 @@ PERSON_VALUED = frozenset("manager on_call doctor dentist optician vet partner".
 
 def _other_person(claim: str, entry: str) -> bool:
     """"current on-call: Tobias Brandt" about "on-call this week is me (lena)": both name one person-valued
-    attribute, and the claim names someone the entry does not."""
+    attribute, and the claim names someone the entry does not (a note's value is a name however it is written:
+    "on call: jess")."""
     fc, fe = slots.family(claim), slots.family(entry)
     if fc is None or fe is None or fc[0] != fe[0] or fc[0] not in PERSON_VALUED:
         return False
     held = lower_words(entry)
     first = claim.split()[0].strip(".,!?;:'\"()") if claim.split() else ""
     lead = {first.lower().removesuffix("'s")} if first[:1].isupper() and first.lower() not in COMMON | STOP else set()
-    names = ({n.removesuffix("'s") for n in entities(claim)} | lead) - {fc[2].group(0).lower()}
+    noted = {w for v in records.note(claim).values() for w in v.split() if w not in STOP}   # "on call: jess"
+    names = ({n.removesuffix("'s") for n in entities(claim)} | lead | noted) - {fc[2].group(0).lower()}
     return bool(names) and not any(n in held or _stem(n) in held for n in names)
 
 
