@@ -18,8 +18,8 @@ from .written import written_alike
 
 _UNIT_WORDS = rf"µg|{UNITS}|mi|miles|%"
 _UNIT = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)\s?({_UNIT_WORDS})(?!\w)", re.I)
-_RATE = re.compile(r"(?<![\w.])(\d+)\s+(?:[a-z]+\s+){0,2}?(?:a|an|per|each|every|/)\s*(day|week|wk|month|year|yr)s?\b", re.I)
-"""A count per period ("3 times a week", "five runs a week", "2 sessions per month"): the unit is its period."""
+_RATE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s+(?:[a-z]+\s+){0,2}?(?:a|an|per|each|every|/)\s*(day|week|wk|month|year|yr)s?\b", re.I)
+"""A count per period ("3 times a week", "five runs a week", "1.5 cups a day"): the unit is its period."""
 _LABELS = frozenset("year grade class size floor level tier band stage phase zone row gate platform bay lane week chapter "
                     "lesson module book season episode".split())
 _LABELLED = re.compile(rf"\b({'|'.join(_LABELS)})\s+(\d{{1,3}})(?![\w:./-])", re.I)
@@ -45,12 +45,16 @@ def quantities(text: str) -> dict[str, frozenset[str]]:
     text = written_alike(text)
     out: dict[str, set[str]] = {}
     for value, unit in _UNIT.findall(text):
-        out.setdefault(unit.lower(), set()).add(value.rstrip("0").rstrip(".") if "." in value else value)
+        out.setdefault(unit.lower(), set()).add(_plain(value))
     for label, value in _LABELLED.findall(text):
         out.setdefault(label.lower(), set()).add(value)
     for value, period in _RATE.findall(text):
-        out.setdefault("per " + _PERIODS.get(period.lower(), period.lower()), set()).add(value)
+        out.setdefault("per " + _PERIODS.get(period.lower(), period.lower()), set()).add(_plain(value))
     return {u: frozenset(v) for u, v in out.items()}
+
+
+def _plain(value: str) -> str:
+    return value.rstrip("0").rstrip(".") if "." in value else value      # "2.50" is "2.5", "2.0" is "2"
 
 
 def requantified(claim: str, entry: str) -> bool:

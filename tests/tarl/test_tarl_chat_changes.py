@@ -34,6 +34,7 @@ def two(first: str, then: str, tmp_path, source: str = "user") -> tuple[MemoryEn
     ("i'm a pescatarian", "i eat everything now tbh"),               # a diet named by what one eats
     ("i'm on 20mg citalopram", "doc upped me to 30mg"),              # who moved the dose names no other thing
     ("sam is the on-call this week", "on call: jess"),               # a note's value is a name, capitals or not
+    ("my dog eats 2 cups a day", "dog's on 1.5 cups a day, vet's orders"),    # a rate with a decimal
 ])
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and

@@ -87,6 +87,7 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     from shared_core.quantities import quantities, requantified
 
     assert quantities("boarding moved to gate 31") == {"gate": frozenset({"31"})}
+    assert quantities("dog's on 1.50 cups a day") == {"per day": frozenset({"1.5"})}
     assert requantified("she's in year 3 after the summer", "my daughter is in year 2")
     assert not requantified("my daughter is in year 2", "my daughter is in year 2 still")
     assert not requantified("we're on floor 4", "the bins go out on week 1 and week 3")    # another noun
