@@ -65,7 +65,17 @@ def other_day(a: list[str], b: list[str]) -> bool:
     Both are closed classes: about the same thing, another one is another value, however the rest is
     worded (a day only added, "and fridays too", is not a change)."""
     for names in (_DAYS, _MONTH_NAMES):
-        da, db = {names[w] for w in a if w in names}, {names[w] for w in b if w in names}
+        da, db = ({names[w] for w in ws if w in names} | _may(ws, names) for ws in (a, b))
         if da - db and db - da:
             return True
     return False
+
+
+_BEFORE_MAY = frozenset("in by until till from since of mid early late before after next last".split())
+
+
+def _may(words: list[str], names: dict[str, str]) -> set[str]:
+    """"may" as the month where a preposition or a season word says so ("due a service in may", "till may"); the
+    modal ("it may rain") and "this may" are left out."""
+    return {"may"} if names is _MONTH_NAMES and any(
+        w == "may" and i and words[i - 1] in _BEFORE_MAY for i, w in enumerate(words)) else set()

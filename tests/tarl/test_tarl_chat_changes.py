@@ -35,6 +35,7 @@ def two(first: str, then: str, tmp_path, source: str = "user") -> tuple[MemoryEn
     ("i'm on 20mg citalopram", "doc upped me to 30mg"),              # who moved the dose names no other thing
     ("sam is the on-call this week", "on call: jess"),               # a note's value is a name, capitals or not
     ("my dog eats 2 cups a day", "dog's on 1.5 cups a day, vet's orders"),    # a rate with a decimal
+    ("the car is due a service in may", "the car is due a service in june, garage pushed it"),   # "in may": a month
 ])
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
@@ -92,3 +93,10 @@ def test_not_eating_meat_restates_a_vegetarian_diet(tmp_path) -> None:
         assert d.action is Action.NOOP and d.target_id == first_id
     finally:
         engine.close()
+
+
+def test_may_is_a_month_only_where_a_preposition_says_so() -> None:
+    from shared_core.moments import other_day
+
+    assert other_day("due in june".split(), "due in may".split())
+    assert not other_day("it may rain in june".split(), "it rains in june".split())
