@@ -28,7 +28,9 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("sleep", r"bedtime|bed by|go to bed|goes to bed|asleep|sleeps?|wake up|wakes up|woke up|up at \d|"
               r"morning person|night owl", False),
     ("timezone", r"time ?zone|(?:utc|gmt|cet|cest|est|edt|pst|pdt|eastern|pacific|central|mountain|london|"
-                 r"\w+ standard) time|utc[+-]\d+", False),
+                 r"\w+ standard) time|utc[+-]\d+|"
+                 r"(?<!\d )(?<!am )(?<!pm )"          # a zone's code said alone, not a timestamp's ("07:41 UTC")
+                 r"(?-i:UTC|GMT|BST|CET|CEST|EET|EEST|WET|EST|EDT|CST|CDT|MST|MDT|PST|PDT|JST|AEST|AEDT|NZST|SGT|HKT)", False),
     ("theme", r"dark mode|light mode|theme|dark theme|light theme|colou?r ?theme|solarized", False),
     ("age", r"turn(?:ed|s|ing) \d{1,3}|\d{1,3} ?(?:yo|y/o|yrs old)|"
             r"(?:i'?m|i am|she's|he's|she is|he is|(?:the )?user is|they are|they're|(?-i:[A-Z][a-z]+) is|^is|^'s) "
@@ -134,8 +136,9 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
 VALUES: dict[str, str] = {
     "theme": r"dark|light",
     "seat": r"window|aisle|middle",
+    "timezone": r"utc|gmt|bst|cet|cest|eet|eest|wet|est|edt|cst|cdt|mst|mdt|pst|pdt|jst|aest|aedt|nzst|sgt|hkt",
     "diet": r"vegetarian|vegan|pescatarian|keto|omnivore|flexitarian|plant[- ]based|"
-            r"(?<!n't )(?<!not )(?<!never )(?<!longer )eat(?:s|ing)? (?:meat|everything|anything)",   # "don't eat meat" is no member
+            r"(?<!n't )(?<!not )(?<!never )(?<!longer )eat(?:s|ing)? (?:meat|everything|anything)",   # not "don't eat meat"
     "shift": r"nights?|days|day shift|lates|earlies",
     "hours": r"full[- ]time|part[- ]time",
     "temperature_unit": r"celsius|fahrenheit|centigrade",

@@ -18,7 +18,8 @@ from .written import written_alike
 
 _UNIT_WORDS = rf"µg|{UNITS}|mi|miles|%"
 _UNIT = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)\s?({_UNIT_WORDS})(?!\w)", re.I)
-_RATE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s+(?:[a-z]+\s+){0,2}?(?:a|an|per|each|every|/)\s*(day|week|wk|month|year|yr)s?\b", re.I)
+_RATE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s+(?:[a-z]+\s+){0,2}?(?:a|an|per|each|every|/)\s*"
+                   r"(day|week|wk|month|year|yr)s?\b", re.I)
 """A count per period ("3 times a week", "five runs a week", "1.5 cups a day"): the unit is its period."""
 _LABELS = frozenset("year grade class size floor level tier band stage phase zone row gate platform bay lane week chapter "
                     "lesson module book season episode".split())

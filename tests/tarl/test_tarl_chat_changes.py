@@ -36,6 +36,7 @@ def two(first: str, then: str, tmp_path, source: str = "user") -> tuple[MemoryEn
     ("sam is the on-call this week", "on call: jess"),               # a note's value is a name, capitals or not
     ("my dog eats 2 cups a day", "dog's on 1.5 cups a day, vet's orders"),    # a rate with a decimal
     ("the car is due a service in may", "the car is due a service in june, garage pushed it"),   # "in may": a month
+    ("my timezone is GMT", "CET now, moved for work"),               # a zone's code alone names the attribute
 ])
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
@@ -100,3 +101,9 @@ def test_may_is_a_month_only_where_a_preposition_says_so() -> None:
 
     assert other_day("due in june".split(), "due in may".split())
     assert not other_day("it may rain in june".split(), "it rains in june".split())
+
+
+
+def test_a_timestamp_s_zone_names_no_timezone() -> None:
+    assert slots.family("on CET now")[0] == "timezone"
+    assert slots.family("synced 2025-01-10 07:41 UTC") is None
