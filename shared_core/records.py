@@ -76,7 +76,7 @@ def said(text: str) -> dict[str, str]:
     return {m.group(1).lower(): _value(m.group(2))} if m else {}
 
 
-_LISTS = re.compile(r"notes?|reminders?|to-?dos?|tasks?|ideas?|tips?|fyi|updates?|info|memo|facts?|remember|ps|nb|"
+_LISTS = re.compile(r"notes?|reminders?|to-?dos?|tasks?|ideas?|tips?|fyi|updates?|info|memo|facts?|remember|ps|nb|lists?|items?|"
                     r"important|also|edit|re|subject|question|answer|summary|context|comment|reply|message", re.I)
 """Labels of a note that holds any text ("Reminder: buy milk", "Note: call mum"), not one field's value."""
 
@@ -92,10 +92,12 @@ def _keyed(claim: str, entry: str) -> str | None:
 def one_state(claim: str, entry: str) -> bool:
     """Two notes on one key whose attribute holds a single value ("Status: open" and "Status: closed"): a
     key-value caller's two values of one key, so one thing, however little else they share. A key of several
-    values ("Pet: dog", "Pet: cat") is two items, each its own."""
+    values ("Pet: dog", "Pet: cat", or a plural no attribute family names: "Groceries: eggs") is two items."""
     label = _keyed(claim, entry)
-    hit = slots.family(label) if label is not None else None
-    return label is not None and not (hit is not None and hit[1])
+    if label is None:
+        return False
+    hit = slots.family(label)
+    return not hit[1] if hit is not None else not (label.endswith("s") and not label.endswith(("ss", "us", "is")))
 
 
 def _names(attribute: str, key: str) -> bool:

@@ -67,6 +67,9 @@ def test_which_notes_are_one_key() -> None:
     assert not records.one_state("Pet: cat", "Pet: dog")
     assert not records.one_state("Reminder: call mum", "Reminder: buy milk")
     assert not records.one_state("timezone: CET", "currency: EUR")
+    assert not records.one_state("Groceries: milk", "Groceries: eggs")      # a plural no family names: a list
+    assert not records.one_state("Shopping list: milk", "Shopping list: eggs")
+    assert records.one_state("Status: closed", "Status: open")
 
 
 @pytest.mark.parametrize(("first", "then"), [
