@@ -1,4 +1,4 @@
-"""Value changes said the way chat and plain notes say them (session 30's probes), through the engine's default
+"""Value changes said the way chat and plain notes say them (sessions 30 and 31's probes), through the engine's default
 policy on a real SQLite store, and the word-level rules behind them. Hand-written here, in wordings the corpus
 does not use. The worst outcome each guards against is a silent drop: a new value decided ``noop``."""
 
@@ -15,10 +15,11 @@ from shared_core.written import written_alike
 T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
 
 
-def two(first: str, then: str, tmp_path, source: str = "user") -> tuple[MemoryEngine, object, str]:
-    """Writes ``first`` (the user's), then ``then``; returns the engine, the second decision and the first entry's id."""
+def two(first: str, then: str, tmp_path, source: str = "user", first_source: str = "user") -> tuple[MemoryEngine, object, str]:
+    """Writes ``first`` (the user's unless said), then ``then``; returns the engine, the second decision and the first
+    entry's id."""
     engine = MemoryEngine.open(tmp_path / "store")
-    first_id = engine.write(Claim(text=first, namespace="u", source="user", observed_at=T0)).entry_id
+    first_id = engine.write(Claim(text=first, namespace="u", source=first_source, observed_at=T0)).entry_id
     d = engine.write(Claim(text=then, namespace="u", source=source, observed_at=T0 + timedelta(days=1)))
     return engine, d, first_id
 
@@ -41,7 +42,12 @@ def two(first: str, then: str, tmp_path, source: str = "user") -> tuple[MemoryEn
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
     the old one is in History."""
-    engine, d, first_id = two(first, then, tmp_path)
+    revised(first, then, tmp_path)
+
+
+def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
+    """``then`` (from ``source``, after ``first`` from the same) revises ``first`` and is all that is current."""
+    engine, d, first_id = two(first, then, tmp_path, source, source)
     try:
         assert d.action is Action.REVISE and d.target_id == first_id
         assert [e.text for e in engine.state("u").accepted] == [then]
@@ -107,3 +113,78 @@ def test_may_is_a_month_only_where_a_preposition_says_so() -> None:
 def test_a_timestamp_s_zone_names_no_timezone() -> None:
     assert slots.family("on CET now")[0] == "timezone"
     assert slots.family("synced 2025-01-10 07:41 UTC") is None
+
+
+# One-field notes ("timezone: UTC"), the way an agent or a tool writes a key and its value (session 31): a second
+# note on the same key with another value is that key's new value. Each case was a silent drop or a second value.
+
+
+@pytest.mark.parametrize(("first", "then", "source"), [
+    ("timezone: UTC", "timezone: CET", "tool"),
+    ("currency: GBP", "currency: EUR", "tool"),
+    ("Notifications: on", "Notifications: off", "user"),
+    ("Status: open", "Status: closed", "tool"),
+    ("Manager: Priya", "Manager: Daniel", "tool"),
+])
+def test_a_key_s_new_value_revises_its_note(first, then, source, tmp_path) -> None:
+    revised(first, then, tmp_path, source)
+
+
+def test_the_same_value_again_changes_nothing(tmp_path) -> None:
+    engine, d, first_id = two("currency: GBP", "currency: GBP", tmp_path, "tool", "tool")
+    try:
+        assert d.action is Action.NOOP and d.target_id == first_id
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("Reminder: buy milk", "Reminder: call mum"),        # a list's heading: each note is its own item
+    ("Allergies: peanuts", "Allergies: shellfish"),      # a key of several values: one more
+])
+def test_notes_of_a_list_or_a_many_valued_key_are_kept_side_by_side(first, then, tmp_path) -> None:
+    engine, d, _ = two(first, then, tmp_path)
+    try:
+        assert d.action is Action.APPEND
+        assert sorted(e.text for e in engine.state("u").accepted) == sorted([first, then])
+    finally:
+        engine.close()
+
+
+def test_which_notes_are_one_key() -> None:
+    """Values compared only on one key's label; one thing only where the key holds one value."""
+    assert records.compare("timezone: CET", "timezone: UTC") is True
+    assert records.compare("Pet: cat", "Pet: dog") is True          # another value, though not the same item
+    assert records.compare("Reminder: call mum", "Reminder: buy milk") is None
+    assert records.one_state("timezone: CET", "timezone: UTC")
+    assert not records.one_state("Pet: cat", "Pet: dog")
+    assert not records.one_state("Reminder: call mum", "Reminder: buy milk")
+    assert not records.one_state("timezone: CET", "currency: EUR")
+    assert not records.one_state("Groceries: milk", "Groceries: eggs")      # a plural no family names: a list
+    assert not records.one_state("Shopping list: milk", "Shopping list: eggs")
+    assert records.one_state("Status: closed", "Status: open")
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("my daughter is in year 2", "she's in year 3 after the summer"),      # was a silent noop
+    ("leo's in grade 4", "leo started grade 5 this week"),
+    ("reading book 2 of the expanse", "started book 3 last night"),
+])
+def test_a_number_its_noun_labels_moved_on_is_the_value_changing(first, then, tmp_path) -> None:
+    """"year 3" after "year 2": the same quantity with another number, linked by its noun however the rest is worded."""
+    engine, d, first_id = two(first, then, tmp_path)
+    try:
+        assert d.action is Action.REVISE and d.target_id == first_id
+    finally:
+        engine.close()
+
+
+def test_labelled_numbers_are_quantities_of_their_noun() -> None:
+    from shared_core.quantities import quantities, requantified
+
+    assert quantities("boarding moved to gate 31") == {"gate": frozenset({"31"})}
+    assert quantities("dog's on 1.50 cups a day") == {"per day": frozenset({"1.5"})}
+    assert requantified("she's in year 3 after the summer", "my daughter is in year 2")
+    assert not requantified("my daughter is in year 2", "my daughter is in year 2 still")
+    assert not requantified("we're on floor 4", "the bins go out on week 1 and week 3")    # another noun
+    assert requantified("doc upped me to 30mg", "i'm on 20mg citalopram")     # who moved it names no other thing
