@@ -30,7 +30,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("timezone", r"time ?zone|(?:utc|gmt|cet|cest|est|edt|pst|pdt|eastern|pacific|central|mountain|london|"
                  r"\w+ standard) time|utc[+-]\d+|"
                  r"(?<!\d )(?<!am )(?<!pm )"          # a zone's code said alone, not a timestamp's ("07:41 UTC")
-                 r"(?-i:UTC|GMT|BST|CET|CEST|EET|EEST|WET|EST|EDT|CST|CDT|MST|MDT|PST|PDT|JST|AEST|AEDT|NZST|SGT|HKT)", False),
+                 r"(?-i:UTC|GMT|BST|CET|CEST|EET|EEST|EST|EDT|CST|CDT|MST|MDT|PST|PDT|JST|AEST|AEDT|NZST|SGT|HKT)", False),
     ("theme", r"dark mode|light mode|theme|dark theme|light theme|colou?r ?theme|solarized", False),
     ("age", r"turn(?:ed|s|ing) \d{1,3}|\d{1,3} ?(?:yo|y/o|yrs old)|"
             r"(?:i'?m|i am|she's|he's|she is|he is|(?:the )?user is|they are|they're|(?-i:[A-Z][a-z]+) is|^is|^'s) "
@@ -136,7 +136,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
 VALUES: dict[str, str] = {
     "theme": r"dark|light",
     "seat": r"window|aisle|middle",
-    "timezone": r"utc|gmt|bst|cet|cest|eet|eest|wet|est|edt|cst|cdt|mst|mdt|pst|pdt|jst|aest|aedt|nzst|sgt|hkt",
+    "timezone": r"utc|gmt|bst|cet|cest|eet|eest|est|edt|cst|cdt|mst|mdt|pst|pdt|jst|aest|aedt|nzst|sgt|hkt",
     "diet": r"vegetarian|vegan|pescatarian|keto|omnivore|flexitarian|plant[- ]based|"
             r"(?<!n't )(?<!not )(?<!never )(?<!longer )eat(?:s|ing)? (?:meat|everything|anything)",   # not "don't eat meat"
     "shift": r"nights?|days|day shift|lates|earlies",
