@@ -64,18 +64,16 @@ def other_day(a: list[str], b: list[str]) -> bool:
     december" about "my fellowship ends in august": each side names a weekday (or a month) the other lacks.
     Both are closed classes: about the same thing, another one is another value, however the rest is
     worded (a day only added, "and fridays too", is not a change)."""
-    for names in (_DAYS, _MONTH_NAMES):
-        da, db = ({names[w] for w in ws if w in names} | _may(ws, names) for ws in (a, b))
-        if da - db and db - da:
-            return True
-    return False
+    days = [{_DAYS[w] for w in ws if w in _DAYS} for ws in (a, b)]
+    months = [{_MONTH_NAMES[w] for w in ws if w in _MONTH_NAMES} | _may(ws) for ws in (a, b)]
+    return any(x - y and y - x for x, y in (days, months))
 
 
 _BEFORE_MAY = frozenset("in by until till from since of mid early late before after next last".split())
 
 
-def _may(words: list[str], names: dict[str, str]) -> set[str]:
+def _may(words: list[str]) -> set[str]:
     """"may" as the month where a preposition or a season word says so ("due a service in may", "till may"); the
     modal ("it may rain") and "this may" are left out."""
-    return {"may"} if names is _MONTH_NAMES and any(
+    return {"may"} if "may" in words and any(
         w == "may" and i and words[i - 1] in _BEFORE_MAY for i, w in enumerate(words)) else set()

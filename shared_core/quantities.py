@@ -68,11 +68,11 @@ def requantified(claim: str, entry: str) -> bool:
     qa, qb = quantities(claim), quantities(entry)
     if not qa and len(qb) == 1 and (moved := _MOVED_TO.search(written_alike(claim))):
         qa = {next(iter(qb)): frozenset({moved.group(1)})}     # the entry's one unit, said by the number alone
-    moved = {u for u, v in qa.items() if len(qb.get(u, ())) == 1 and len(v) == 1 and v != qb[u]}
-    if not moved:
+    units = {u for u, v in qa.items() if len(qb.get(u, ())) == 1 and len(v) == 1 and v != qb[u]}     # moved on
+    if not units:
         return False
     words = {w for w in specific(claim) if not any(c.isdigit() for c in w)} - _TALK
-    return bool(words & specific(entry)) or not words or not moved.isdisjoint(_LABELS)
+    return bool(words & specific(entry)) or not words or not units.isdisjoint(_LABELS)
 
 
 MOVE_RATIO = 4.0
