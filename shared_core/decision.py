@@ -22,7 +22,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import calls, change, chitchat, endings, grounding, linking, members, moments, pending, quantities, records, slots, tense
+from . import calls, change, chitchat, contrast, endings, grounding, linking, members, moments, pending, quantities, records
+from . import slots, tense
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered
 from .executor import Step
@@ -76,15 +77,14 @@ def _id_like(subject: str) -> bool:
 
 
 def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:
-    """Another order, item or person: subjects that both carry an id (digits, ``#``, a key path) or an
-    explicit slot, or both name a person ("Ana", "Ben") neither text mentions on the other side, and
-    differ. A guessed subject the other text holds as a value ("karate's moving to thursdays" after
-    "Noah does karate wednesdays") and stray words the subject guesser picked up ("20mg") are left to
-    the linker as evidence. One explicit slot on both sides is one thing, whatever the texts' subjects
-    ("Tom passed away" under the key ``pet`` after "I have a cat named Tom"): a key holds one value."""
+    """Another order, item or person: subjects that both carry an id (digits, ``#``, a key path) or an explicit slot,
+    or both name a person ("Ana") the other text does not mention, and differ; or one kind of thing told apart by a
+    word before its noun (``contrast``: "the York office"). A guessed subject the other text holds as a value, and stray
+    words the subject guesser picked up ("20mg"), are left to the linker as evidence. One explicit slot on both sides is
+    one thing, whatever the texts' subjects ("Tom passed away" under the key ``pet``): a key holds one value."""
     if mine.explicit is not None and mine.explicit == theirs.explicit:
         return False
-    if _other_call(claim, entry) or records.other(claim, entry) or (
+    if _other_call(claim, entry) or records.other(claim, entry) or contrast.apart(claim, entry) or (
             tense.reported(claim) and tense.reported(entry) and not restated(claim, entry)):
         return True
     if slots.same_subject(mine, theirs):

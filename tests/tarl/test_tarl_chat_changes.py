@@ -1,14 +1,17 @@
-"""Value changes said the way chat and plain notes say them (sessions 30 and 31's probes), through the engine's default
-policy on a real SQLite store, and the word-level rules behind them. Hand-written here, in wordings the corpus
-does not use. The worst outcome each guards against is a silent drop: a new value decided ``noop``."""
+"""Value changes said the way chat and plain notes say them (sessions 30 to 32's probes), and two things of one kind
+kept apart, through the engine's default policy on a real SQLite store, and the word-level rules behind them.
+Hand-written here, in wordings the corpus does not use. The worst outcomes each guards against: a silent drop (a new
+value decided ``noop``) and a lost thing (another thing's entry revised away)."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+from hypothesis import given
+from hypothesis import strategies as st
 import pytest
 
-from shared_core import Claim, MemoryEngine, change, endings, records, slots
+from shared_core import Claim, MemoryEngine, change, contrast, endings, records, slots
 from shared_core.schema import Action
 from shared_core.written import written_alike
 
@@ -188,3 +191,45 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     assert not requantified("my daughter is in year 2", "my daughter is in year 2 still")
     assert not requantified("we're on floor 4", "the bins go out on week 1 and week 3")    # another noun
     assert requantified("doc upped me to 30mg", "i'm on 20mg citalopram")     # who moved it names no other thing
+
+
+# Two things of one kind told apart by a word before their noun (``contrast``): each pair below revised its first
+# entry or was dropped as a restatement.
+@pytest.mark.parametrize(("first", "then"), [
+    ("the Leeds office opens at 8", "the York office opens at 9"),
+    ("the basic plan costs $9 a month", "the pro plan costs $19 a month"),
+    ("the big suitcase is in the loft", "the small suitcase is under the bed"),
+    ("my work laptop is a Dell", "my personal laptop is a MacBook"),
+    ("the staging database is on db-02", "the production database is on db-07"),
+    ("our older daughter is at Hillside", "our younger daughter is at Oakfield"),
+    ("the Tuesday class is at 6pm", "the Thursday class is at 7pm"),
+])
+def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
+    engine, d, _ = two(first, then, tmp_path)
+    try:
+        assert d.action is Action.APPEND
+        assert sorted(e.text for e in engine.state("u").accepted) == sorted([first, then])
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("the Leeds office opens at 8", "the Leeds office opens at 9 now"),
+    ("the staging database is on db-02", "the staging database moved to db-05"),
+    ("my old phone is an iPhone 11", "my new phone is a Pixel 8"),          # a word of when names one thing twice
+])
+def test_the_same_thing_changing_still_revises(first, then, tmp_path) -> None:
+    revised(first, then, tmp_path)
+
+
+def test_only_the_leading_noun_phrase_tells_things_apart() -> None:
+    assert contrast.apart("the evening train leaves at 18:05", "the morning train leaves at 7:10")
+    assert not contrast.apart("the morning train leaves at 7:25", "the morning train leaves at 7:10")
+    assert not contrast.apart("we painted the spare room yellow", "the spare room is painted grey")   # no leading phrase
+    assert not contrast.apart("the user's mother-in-law says Teo quit", "the user's son Teo plays football")   # no verb
+
+
+@given(st.text(max_size=60), st.text(max_size=60))
+def test_apart_is_symmetric_and_never_splits_a_text_from_itself(a, b) -> None:
+    assert contrast.apart(a, b) == contrast.apart(b, a)
+    assert not contrast.apart(a, a)

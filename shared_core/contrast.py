@@ -1,0 +1,65 @@
+"""Two things of one kind, told apart by a word in front of the noun that names them.
+
+Why: "the Leeds office opens at 8" and "the York office opens at 9", "my work laptop is a Dell" and "my
+personal laptop is a MacBook", "the staging database is on db-02" and "the production database is on
+db-07" share their attribute and their frame, and differ only in a value-like word, so every other test
+reads them as one office, laptop or database changing: the second revises the first (and the first is
+lost from Accepted), or reads as a restatement and is dropped. What tells them apart is where that word
+sits: in front of the noun that leads each sentence, a word the other sentence does not hold. Values sit
+after the verb ("the Leeds office opens at 9 now" is the same office changing) and are not read here.
+
+A word that says when, not which ("my old number", "the new flat", "the current plan") names one thing
+at two moments, so it never tells two apart.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .grounding import STOP
+
+_LEAD = re.compile(r"^\s*(?:the user's|user's|the|my|our|your|his|her|their|this|that)\s+(.*)", re.I)
+_CLAUSE = re.compile(r"[,;.!?:]\s|\s[-–]\s|[,;.!?:]$")
+_WORD = re.compile(r"[a-z0-9][\w'+-]*")
+_VERB = frozenset(
+    "is are was were be been has have had will would can could does do did isn't aren't wasn't doesn't don't "
+    "now still just also got gets moved opens closes costs leaves starts ends runs lives works sits went".split())
+_WHEN = frozenset(
+    "old new current previous former latest next last present recent usual regular actual real original "
+    "temporary interim future existing".split())
+HEAD = 3
+"""Words of a sentence's leading noun phrase read: a modifier or two and the noun ("north car park")."""
+
+
+@lru_cache(maxsize=65536)
+def _lead(text: str) -> tuple[str, ...]:
+    """The words of the noun phrase a sentence opens with, after its determiner and up to its verb; empty
+    when the sentence does not open so, or when no verb ends the phrase within ``HEAD`` words (then where
+    the noun ends is a guess: "the user's mother-in-law says Teo ...")."""
+    m = _LEAD.match(_CLAUSE.split(text, maxsplit=1)[0])
+    if m is None:
+        return ()
+    words = _WORD.findall(m.group(1).lower())
+    for n, w in enumerate(words[:HEAD + 1]):
+        if w in _VERB or w in STOP:
+            return tuple(words[:n])
+    return ()
+
+
+@lru_cache(maxsize=65536)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text.lower()))
+
+
+def apart(claim: str, entry: str) -> bool:
+    """Both sentences open with a noun phrase on one noun, which words in front of it make two things:
+    each phrase holds a word the other sentence does not, and that does not say when."""
+    a, b = _lead(claim), _lead(entry)
+    if len(a) < 2 or len(b) < 2 or a[-1] != b[-1]:
+        return False
+    return _own(a[:-1], entry) and _own(b[:-1], claim)
+
+
+def _own(modifiers: tuple[str, ...], other: str) -> bool:
+    return any(w not in _WHEN and w not in _words(other) for w in modifiers)
