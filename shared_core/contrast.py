@@ -17,9 +17,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from . import slots
 from .grounding import STOP
 
-_LEAD = re.compile(r"^\s*(?:the user's|user's|the|my|our|your|his|her|their|this|that)\s+(.*)", re.I)
+_LEAD = re.compile(r"^\s*(?:[a-z]+\s+of\s+(?:the\s+)?|(?:the user's|user's|the|my|our|your|his|her|their|this|that)\s+)(.*)", re.I)
+"""A determined noun phrase leading a sentence, or the thing a note's label is of ("owner of payments-service: ...")."""
 _CLAUSE = re.compile(r"[,;.!?:]\s|\s[-–]\s|[,;.!?:]$")
 _WORD = re.compile(r"[a-z0-9][\w'+-]*")
 _VERB = frozenset(
@@ -34,17 +36,19 @@ HEAD = 3
 
 @lru_cache(maxsize=65536)
 def _lead(text: str) -> tuple[str, ...]:
-    """The words of the noun phrase a sentence opens with, after its determiner and up to its verb; empty
-    when the sentence does not open so, or when no verb ends the phrase within ``HEAD`` words (then where
-    the noun ends is a guess: "the user's mother-in-law says Teo ...")."""
-    m = _LEAD.match(_CLAUSE.split(text, maxsplit=1)[0])
+    """The words of the noun phrase a sentence opens with, after its determiner and up to its verb (or a note's
+    colon), a compound's parts apart; empty when the sentence does not open so, or when nothing ends the phrase
+    within ``HEAD`` words (then where the noun ends is a guess: "the user's mother-in-law says Teo ...")."""
+    clause = _CLAUSE.split(text, maxsplit=1)[0]
+    m = _LEAD.match(clause)
     if m is None:
         return ()
-    words = _WORD.findall(m.group(1).lower())
+    words = [part for w in _WORD.findall(m.group(1).lower()) for part in w.split("-") if part]   # "billing-service"
     for n, w in enumerate(words[:HEAD + 1]):
         if w in _VERB or w in STOP:
             return tuple(words[:n])
-    return ()
+    labelled = text[len(clause):].lstrip().startswith(":")      # a note's label ends where its colon is
+    return tuple(words) if labelled and len(words) <= HEAD else ()
 
 
 @lru_cache(maxsize=65536)
@@ -54,12 +58,15 @@ def _words(text: str) -> frozenset[str]:
 
 def apart(claim: str, entry: str) -> bool:
     """Both sentences open with a noun phrase on one noun, which words in front of it make two things:
-    each phrase holds a word the other sentence does not, and that does not say when."""
+    each phrase holds a word the other sentence does not, that does not say when, and that is no value an
+    attribute family names ("the light theme" after "the dark theme" is one theme changing)."""
     a, b = _lead(claim), _lead(entry)
     if len(a) < 2 or len(b) < 2 or a[-1] != b[-1]:
         return False
-    return _own(a[:-1], entry) and _own(b[:-1], claim)
+    return _own(a, entry) and _own(b, claim)
 
 
-def _own(modifiers: tuple[str, ...], other: str) -> bool:
-    return any(w not in _WHEN and w not in _words(other) for w in modifiers)
+def _own(lead: tuple[str, ...], other: str) -> bool:
+    words = [w for w in lead[:-1] if w not in _WHEN and w not in _words(other)]
+    fam = slots.family(" ".join(lead))
+    return bool(words) and not (fam is not None and set(words) & set(fam[2].group(0).lower().split()))

@@ -203,6 +203,8 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     ("the staging database is on db-02", "the production database is on db-07"),
     ("our older daughter is at Hillside", "our younger daughter is at Oakfield"),
     ("the Tuesday class is at 6pm", "the Thursday class is at 7pm"),
+    ("manager of the Leeds branch: Tom", "manager of the York branch: Sue"),    # a note's label names the thing
+    ("owner of payments-service: Priya", "owner of billing-service: Omar"),     # a compound's parts
 ])
 def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
     engine, d, _ = two(first, then, tmp_path)
@@ -217,6 +219,8 @@ def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tm
     ("the Leeds office opens at 8", "the Leeds office opens at 9 now"),
     ("the staging database is on db-02", "the staging database moved to db-05"),
     ("my old phone is an iPhone 11", "my new phone is a Pixel 8"),          # a word of when names one thing twice
+    ("the window seat is my favourite", "the aisle seat is better for me these days"),   # a value a family names
+    ("manager of the Leeds branch: Tom", "manager of the Leeds branch: Sue"),
 ])
 def test_the_same_thing_changing_still_revises(first, then, tmp_path) -> None:
     revised(first, then, tmp_path)
