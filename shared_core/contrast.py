@@ -20,13 +20,17 @@ from functools import lru_cache
 from . import slots
 from .grounding import STOP
 
-_LEAD = re.compile(r"^\s*(?:[a-z]+\s+of\s+(?:the\s+)?|(?:the user's|user's|the|my|our|your|his|her|their|this|that)\s+)(.*)", re.I)
-"""A determined noun phrase leading a sentence, or the thing a note's label is of ("owner of payments-service: ...")."""
+_LEAD = re.compile(r"^\s*(?:[a-z]+\s+of\s+(?:the\s+)?|(?:the user's|user's|the|my|our|your|his|her|their|this|that)\s+"
+                   r"|(?=[a-z]+-[a-z]+\s))(.*)", re.I)
+"""A determined noun phrase leading a sentence, the thing a note's label is of ("owner of payments-service: ..."), or
+a compound leading one ("billing-service is owned by ...")."""
 _CLAUSE = re.compile(r"[,;.!?:]\s|\s[-–]\s|[,;.!?:]$")
 _WORD = re.compile(r"[a-z0-9][\w'+-]*")
 _VERB = frozenset(
     "is are was were be been has have had will would can could does do did isn't aren't wasn't doesn't don't "
-    "now still just also got gets moved opens closes costs leaves starts ends runs lives works sits went".split())
+    "now still just also got gets moved opens closes costs leaves starts ends runs lives works sits went uses needs "
+    "takes meets lands arrives departs likes loves hates owns plays drives eats drinks speaks attends prefers wants "
+    "holds keeps visits belongs".split())
 _WHEN = frozenset(
     "old new current previous former latest next last present recent usual regular actual real original "
     "temporary interim future existing".split())

@@ -73,7 +73,8 @@ _RANK = r"(?:(?:older|oldest|elder|eldest|younger|youngest|little|middle|baby|bi
 """``my younger son``: a relative ranked among their siblings is still that relative."""
 ID_NOUNS = frozenset(
     "order ticket invoice item fact build flight booking case issue pr file task job bug incident room account "
-    "request shipment package parcel run deploy release sprint version table row record project step".split()
+    "request shipment package parcel run deploy release sprint version table row record project step apartment "
+    "unit suite platform desk locker plot".split()
 )
 _LETTER_ID = Prefiltered(re.compile(rf"\b((?i:{'|'.join(sorted(ID_NOUNS))}))\s+([A-HJ-Z])(?![\w'’-])(?!\.\w)"))
 """``Room C``, ``Booking B``: a thing the list names by one capital letter ("I" is the speaker). Built from

@@ -205,6 +205,9 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     ("the Tuesday class is at 6pm", "the Thursday class is at 7pm"),
     ("manager of the Leeds branch: Tom", "manager of the York branch: Sue"),    # a note's label names the thing
     ("owner of payments-service: Priya", "owner of billing-service: Omar"),     # a compound's parts
+    ("the front-end team uses React", "the back-end team uses Go"),
+    ("Desk 14 is Priya's", "Desk 22 is Omar's"),                                 # a numbered desk, apartment, plot ...
+    ("Apartment 3B pays £1200", "Apartment 5A pays £1350"),
 ])
 def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
     engine, d, _ = two(first, then, tmp_path)
