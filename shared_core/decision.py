@@ -111,8 +111,8 @@ def _other_call(claim: str, entry: str) -> bool:
 
 
 _RELATION = "|".join(sorted(slots.RELATIONS))
-_RELATIVE = Prefiltered(re.compile(rf"^\W*(?:my|our|(?:the )?user(?:'s|s'))\s+({_RELATION})"   # then a copula or a verb
-                                   rf"(?:'s|\s+(?:is|are|was|were|has|have|had|turns?|turned|{slots.ACTS}))\b", re.I))   # no name
+_RELATIVE = Prefiltered(re.compile(rf"^\W*(?:my|our|the|(?:the )?user(?:'s|s'))\s+({_RELATION})"   # then a copula or a verb
+                                   rf"(?:'s|(?<=s)'|\s+(?:is|are|was|were|has|have|had|turns?|turned|{slots.ACTS}))(?!\w)", re.I))
 _RELAYED = Prefiltered(re.compile(
     rf"^\W*(?:my|our)\s+(?:\w+\s+)?(?:{_RELATION})\s+(?:says?|said|thinks?|thought|reckons?|"
     r"claims?|insists?|swears?|believes?|is convinced)\b", re.I))
@@ -122,7 +122,7 @@ person's hearsay, weighed as a third party's (the user is the authority on thems
 
 def _of_relative(text: str, other: str) -> bool:
     """``text`` is about someone of the speaker's, named first ("My wife's birthday is June 9", "my son is
-    5"), whom ``other`` does not mention ("the dog's name is Max" is still about "my dog")."""
+    5", "the kids' dentist"), whom ``other`` does not mention ("the dog's name is Max" is still about "my dog")."""
     relation = _relation(text)
     return relation is not None and re.search(rf"\b{relation}", other, re.I) is None
 

@@ -208,6 +208,8 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     ("the front-end team uses React", "the back-end team uses Go"),
     ("Desk 14 is Priya's", "Desk 22 is Omar's"),                                 # a numbered desk, apartment, plot ...
     ("Apartment 3B pays £1200", "Apartment 5A pays £1350"),
+    ("the kids' dentist is Dr Lee", "my dentist is Dr Shah"),                   # a relative's, then the user's own
+    ("the twins' school is St Mary's", "my school is Trinity"),
 ])
 def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
     engine, d, _ = two(first, then, tmp_path)
@@ -224,6 +226,7 @@ def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tm
     ("my old phone is an iPhone 11", "my new phone is a Pixel 8"),          # a word of when names one thing twice
     ("the window seat is my favourite", "the aisle seat is better for me these days"),   # a value a family names
     ("manager of the Leeds branch: Tom", "manager of the Leeds branch: Sue"),
+    ("the kids' dentist is Dr Lee", "the kids' dentist is Dr Shah now"),
 ])
 def test_the_same_thing_changing_still_revises(first, then, tmp_path) -> None:
     revised(first, then, tmp_path)
