@@ -58,7 +58,7 @@ _POSSESSIVE = re.compile(r"\b((?:[A-Z][a-z]+\s+){0,2}[A-Z][a-z]+|[a-z]+)['’]s\
 NOT_OWNERS = frozenset(
     "it that what there here he she who let where how today tonight tomorrow yesterday everyone everything "
     "nobody somebody someone anyone one this that's name".split())
-_MINE = frozenset({"my", "our"})
+_MINE = frozenset("my our still now also not just always never finally really already".split())
 _DETERMINER_NP = re.compile(r"\b(?:the|my|our|your|this|that)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.I)
 _VERBISH = frozenset(
     "is are was were be been has have had will would can does do did ships shipped runs run lives moved got "

@@ -71,6 +71,18 @@ def test_a_restatement_in_another_shape_changes_nothing(first, then, tmp_path) -
         engine.close()
 
 
+@pytest.mark.parametrize(("first", "then"), [
+    ("my manager is Priya", "Priya's still my manager"),      # "'s still": "is", not Priya's own "still"
+    ("Our head chef is Marco.", "Marco's always been our head chef."),
+])
+def test_a_name_s_adverb_is_a_copula_not_an_owner(first, then, tmp_path) -> None:
+    engine, d, first_id = two(first, then, tmp_path)
+    try:
+        assert d.action is Action.NOOP and d.target_id == first_id
+    finally:
+        engine.close()
+
+
 def test_things_a_list_names_by_one_letter_are_different_things(tmp_path) -> None:
     """"Room C" is not "Room B" (it revised it); a letter that starts an id ("Order A-1001") is no letter id."""
     engine, d, _ = two("Room B is booked by sales.", "Room C is booked by finance.", tmp_path)
