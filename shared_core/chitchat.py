@@ -70,12 +70,23 @@ def default() -> PairModel | None:
     return PairModel.load(WEIGHTS, NAMES) if WEIGHTS.exists() else None
 
 
+_CHANGED = frozenset({"now", "anymore", "instead"})
+"""Words that, after a content word ("teams now, ugh", "no sugar anymore"), say a value changed: no remark, however
+chatty the rest ("now" after a marker, "ok now what", says nothing of the kind)."""
+
+
+def _names_change(text: str) -> bool:
+    toks = _TOKEN.findall(text.lower())
+    return any(t in _CHANGED and toks[i] not in STOP and toks[i] not in PHATIC and toks[i] not in MARKERS
+               for i, t in enumerate(toks[1:]))
+
+
 def remark(text: str, source: str) -> bool:
     """Nothing to remember: phatic words only, or a remark by the shipped model. A tool's or a document's
-    structured output is never a remark."""
+    structured output is never a remark, nor is a value said to have changed (``_names_change``)."""
     if content_free(text):
         return True
     model = default()
-    if model is None or text.lstrip().startswith(("{", "[")):
+    if model is None or text.lstrip().startswith(("{", "[")) or _names_change(text):
         return False
     return bool(model.probabilities(np.asarray([features(text, source)]))[0] >= model.threshold)
