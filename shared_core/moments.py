@@ -23,7 +23,7 @@ _MOMENT = Prefiltered(re.compile(
 """A day, a date or a time of day (general English; a year alone is no moment of an event)."""
 _MOVED = Prefiltered(re.compile(
     r"\b(?:moved?|moving|push(?:ed|ing)? (?:it|me|us|him|her|them|the|back|forward|to)|brought forward|bring forward|"
-    r"rebook(?:ed)?|re-?schedul\w+|retimed|delayed|postponed|amended|shifted|slipped|slips|changed|it'?s (?:now |the )|"
+    r"rebook(?:ed)?|re-?schedul\w+|retimed|delayed|postponed|amended|shifted|slipped|slips|bumped|changed|it'?s (?:now |the )|"
     r"now|instead|new (?:date|time|slot))\b", re.I))
 """A word that moves when something happens."""
 _SAME = re.compile(r"\b(?:still|same (?:day|date)|as planned|unchanged|confirmed for)\b", re.I)

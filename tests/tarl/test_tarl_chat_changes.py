@@ -41,6 +41,7 @@ def two(first: str, then: str, tmp_path, source: str = "user", first_source: str
     ("my dog eats 2 cups a day", "dog's on 1.5 cups a day, vet's orders"),    # a rate with a decimal
     ("the car is due a service in may", "the car is due a service in june, garage pushed it"),   # "in may": a month
     ("my timezone is GMT", "CET now, moved for work"),               # a zone's code alone names the attribute
+    ("the party is on Saturday", "party's been bumped to Sunday"),    # "bumped" moves when something happens
 ])
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
