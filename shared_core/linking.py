@@ -232,15 +232,16 @@ def pool(rows: list[list[float]]) -> list[list[float]]:
     return [[*r, *p] for r, p in zip(rows, _places([r[0] for r in rows], [r[_COSINE] for r in rows]))]
 
 
-def _places(shared: list[float], cos: list[float]) -> list[tuple[float, ...]]:
-    """The ``POOL_NAMES`` columns of each candidate from every candidate's ``shared_specific`` and
-    ``cosine``. On Python lists: one decision's ~16 candidates cost numpy more in calls than in
-    arithmetic, and the comparisons and differences are the same IEEE doubles either way."""
+def _places(shared: list[float], cos: list[float], wanted: Sequence[bool] | None = None) -> list[tuple[float, ...]]:
+    """The ``POOL_NAMES`` columns of each candidate (of those ``wanted``) from every candidate's ``shared_specific``
+    and ``cosine``. On Python lists: one decision's ~16 candidates cost numpy more in calls than in arithmetic,
+    and the comparisons and differences are the same IEEE doubles either way. Only the rows wanted are built:
+    a slotted write's ~80 candidates its explicit slot decides count in the others' places but get none."""
     n = len(shared)
     so, co = _best_other(shared), _best_other(cos)
     size, sharers = min(n, 10) / 10, float(sum(s > 0 for s in shared)) / max(1, n)
     return [(float(s > 0 and s >= o), s - o, float(c >= d), c - d, size, sharers)
-            for s, o, c, d in zip(shared, so, cos, co)]
+            for s, o, c, d, w in zip(shared, so, cos, co, wanted or [True] * n) if w]
 
 
 def matrix(claim_text: str, mine: slots.Slot, entries: Sequence[tuple[str, slots.Slot, float]],
@@ -257,8 +258,8 @@ def matrix(claim_text: str, mine: slots.Slot, entries: Sequence[tuple[str, slots
     rows = [_pair(claim, mine, people, _view(t), s, c) if w else None for (t, s, c), w in zip(entries, scored)]
     shared = [r[0] if r is not None else min(len(claim[0] & _view(t)[0]), 3) / 3 for r, (t, _, _) in zip(rows, entries)]
     cos = [r[_COSINE] if r is not None else float(c) for r, (_, _, c) in zip(rows, entries)]
-    places = _places(shared, cos)
-    return np.asarray([[*r, *p] for r, p in zip(rows, places) if r is not None], dtype=np.float64).reshape(-1, len(NAMES))
+    kept = [r for r in rows if r is not None]
+    return np.asarray([[*r, *p] for r, p in zip(kept, _places(shared, cos, scored))], dtype=np.float64).reshape(-1, len(NAMES))
 
 
 EVIDENCE = ("shared_beyond_subject", "ids_shared", "keys_shared", "family_same", "lexicon_identity", "types_shared")
