@@ -72,13 +72,13 @@ def default() -> PairModel | None:
 
 _CHANGED = frozenset({"now", "anymore", "instead"})
 """Words that, after a content word ("teams now, ugh", "no sugar anymore"), say a value changed: no remark, however
-chatty the rest ("now" after a marker, "ok now what", says nothing of the kind)."""
+chatty the rest ("now" after a marker or a feeling, "ok now what", "so tired now lol", says nothing of the kind)."""
 
 
 def _names_change(text: str) -> bool:
     toks = _TOKEN.findall(text.lower())
-    return any(t in _CHANGED and toks[i] not in STOP and toks[i] not in PHATIC and toks[i] not in MARKERS
-               for i, t in enumerate(toks[1:]))
+    return any(t in _CHANGED and w not in STOP and w not in PHATIC and w not in MARKERS and not _FEELING.search(w)
+               for w, t in zip(toks, toks[1:]))
 
 
 def remark(text: str, source: str) -> bool:

@@ -57,7 +57,8 @@ def _lead(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=65536)
 def _words(text: str) -> frozenset[str]:
-    return frozenset(_WORD.findall(text.lower()))
+    """The text's words and a compound's parts, as ``_lead`` splits them ("front-end" holds "front")."""
+    return frozenset(part for w in _WORD.findall(text.lower()) for part in (w, *w.split("-")) if part)
 
 
 def apart(claim: str, entry: str) -> bool:
@@ -71,6 +72,7 @@ def apart(claim: str, entry: str) -> bool:
 
 
 def _own(lead: tuple[str, ...], other: str) -> bool:
+    """The phrase has a word of its own in front of its noun: one ``other`` lacks that says which, not when."""
     words = [w for w in lead[:-1] if w not in _WHEN and w not in _words(other)]
     fam = slots.family(" ".join(lead))
     return bool(words) and not (fam is not None and set(words) & set(fam[2].group(0).lower().split()))

@@ -169,7 +169,7 @@ def _subject(text: str) -> tuple[str | None, str]:
     first = re.split(r"[,;.!?]\s|\s[-–]\s", text, maxsplit=1)[0]   # an owner names the subject in the first clause:
     m = next((m for m in _POSSESSIVE.finditer(first) if m.group(1).lower() not in NOT_OWNERS   # not "..., the camera's unreal"
               and m.group(1).lower() not in STOP and m.group(1).lower() not in FILLER
-              and m.group(2).lower() not in _MINE), None)     # "dan's my boss": Dan is, not owns
+              and m.group(2).lower() not in _MINE), None)     # "dan's my boss", "priya's still": is, not owns
     if m is not None:
         owner, what = m.group(1).lower(), m.group(2).lower()
         rest = text[m.end():]

@@ -230,6 +230,8 @@ def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tm
     ("the window seat is my favourite", "the aisle seat is better for me these days"),   # a value a family names
     ("manager of the Leeds branch: Tom", "manager of the Leeds branch: Sue"),
     ("the kids' dentist is Dr Lee", "the kids' dentist is Dr Shah now"),
+    ("owner of payments-service: Priya", "owner of payments-service: Omar"),      # one compound, both sides
+    ("the front-end team uses React", "the front-end team uses Vue now"),
 ])
 def test_the_same_thing_changing_still_revises(first, then, tmp_path) -> None:
     revised(first, then, tmp_path)

@@ -10,7 +10,7 @@ from shared_core.schema import Action
 
 
 @pytest.mark.parametrize("text", ["ugh what a day lol", "anyway, long story", "lol ok", "nah", "haha omg", "she's so cute today lol",
-                                  "ok now what lol"])
+                                  "ok now what lol", "so tired now lol"])
 def test_remarks_are_dropped(tmp_path, text: str) -> None:
     with MemoryEngine.open(tmp_path / "m") as engine:
         d = engine.write(Claim(text=text, namespace="u"))
