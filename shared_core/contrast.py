@@ -73,6 +73,5 @@ def apart(claim: str, entry: str) -> bool:
 
 def _own(lead: tuple[str, ...], other: str) -> bool:
     """The phrase has a word of its own in front of its noun: one ``other`` lacks that says which, not when."""
-    words = [w for w in lead[:-1] if w not in _WHEN and w not in _words(other)]
-    fam = slots.family(" ".join(lead))
-    return bool(words) and not (fam is not None and set(words) & set(fam[2].group(0).lower().split()))
+    words = {w for w in lead[:-1] if w not in _WHEN and w not in _words(other)}
+    return bool(words) and words.isdisjoint(slots.cue_words(" ".join(lead)))
