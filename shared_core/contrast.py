@@ -75,3 +75,23 @@ def _own(lead: tuple[str, ...], other: str) -> bool:
     """The phrase has a word of its own in front of its noun: one ``other`` lacks that says which, not when."""
     words = {w for w in lead[:-1] if w not in _WHEN and w not in _words(other)}
     return bool(words) and words.isdisjoint(slots.cue_words(" ".join(lead)))
+
+
+def other_leads(claim: str, entry: str) -> bool:
+    """Both sentences open with a noun the other never names ("the cat gets fed once a day" after "the dog gets fed
+    twice a day"): whatever number moved, it is another thing's. (Not a test of two things on its own: two nouns may
+    name one thing, "the lease" and "the rent", and only a number said again makes the pair worth reading so.)"""
+    a, b = _lead(claim), _lead(entry)
+    return bool(a and b) and not ({_noun(a[-1])} & _nouns(entry) or {_noun(b[-1])} & _nouns(claim))
+
+
+def _noun(word: str) -> str:
+    """A noun as either sentence may spell it: no possessive, no plural ("the bins", "the bin's lid")."""
+    word = word.removesuffix("'s").removesuffix("’s")
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+@lru_cache(maxsize=65536)
+def _nouns(text: str) -> frozenset[str]:
+    return frozenset(_noun(w) for w in _words(text))
+

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from . import contrast
 from .grounding import UNITS, numbers
 from .index.embedders import _stem
 from .linking import specific
@@ -34,16 +35,63 @@ _TALK = frozenset(_stem(w) for w in "dose dosage amount upped bumped raised incr
                   "went gone going moved changed up down now doc doctor gp nurse consultant psychiatrist".split())
 """Words that only say a quantity moved, or who moved it ("Dose upped to 100mg", "doc upped me to 30mg"): they name
 no other thing than the entry's."""
-_MOVED_TO = re.compile(r"\b(?:up|down|upped|bumped|raised|increased|lowered|reduced|cut|dropped|changed|switched|moved)\b"
+_MOVED_TO = re.compile(r"\b(?:up|down|upped|upping|bumped|bumping|raised|raising|increased|increasing|lowered|lowering|reduced|"
+                       r"reducing|cut|cutting|dropped|dropping|changed|changing|switched|switching|moved|moving)\b"
                        rf"[^.;,\d]{{0,30}}?\bto\s+(\d+(?:\.\d+)?)(?!\s?(?:{_UNIT_WORDS}|am|pm)\b|[\d:./-])", re.I)
 """A number a quantity moved to, its unit left unsaid ("the gp bumped the sertraline up to 100")."""
 
 
+_TIMES = {"once": "1 time", "twice": "2 times", "thrice": "3 times"}
+_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thurs|fri|sat|sun"
+_AFTER = (r"(?=\s*(?:$|[.,;:!?)\u2014-]|(?:now|from|at|on|in|for|since|until|till|instead|again|these|then|and|but|so|"
+          r"with|or|too|as|anymore|atm|rn|lol)\b))")
+"""Where "weekly" says how often (the end of a clause: "cleaner comes weekly from june"); before a noun it names a thing
+("daily target's 1800 kcal", "weekly shop")."""
+_HOW_OFTEN = re.compile(rf"\b(?:(once|twice|thrice|\d+\s?x)(?=\s+(?:a|an|per|each|every)\s+(?:day|week|month|year)\b)|"
+                        r"(?:(once|twice|thrice|\d+(?:\.\d+)?\s?(?:x|times?))\s+)?"
+                        rf"(daily|nightly|weekly|fortnightly|monthly|yearly|annually){_AFTER}|"
+                        rf"every\s+(other|second)\s+(day|night|week|month|year|{_DAYS})s?|"
+                        rf"every\s+(day|night|week|month|year|{_DAYS})s?)\b(?!\s+(?:and|&|or|,)\s)", re.I)
+"""How often, in words ("twice a week", "fortnightly", "3x weekly", "3x a week", "every other Thursday", "every day"), said as a
+count per period, so "once a week now" after "physio twice a week" is the same quantity moved on. A weekday is a
+week's ("every other Thursday" is half a time a week); a list of days ("every Tuesday and Friday") is left alone."""
+_ADVERBS = {"daily": ("day", 1.0), "nightly": ("day", 1.0), "weekly": ("week", 1.0), "fortnightly": ("week", 0.5),
+            "monthly": ("month", 1.0), "yearly": ("year", 1.0), "annually": ("year", 1.0)}
+_COUNTS = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+
+
+def _how_often(m: re.Match[str]) -> str:
+    times, count, adverb, other, period_other, period = m.groups()
+    if times:
+        return f"{_COUNTS.get(times.lower()) or float(times.rstrip('xX ')):g} times"      # "3x a week" too
+    if adverb:
+        unit, share = _ADVERBS[adverb.lower()]
+        n = 1.0 if count is None else _COUNTS.get(count.lower()) or float(re.sub(r"[^\d.]", "", count))
+        return f"{n * share:g} times a {unit}"
+    unit = (period_other or period).lower()
+    unit = "day" if unit == "night" else unit if unit in ("day", "week", "month", "year") else "week"
+    return ("0.5 times a " if other else "1 time a ") + unit
+
+
+_PER = re.compile(r"(?<=\d)\s?(?:/\s?(?:(mo|mth|month|m)|(wk|week|w)|(yr|year|y)|(day|d))|(pcm|p/m)|(pw|p/w)|(pa|p/a))(?![\w/])",
+                  re.I)
+"""A rate in shorthand ("£300/m", "150 pw"); "pm" is left alone, it is mostly a time of day."""
+_SHORT = ("a month", "a week", "a year", "a day", "a month", "a week", "a year")
+
+
+def _rated(text: str, often: bool = True) -> str:
+    """``text`` with its rate shorthand (``_PER``) and how-often words (``_HOW_OFTEN``) said as counts per period."""
+    if "/" in text or " p" in text:
+        text = _PER.sub(lambda m: " " + _SHORT[next(i for i, g in enumerate(m.groups()) if g)], text)
+    return _HOW_OFTEN.sub(_how_often, text) if often else text
+
+
 @lru_cache(maxsize=65536)
-def quantities(text: str) -> dict[str, frozenset[str]]:
+def quantities(text: str, often: bool = True) -> dict[str, frozenset[str]]:
     """The numbers a text states per unit (``{"mg": {"50"}, "per week": {"3"}}``), numbers written as words read
-    as digits."""
-    text = written_alike(text)
+    as digits, how often in words as a count per period (unless ``often`` is False: a number moved with its unit
+    unsaid, "doc upped it to 100", is a dose or an amount, not how often it is taken)."""
+    text = _rated(written_alike(text), often)
     out: dict[str, set[str]] = {}
     for value, unit in _UNIT.findall(text):
         out.setdefault(unit.lower(), set()).add(_plain(value))
@@ -66,12 +114,15 @@ def requantified(claim: str, entry: str) -> bool:
     if _HELD_ON.search(claim):
         return False
     qa, qb = quantities(claim), quantities(entry)
-    if not qa and len(qb) == 1 and (moved := _MOVED_TO.search(written_alike(claim))):
-        qa = {next(iter(qb)): frozenset({moved.group(1)})}     # the entry's one unit, said by the number alone
+    stated = quantities(entry, often=False)     # (a number moved with its unit unsaid is an amount, not how often)
+    if not qa and len(stated) == 1 and (moved := _MOVED_TO.search(_rated(written_alike(claim)))):
+        qa, qb = {next(iter(stated)): frozenset({moved.group(1)})}, stated     # the entry's one unit, by the number alone
     units = {u for u, v in qa.items() if len(qb.get(u, ())) == 1 and len(v) == 1 and v != qb[u]}     # moved on
     if not units:
         return False
     words = {w for w in specific(claim) if not any(c.isdigit() for c in w)} - _TALK
+    if contrast.other_leads(claim, entry):
+        return False        # "the cat gets fed once a day" after "the dog gets fed twice a day"
     return bool(words & specific(entry)) or not words or not units.isdisjoint(_LABELS)
 
 
@@ -84,7 +135,7 @@ MOVE_RATIO = 4.0
 def moved_to(claim: str) -> float | None:
     """The number a claim moves something to with its unit unsaid ("nutritionist upped me to 2100", "going up to
     1225 from september"), or None: asked once per claim, before any candidate."""
-    moved = _MOVED_TO.search(written_alike(claim))
+    moved = _MOVED_TO.search(_rated(written_alike(claim)))
     if moved is None or _HELD_ON.search(claim):
         return None
     try:
@@ -96,7 +147,7 @@ def moved_to(claim: str) -> float | None:
 @lru_cache(maxsize=65536)
 def _sole(entry: str) -> float | None:
     """The one quantity an entry states (or its one number), or None when it states none or several."""
-    qb = quantities(entry)
+    qb = quantities(entry, often=False) or quantities(entry)    # an amount first ("sertraline 50mg once daily")
     held = [v for vs in qb.values() for v in vs] if qb else [n for n in numbers(written_alike(entry)) if "/" not in n]
     try:
         return float(held[0].replace(",", "")) if len(held) == 1 else None

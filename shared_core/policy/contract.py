@@ -178,13 +178,15 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if identity and not f.get("same_slot") and not signal and (
             not f.get("value_differs")                                      # no sign of change: not worth a true fact
             or f.get("additive_cue")                                        # "we also have a landline": a further one
-            or not (f.get("attribute_known") or f.get("replaced"))):        # topic words alone: another fact
+            or not any(f.get(k) for k in ("attribute_known", "replaced", "moves_value"))):   # topic words alone: another fact
         ok[Action.REVISE] = False       # an inferred link that does not show a replacement
     if identity and not f.get("same_slot") and f.get("named_other") and not signal and not f.get("first_person") \
             and not any(f.get(k) for k in ("ended", "state_moved", "requantified", "moves_value", "same_attribute")):
         ok[Action.REVISE] = False       # "Ahmed drives a grey Hyundai Tucson" about "Ahmed lives in Amman": a
         # statement about someone, with no sign of change, is a further fact about them
-    swapped_state = any(f.get(k) for k in ("ended", "state_moved", "same_call"))
+    swapped_state = any(f.get(k) for k in ("ended", "state_moved", "same_call", "moves_value"))
+    # (the one number the entry holds, moved: "sarah's moving me to weekly" after "every other thursday" is no weak link,
+    # and no repeat either once append is barred for it; session 33: choosing sets +3, no other set moved)
     middling = identity and not f.get("same_slot") and f.get("link_p", 1.0) < LINK_UNSURE and not f.get("first_person")
     weak = identity and not f.get("same_slot") and not swapped_state and (
         f.get("link_p", 1.0) < LINK_REVISE and not f.get("replaced")

@@ -1,4 +1,4 @@
-"""Value changes said the way chat and plain notes say them (sessions 30 to 32's probes), and two things of one kind
+"""Value changes said the way chat and plain notes say them (sessions 30 to 33's probes), and two things of one kind
 kept apart, through the engine's default policy on a real SQLite store, and the word-level rules behind them.
 Hand-written here, in wordings the corpus does not use. The worst outcomes each guards against: a silent drop (a new
 value decided ``noop``) and a lost thing (another thing's entry revised away)."""
@@ -13,6 +13,7 @@ import pytest
 
 from shared_core import Claim, MemoryEngine, change, contrast, endings, records, slots
 from shared_core.schema import Action
+from shared_core.quantities import quantities
 from shared_core.written import written_alike
 
 T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
@@ -248,3 +249,34 @@ def test_only_the_leading_noun_phrase_tells_things_apart() -> None:
 def test_apart_is_symmetric_and_never_splits_a_text_from_itself(a, b) -> None:
     assert contrast.apart(a, b) == contrast.apart(b, a)
     assert not contrast.apart(a, a)
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("physio twice a week at the clinic", "down to once a week now, knee's much better"),
+    ("the pill is once a day", "the doc moved me to twice a day"),
+    ("I water the tomatoes daily", "watering the tomatoes twice a day in this heat"),
+    ("pension contribution is £200 a month", "upping the pension to £300/month from next month"),
+])
+def test_how_often_said_in_words_moves_on(first, then, tmp_path) -> None:
+    """Session 33's probes: "once a week" after "twice a week" is the one quantity moved on (it was appended beside
+    it, or, for the tomatoes, dropped as a repeat)."""
+    revised(first, then, tmp_path)
+
+
+def test_a_count_moved_for_another_thing_keeps_both(tmp_path) -> None:
+    kept_beside("the dog gets fed twice a day", "the cat gets fed once a day", tmp_path)
+
+
+def test_how_often_reads_as_a_count_per_period() -> None:
+    assert quantities("I go to the gym 3x a week") == quantities("gym three times weekly") == {"per week": {"3"}}
+    assert quantities("cleaner comes every other week") == quantities("the cleaner is fortnightly") == {"per week": {"0.5"}}
+    assert quantities("1 cup of kibble twice daily.") == {"per day": {"2"}}
+    assert quantities("daily target is 1800 kcal") == {}             # "daily" before a noun names a thing
+    assert quantities("bins every tuesday and friday") == {}         # a list of days is left alone
+    assert quantities("upping it to 300/m") == {"per month": {"300"}} and quantities("a 5pm meeting") == {}
+
+
+@given(st.text(max_size=80))
+def test_quantities_are_numbers_per_unit(text) -> None:
+    for values in quantities(text).values():
+        assert all(float(v) >= 0 for v in values)
