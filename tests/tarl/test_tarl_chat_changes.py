@@ -13,6 +13,7 @@ import pytest
 
 from shared_core import Claim, MemoryEngine, change, contrast, endings, records, slots
 from shared_core.schema import Action
+from shared_core.grounding import claim_features
 from shared_core.quantities import quantities
 from shared_core.written import written_alike
 
@@ -280,3 +281,10 @@ def test_how_often_reads_as_a_count_per_period() -> None:
 def test_quantities_are_numbers_per_unit(text) -> None:
     for values in quantities(text).values():
         assert all(float(v) >= 0 for v in values)
+
+
+def test_someone_new_joining_is_no_change(tmp_path) -> None:
+    """"new" before a joiner ("new starter", "new hire") says who joined, not that a value changed ("new number")."""
+    kept_beside("Priya and Tom are on my team", "new starter Aisha joined the team today", tmp_path)
+    cue = lambda text: claim_features(Claim(text=text, namespace="u", observed_at=T0))["update_cue"]   # noqa: E731
+    assert cue("new hire jules joins the rotation on the 20th") == 0 and cue("my new phone is a pixel") == 1
