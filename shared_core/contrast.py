@@ -46,13 +46,27 @@ def _lead(text: str) -> tuple[str, ...]:
     clause = _CLAUSE.split(text, maxsplit=1)[0]
     m = _LEAD.match(clause)
     if m is None:
-        return ()
+        if (after := _LABEL.match(text)) is not None:       # "Staff handbook: the Manchester office is ...": who wrote
+            return _lead(text[after.end():])                # it, then the sentence
+        return _bare(clause)
     words = [part for w in _WORD.findall(m.group(1).lower()) for part in w.split("-") if part]   # "billing-service"
     for n, w in enumerate(words[:HEAD + 1]):
         if w in _VERB or w in STOP:
             return tuple(words[:n])
     labelled = text[len(clause):].lstrip().startswith(":")      # a note's label ends where its colon is
     return tuple(words) if labelled and len(words) <= HEAD else ()
+
+
+_LABEL = re.compile(r"^\s*[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,2}:\s+(?=(?:the|my|our|your|his|her|their)\s)", re.I)
+"""A document's or a tool's label before a sentence that opens with a determined noun phrase."""
+
+
+def _bare(clause: str) -> tuple[str, ...]:
+    """A noun phrase of two or three words with no determiner, up to its verb ("home wifi password is ...", "personal
+    email is ..."): read only where a verb ends it, since a bare sentence may as well open with a verb or a name."""
+    words = [part for w in _WORD.findall(clause.lower()) for part in w.split("-") if part]
+    n = next((n for n, w in enumerate(words[:HEAD + 1]) if w in _VERB or w in STOP), None)
+    return tuple(words[:n]) if n is not None and n >= 2 and words[n] in _VERB else ()
 
 
 @lru_cache(maxsize=65536)

@@ -288,3 +288,11 @@ def test_someone_new_joining_is_no_change(tmp_path) -> None:
     kept_beside("Priya and Tom are on my team", "new starter Aisha joined the team today", tmp_path)
     cue = lambda text: claim_features(Claim(text=text, namespace="u", observed_at=T0))["update_cue"]   # noqa: E731
     assert cue("new hire jules joins the rotation on the 20th") == 0 and cue("my new phone is a pixel") == 1
+
+
+def test_a_bare_or_labelled_noun_phrase_still_leads() -> None:
+    """Session 33's blind probes: "personal email is ..." after "my work email is ...", and a document's label before
+    its sentence ("Staff handbook: the Manchester office ...") were read as one email, one office."""
+    assert contrast.apart("personal email is jess.r@gmail.com", "my work email is j.reyes@fenwick.co")
+    assert contrast.apart("Staff handbook: the Manchester office is on floor 2", "Staff handbook: the London office is on floor 4")
+    assert not contrast.apart("started at kpmg last monday", "started at deloitte last year")   # no noun phrase leads
