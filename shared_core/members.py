@@ -44,9 +44,12 @@ def other(claim: str, entry: str) -> bool:
 
 
 def _apart(rx: re.Pattern[str], claim: str, entry: str) -> bool:
-    """Each text names a member of the class ``rx`` the other lacks, one spelling per member (``families.member``)."""
-    a, b = ({member(m) for m in rx.findall(text)} for text in (claim, entry))
-    return bool(a - b) and bool(b - a)
+    """Each text names a member of the class ``rx`` the other lacks, one spelling per member (``families.member``);
+    or the claim names first a member the entry lacks and then the entry's own, the old value given as the reason
+    ("light mode, dark was hurting my eyes" after "my laptop is set to dark mode")."""
+    said = [member(m) for m in rx.findall(claim)]
+    a, b = set(said), {member(m) for m in rx.findall(entry)}
+    return bool(a - b) and (bool(b - a) or bool(b) and said[0] not in b)
 
 
 _STATE_CLASSES = {name: re.compile(rf"(?<![\w-])(?:{cue})(?![\w-])", re.I) for name, cue, _ in FAMILIES

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 import pytest
 
-from shared_core import Claim, MemoryEngine, change, contrast, endings, records, slots
+from shared_core import Claim, MemoryEngine, change, contrast, endings, members, records, slots
 from shared_core.schema import Action
 from shared_core.grounding import claim_features
 from shared_core.quantities import quantities
@@ -296,3 +296,9 @@ def test_a_bare_or_labelled_noun_phrase_still_leads() -> None:
     assert contrast.apart("personal email is jess.r@gmail.com", "my work email is j.reyes@fenwick.co")
     assert contrast.apart("Staff handbook: the Manchester office is on floor 2", "Staff handbook: the London office is on floor 4")
     assert not contrast.apart("started at kpmg last monday", "started at deloitte last year")   # no noun phrase leads
+
+
+def test_a_new_value_given_with_the_old_one_as_the_reason_revises(tmp_path) -> None:
+    """"light mode, dark was hurting my eyes" names the old value too: it was dropped as a repeat (a blind probe)."""
+    revised("my laptop is set to dark mode", "light mode, dark was hurting my eyes in the daytime", tmp_path)
+    assert not members.other("dark mode still, light is too bright", "prefers dark mode")     # the old value first
