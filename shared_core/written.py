@@ -23,7 +23,8 @@ def plain_number(value: str) -> str:
 
 
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
-_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.I)
+_CLOCK = re.compile(r"(?<![\d.:])(\d{1,2})(?:[:.](\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.I)
+"""A time of day: "4pm", "6.15am" (a dot before the minutes where a meridiem follows), "16:00"."""
 _PHONE = re.compile(r"(?<![\w/-])\+?\(?\d[\d ().-]{6,}\d\b")
 
 
@@ -73,6 +74,8 @@ def written_alike(text: str) -> str:
         text = _STREET.sub(_street, text)
     if _NUMBER_WORD.search(text):
         text = _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS.index(m.group(1).lower()) + 2), text)
+    if _ORDINAL.search(text):
+        text = _ORDINAL.sub(lambda m: str(_ORDINALS.index(m.group(1).lower().replace(" ", "-")) + 1), text)
     if not has_digit(text):
         return text
     return _CLOCK.sub(_clock, _PHONE.sub(_phone, _DATE.sub(_date, _HTTP_STATUS.sub(r"\1", text))))
@@ -83,6 +86,12 @@ _IS = Prefiltered(re.compile(r"(?<=\w)['’]s\s+(?=(?:in|at|on|with|now|still|of
 """``Leo's in year 4`` is ``Leo is in year 4``: the contraction before a place, a state or an article is
 the verb, not a possessive ("Leo's school"; "back" and "home" are left out: "Leo's back hurts", "Ana's home
 address"), so the sentence compares word for word with the one it changes."""
+_ORDINALS = tuple("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+                  "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()) + tuple(
+    f"twenty-{o}" for o in "first second third fourth fifth sixth seventh eighth ninth".split()) + ("thirtieth", "thirty-first")
+_SPELT = "|".join(o.replace("-", "[ -]") for o in reversed(_ORDINALS))   # ("twenty-first" before "twenty")
+_ORDINAL = Prefiltered(re.compile(rf"\b({_SPELT})(?=\s+(?:of\s+)?{_MONTH})", re.I))
+"""A day said as an ordinal word before its month ("the third of march"): its number, so ``_DATE`` reads it."""
 _NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _NUMBER_WORD = Prefiltered(re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b", re.I))
 """A count in words is its number ("two kids" is "2 kids"); "one" is left alone, it is mostly a pronoun."""

@@ -302,3 +302,10 @@ def test_a_new_value_given_with_the_old_one_as_the_reason_revises(tmp_path) -> N
     """"light mode, dark was hurting my eyes" names the old value too: it was dropped as a repeat (a blind probe)."""
     revised("my laptop is set to dark mode", "light mode, dark was hurting my eyes in the daytime", tmp_path)
     assert not members.other("dark mode still, light is too bright", "prefers dark mode")     # the old value first
+
+
+def test_a_time_with_a_dot_and_a_day_in_words_are_written_alike() -> None:
+    assert written_alike("leaves at 6.15am") == written_alike("leaves at 06:15") == "leaves at 06:15"
+    assert written_alike("the 7.40 train") == "the 7.40 train"          # no meridiem: a dot may be a decimal point
+    assert written_alike("born on the ninth of February") == written_alike("born on the 9th of February")
+    assert written_alike("the first time") == "the first time"
