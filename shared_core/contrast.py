@@ -91,6 +91,11 @@ def _own(lead: tuple[str, ...], other: str) -> bool:
     return bool(words) and words.isdisjoint(slots.cue_words(" ".join(lead)))
 
 
+def prepare(text: str) -> None:
+    """Compute (and cache) the text's leading phrase and nouns at its own write (``decision.prepare``)."""
+    _lead(text), _nouns(text)
+
+
 def other_leads(claim: str, entry: str) -> bool:
     """Both sentences open with a noun the other never names ("the cat gets fed once a day" after "the dog gets fed
     twice a day"): whatever number moved, it is another thing's. (Not a test of two things on its own: two nouns may

@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 
 from . import contrast
+from .cuescan import Prefiltered
 from .grounding import UNITS, numbers
 from .index.embedders import _stem
 from .linking import specific
@@ -47,13 +48,14 @@ _AFTER = (r"(?=\s*(?:$|[.,;:!?)\u2014-]|(?:now|from|at|on|in|for|since|until|til
           r"with|or|too|as|anymore|atm|rn|lol)\b))")
 """Where "weekly" says how often (the end of a clause: "cleaner comes weekly from june"); before a noun it names a thing
 ("daily target's 1800 kcal", "weekly shop")."""
-_HOW_OFTEN = re.compile(rf"\b(?:(once|twice|thrice|\d+\s?x)(?=\s+(?:a|an|per|each|every)\s+(?:day|week|month|year)\b)|"
-                        r"(?:(once|twice|thrice|\d+(?:\.\d+)?\s?(?:x|times?))\s+)?"
-                        rf"(daily|nightly|weekly|fortnightly|monthly|yearly|annually){_AFTER}|"
-                        rf"every\s+(other|second)\s+(day|night|week|month|year|{_DAYS})s?|"
-                        rf"every\s+(day|night|week|month|year|{_DAYS})s?)\b(?!\s+(?:and|&|or|,)\s)", re.I)
-"""How often, in words ("twice a week", "fortnightly", "3x weekly", "3x a week", "every other Thursday", "every day"), said as a
-count per period, so "once a week now" after "physio twice a week" is the same quantity moved on. A weekday is a
+_HOW_OFTEN = Prefiltered(re.compile(
+    rf"\b(?:(once|twice|thrice|\d+\s?x)(?=\s+(?:a|an|per|each|every)\s+(?:day|week|month|year)\b)|"
+    r"(?:(once|twice|thrice|\d+(?:\.\d+)?\s?(?:x|times?))\s+)?"
+    rf"(daily|nightly|weekly|fortnightly|monthly|yearly|annually){_AFTER}|"
+    rf"every\s+(other|second)\s+(day|night|week|month|year|{_DAYS})s?|"
+    rf"every\s+(day|night|week|month|year|{_DAYS})s?)\b(?!\s+(?:and|&|or|,)\s)", re.I))
+"""How often, in words ("twice a week", "fortnightly", "3x weekly", "3x a week", "every other Thursday", "every day"), said
+as a count per period, so "once a week now" after "physio twice a week" is the same quantity moved on. A weekday is a
 week's ("every other Thursday" is half a time a week); a list of days ("every Tuesday and Friday") is left alone."""
 _ADVERBS = {"daily": ("day", 1.0), "nightly": ("day", 1.0), "weekly": ("week", 1.0), "fortnightly": ("week", 0.5),
             "monthly": ("month", 1.0), "yearly": ("year", 1.0), "annually": ("year", 1.0)}
@@ -73,12 +75,14 @@ def _how_often(m: re.Match[str]) -> str:
     return ("0.5 times a " if other else "1 time a ") + unit
 
 
-_PER = re.compile(r"(?<=\d)\s?(?:/\s?(?:(mo|mth|month|m)|(wk|week|w)|(yr|year|y)|(day|d))|(pcm|p/m)|(pw|p/w)|(pa|p/a))(?![\w/])",
-                  re.I)
+_PER = Prefiltered(re.compile(
+    r"(?<=\d)\s?(?:/\s?(?:(mo|mth|month|m)|(wk|week|w)|(yr|year|y)|(day|d))|(pcm|p/m)|(pw|p/w)|(pa|p/a))(?![\w/])",
+                  re.I))
 """A rate in shorthand ("£300/m", "150 pw"); "pm" is left alone, it is mostly a time of day."""
 _SHORT = ("a month", "a week", "a year", "a day", "a month", "a week", "a year")
 
 
+@lru_cache(maxsize=65536)
 def _rated(text: str, often: bool = True) -> str:
     """``text`` with its rate shorthand (``_PER``) and how-often words (``_HOW_OFTEN``) said as counts per period."""
     if "/" in text or " p" in text:
@@ -124,6 +128,11 @@ def requantified(claim: str, entry: str) -> bool:
     if contrast.other_leads(claim, entry):
         return False        # "the cat gets fed once a day" after "the dog gets fed twice a day"
     return bool(words & specific(entry)) or not words or not units.isdisjoint(_LABELS)
+
+
+def prepare(text: str) -> None:
+    """Compute (and cache) what a text's quantities read of it alone, at its own write (``decision.prepare``)."""
+    quantities(text), quantities(text, often=False), _sole(text)
 
 
 MOVE_RATIO = 4.0
