@@ -92,8 +92,9 @@ def _own(lead: tuple[str, ...], other: str) -> bool:
 
 
 def prepare(text: str) -> None:
-    """Compute (and cache) the text's leading phrase and nouns at its own write (``decision.prepare``)."""
-    _lead(text), _nouns(text)
+    """Compute (and cache) the text's leading phrase at its own write (``decision.prepare``): every later claim that
+    meets the entry reads it."""
+    _lead(text)
 
 
 def other_leads(claim: str, entry: str) -> bool:

@@ -228,7 +228,7 @@ def prepare(item: Claim | Entry) -> None:
     linking.prepare(item.text), linking.person_words(slot_of(item).subject or "")
     change.prepare(item.text), grounding.prepare(item.text), records.fields(item.text), records.note(item.text)
     slots.family(item.text), calls.call(item.text), calls.asked(item.text), hedged(item.text)
-    tense.reported(item.text), _relation(item.text), quantities.prepare(item.text), contrast.prepare(item.text)
+    tense.reported(item.text), _relation(item.text), quantities.quantities(item.text), contrast.prepare(item.text)
 
 
 def _attribute_known(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str, ids_shared: bool) -> bool:

@@ -130,11 +130,6 @@ def requantified(claim: str, entry: str) -> bool:
     return bool(words & specific(entry)) or not words or not units.isdisjoint(_LABELS)
 
 
-def prepare(text: str) -> None:
-    """Compute (and cache) what a text's quantities read of it alone, at its own write (``decision.prepare``)."""
-    quantities(text), quantities(text, often=False), _sole(text)
-
-
 MOVE_RATIO = 4.0
 """How far a moved number may be from the entry's and still be the same quantity (rent 1150 -> 1225, a dose
 50 -> 100, a calorie target 1800 -> 2100); beyond it the number is likely another thing's."""
