@@ -79,7 +79,8 @@ def open_store(path: str | Path | None, embedder: Embedder, chroma_url: str | No
     if url is not None and not chroma_url:
         raise TarlError("chroma_url", chroma_url, "a PostgreSQL ledger is shared, so its index must be too: "
                         "pass the URL of a Chroma server (`chroma run`)")
-    root = Path(path) if path is not None and url is None else None
+    root = Path(path) if path is not None and url is None and str(path) != ":memory:" else None   # SQLite's own name
+    # for a private in-memory database, as LangGraph's SqliteStore.from_conn_string(":memory:") takes it: no directory
     if root is not None and (root / "chroma").exists() and not (root / "ledger.db").exists():
         raise IndexUnavailable("path", str(root / "ledger.db"), "is missing beside an existing index (chroma/): "
                                "the ledger is the source of truth and an index is never wiped to match a missing "

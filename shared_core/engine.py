@@ -76,7 +76,7 @@ class MemoryEngine(BeliefsAPI):
     def open(cls, path: str | Path | None = None, *, embedder: Embedder | None = None, policy: Policy | None = None,
              config: PolicyConfig | dict[str, Any] | None = None, chroma_url: str | None = None,
              clock: Callable[[], datetime] = utcnow, reindex: bool = False) -> MemoryEngine:
-        """``path`` None: private in-memory store and index; a directory: ``path/ledger.db`` and
+        """``path`` None (or ``":memory:"``): private in-memory store and index; a directory: ``path/ledger.db`` and
         ``path/chroma``; a ``postgresql://`` URL: a PostgreSQL ledger (needs ``chroma_url``).
         ``chroma_url`` uses a Chroma server for the index instead of the embedded one (needed when several
         processes share a store: embedded Chroma serves one process). ``config``: source trust,

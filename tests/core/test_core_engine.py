@@ -156,3 +156,16 @@ def test_an_expired_value_is_no_longer_served(engine):
     assert len(engine.search("one-time code", "ana", k=10, valid_at=past - timedelta(minutes=1))) == 7
     engine.sweep()
     assert len(engine.history("ana")) == 6
+
+
+def test_memory_path_is_in_memory_as_sqlite_names_it(tmp_path, monkeypatch):
+    """``":memory:"`` (SQLite's name, as LangGraph's ``SqliteStore.from_conn_string`` takes it) is a private in-memory
+    store, not a directory called ":memory:" in the working directory."""
+    monkeypatch.chdir(tmp_path)
+    engine = MemoryEngine.open(":memory:")
+    try:
+        engine.write(Claim(text="prefers dark mode", namespace="u"))
+        assert [h.entry.text for h in engine.search("dark mode", "u")] == ["prefers dark mode"]
+    finally:
+        engine.close()
+    assert list(tmp_path.iterdir()) == []
