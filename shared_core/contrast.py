@@ -114,4 +114,3 @@ def _noun(word: str) -> str:
 @lru_cache(maxsize=65536)
 def _nouns(text: str) -> frozenset[str]:
     return frozenset(_noun(w) for w in _words(text))
-

@@ -42,7 +42,6 @@ _MOVED_TO = re.compile(r"\b(?:up|down|upped|upping|bumped|bumping|raised|raising
 """A number a quantity moved to, its unit left unsaid ("the gp bumped the sertraline up to 100")."""
 
 
-_TIMES = {"once": "1 time", "twice": "2 times", "thrice": "3 times"}
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thurs|fri|sat|sun"
 _AFTER = (r"(?=\s*(?:$|[.,;:!?)\u2014-]|(?:now|from|at|on|in|for|since|until|till|instead|again|these|then|and|but|so|"
           r"with|or|too|as|anymore|atm|rn|lol)\b))")
@@ -76,8 +75,7 @@ def _how_often(m: re.Match[str]) -> str:
 
 
 _PER = Prefiltered(re.compile(
-    r"(?<=\d)\s?(?:/\s?(?:(mo|mth|month|m)|(wk|week|w)|(yr|year|y)|(day|d))|(pcm|p/m)|(pw|p/w)|(pa|p/a))(?![\w/])",
-                  re.I))
+    r"(?<=\d)\s?(?:/\s?(?:(mo|mth|month|m)|(wk|week|w)|(yr|year|y)|(day|d))|(pcm|p/m)|(pw|p/w)|(pa|p/a))(?![\w/])", re.I))
 """A rate in shorthand ("£300/m", "150 pw"); "pm" is left alone, it is mostly a time of day."""
 _SHORT = ("a month", "a week", "a year", "a day", "a month", "a week", "a year")
 
@@ -124,9 +122,9 @@ def requantified(claim: str, entry: str) -> bool:
     units = {u for u, v in qa.items() if len(qb.get(u, ())) == 1 and len(v) == 1 and v != qb[u]}     # moved on
     if not units:
         return False
-    words = {w for w in specific(claim) if not any(c.isdigit() for c in w)} - _TALK
     if contrast.other_leads(claim, entry):
         return False        # "the cat gets fed once a day" after "the dog gets fed twice a day"
+    words = {w for w in specific(claim) if not any(c.isdigit() for c in w)} - _TALK
     return bool(words & specific(entry)) or not words or not units.isdisjoint(_LABELS)
 
 
