@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from . import slots
 from .grounding import STOP
+from .index.embedders import _stem
 
 _LEAD = re.compile(r"^\s*(?:[a-z]+\s+of\s+(?:the\s+)?|(?:the user's|user's|the|my|our|your|his|her|their|this|that)\s+"
                    r"|(?=[a-z]+-[a-z]+\s))(.*)", re.I)
@@ -49,12 +50,21 @@ def _lead(text: str) -> tuple[str, ...]:
         if (after := _LABEL.match(text)) is not None:       # "Staff handbook: the Manchester office is ...": who wrote
             return _lead(text[after.end():])                # it, then the sentence
         return _bare(clause)
-    words = [part for w in _WORD.findall(m.group(1).lower()) for part in w.split("-") if part]   # "billing-service"
-    for n, w in enumerate(words[:HEAD + 1]):
-        if w in _VERB or w in STOP:
-            return tuple(words[:n])
+    words = _parts(m.group(1))
+    if (n := _end(words)) is not None:
+        return tuple(words[:n])
     labelled = text[len(clause):].lstrip().startswith(":")      # a note's label ends where its colon is
     return tuple(words) if labelled and len(words) <= HEAD else ()
+
+
+def _parts(phrase: str) -> list[str]:
+    """The phrase's words, lower-cased, a compound's parts apart ("billing-service")."""
+    return [part for w in _WORD.findall(phrase.lower()) for part in w.split("-") if part]
+
+
+def _end(words: list[str]) -> int | None:
+    """Where a noun phrase ends: its first verb or stop word within ``HEAD`` words and the one after."""
+    return next((n for n, w in enumerate(words[:HEAD + 1]) if w in _VERB or w in STOP), None)
 
 
 _LABEL = re.compile(r"^\s*[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,2}:\s+(?=(?:the|my|our|your|his|her|their)\s)", re.I)
@@ -64,8 +74,8 @@ _LABEL = re.compile(r"^\s*[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,2}:\s+(?=(?:th
 def _bare(clause: str) -> tuple[str, ...]:
     """A noun phrase of two or three words with no determiner, up to its verb ("home wifi password is ...", "personal
     email is ..."): read only where a verb ends it, since a bare sentence may as well open with a verb or a name."""
-    words = [part for w in _WORD.findall(clause.lower()) for part in w.split("-") if part]
-    n = next((n for n, w in enumerate(words[:HEAD + 1]) if w in _VERB or w in STOP), None)
+    words = _parts(clause)
+    n = _end(words)
     return tuple(words[:n]) if n is not None and n >= 2 and words[n] in _VERB else ()
 
 
@@ -107,8 +117,7 @@ def other_leads(claim: str, entry: str) -> bool:
 
 def _noun(word: str) -> str:
     """A noun as either sentence may spell it: no possessive, no plural ("the bins", "the bin's lid")."""
-    word = word.removesuffix("'s").removesuffix("’s")
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+    return _stem(word.removesuffix("'s").removesuffix("’s"))
 
 
 @lru_cache(maxsize=65536)
