@@ -23,7 +23,7 @@ from __future__ import annotations
 import _sre  # type: ignore[import-not-found]  # the engine's test of a cased character, as re's compiler reads it
 import re
 import string
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 
@@ -222,7 +222,7 @@ class Prefiltered:
     def findall(self, text: str) -> list:
         return self.rx.findall(text) if self._may_match(text) else []
 
-    def sub(self, repl: str, text: str) -> str:
+    def sub(self, repl: str | Callable[[re.Match[str]], str], text: str) -> str:
         return self.rx.sub(repl, text) if self._may_match(text) else text
 
 

@@ -61,14 +61,18 @@ _ADVERBS = {"daily": ("day", 1.0), "nightly": ("day", 1.0), "weekly": ("week", 1
 _COUNTS = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 
 
+def _count(word: str) -> float:
+    """A count as said: "twice", "3x", "3 times"."""
+    return _COUNTS.get(word.lower()) or float(re.sub(r"[^\d.]", "", word))
+
+
 def _how_often(m: re.Match[str]) -> str:
     times, count, adverb, other, period_other, period = m.groups()
     if times:
-        return f"{_COUNTS.get(times.lower()) or float(times.rstrip('xX ')):g} times"      # "3x a week" too
+        return f"{_count(times):g} times"      # "3x a week" too
     if adverb:
         unit, share = _ADVERBS[adverb.lower()]
-        n = 1.0 if count is None else _COUNTS.get(count.lower()) or float(re.sub(r"[^\d.]", "", count))
-        return f"{n * share:g} times a {unit}"
+        return f"{(1.0 if count is None else _count(count)) * share:g} times a {unit}"
     unit = (period_other or period).lower()
     unit = "day" if unit == "night" else unit if unit in ("day", "week", "month", "year") else "week"
     return ("0.5 times a " if other else "1 time a ") + unit
@@ -83,8 +87,7 @@ _SHORT = ("a month", "a week", "a year", "a day", "a month", "a week", "a year")
 @lru_cache(maxsize=65536)
 def _rated(text: str, often: bool = True) -> str:
     """``text`` with its rate shorthand (``_PER``) and how-often words (``_HOW_OFTEN``) said as counts per period."""
-    if "/" in text or " p" in text:
-        text = _PER.sub(lambda m: " " + _SHORT[next(i for i, g in enumerate(m.groups()) if g)], text)
+    text = _PER.sub(lambda m: " " + _SHORT[next(i for i, g in enumerate(m.groups()) if g)], text)
     return _HOW_OFTEN.sub(_how_often, text) if often else text
 
 
@@ -117,8 +120,8 @@ def requantified(claim: str, entry: str) -> bool:
         return False
     qa, qb = quantities(claim), quantities(entry)
     stated = quantities(entry, often=False)     # (a number moved with its unit unsaid is an amount, not how often)
-    if not qa and len(stated) == 1 and (moved := _MOVED_TO.search(_rated(written_alike(claim)))):
-        qa, qb = {next(iter(stated)): frozenset({moved.group(1)})}, stated     # the entry's one unit, by the number alone
+    if not qa and len(stated) == 1 and (moved := _moved(claim)) is not None:
+        qa, qb = {next(iter(stated)): frozenset({moved})}, stated     # the entry's one unit, by the number alone
     units = {u for u, v in qa.items() if len(qb.get(u, ())) == 1 and len(v) == 1 and v != qb[u]}     # moved on
     if not units:
         return False
@@ -134,14 +137,21 @@ MOVE_RATIO = 4.0
 
 
 @lru_cache(maxsize=65536)
+def _moved(claim: str) -> str | None:
+    """The number ``_MOVED_TO`` reads in the claim, as written."""
+    found = _MOVED_TO.search(_rated(written_alike(claim)))
+    return found.group(1) if found else None
+
+
+@lru_cache(maxsize=65536)
 def moved_to(claim: str) -> float | None:
     """The number a claim moves something to with its unit unsaid ("nutritionist upped me to 2100", "going up to
     1225 from september"), or None: asked once per claim, before any candidate."""
-    moved = _MOVED_TO.search(_rated(written_alike(claim)))
+    moved = _moved(claim)
     if moved is None or _HELD_ON.search(claim):
         return None
     try:
-        return float(moved.group(1))
+        return float(moved)
     except ValueError:
         return None
 
