@@ -49,12 +49,16 @@ def _lead(text: str) -> tuple[str, ...]:
     if m is None:
         if (after := _LABEL.match(text)) is not None:       # "Staff handbook: the Manchester office is ...": who wrote
             return _lead(text[after.end():])                # it, then the sentence
-        return _bare(clause)
+        return _bare(clause, _labelled(text, clause))
     words = _parts(m.group(1))
     if (n := _end(words)) is not None:
         return tuple(words[:n])
-    labelled = text[len(clause):].lstrip().startswith(":")      # a note's label ends where its colon is
-    return tuple(words) if labelled and len(words) <= HEAD else ()
+    return tuple(words) if _labelled(text, clause) and len(words) <= HEAD else ()
+
+
+def _labelled(text: str, clause: str) -> bool:
+    """The clause is a note's label: its noun phrase ends where the colon is."""
+    return text[len(clause):].lstrip().startswith(":")
 
 
 def _parts(phrase: str) -> list[str]:
@@ -71,10 +75,17 @@ _LABEL = re.compile(r"^\s*[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,2}:\s+(?=(?:th
 """A document's or a tool's label before a sentence that opens with a determined noun phrase."""
 
 
-def _bare(clause: str) -> tuple[str, ...]:
+_PLAIN = re.compile(r"\s*[A-Za-z][A-Za-z' -]*")
+"""A label in words alone (no call, key or field: ``smartlock.status() -> {"battery": ...}`` is no label)."""
+
+
+def _bare(clause: str, labelled: bool) -> tuple[str, ...]:
     """A noun phrase of two or three words with no determiner, up to its verb ("home wifi password is ...", "personal
-    email is ..."): read only where a verb ends it, since a bare sentence may as well open with a verb or a name."""
+    email is ...") or a note's colon ("Work email: ..."): read only where one ends it, since a bare sentence may as
+    well open with a verb or a name."""
     words = _parts(clause)
+    if labelled and 2 <= len(words) <= HEAD and _PLAIN.fullmatch(clause):
+        return tuple(words)
     n = _end(words)
     return tuple(words[:n]) if n is not None and n >= 2 and words[n] in _VERB else ()
 
@@ -87,8 +98,9 @@ def _words(text: str) -> frozenset[str]:
 
 def apart(claim: str, entry: str) -> bool:
     """Both sentences open with a noun phrase on one noun, which words in front of it make two things:
-    each phrase holds a word the other sentence does not, that does not say when, and that is no value an
-    attribute family names ("the light theme" after "the dark theme" is one theme changing)."""
+    each phrase holds a word the other sentence does not, that does not say when, and that is no word of an
+    attribute family's cue ("the light theme" after "the dark theme" is one theme changing; "living room lights"
+    after "kitchen lights" are two, by "living" beside the cue's "room")."""
     a, b = _lead(claim), _lead(entry)
     if len(a) < 2 or len(b) < 2 or a[-1] != b[-1]:
         return False
@@ -98,7 +110,7 @@ def apart(claim: str, entry: str) -> bool:
 def _own(lead: tuple[str, ...], other: str) -> bool:
     """The phrase has a word of its own in front of its noun: one ``other`` lacks that says which, not when."""
     words = {w for w in lead[:-1] if w not in _WHEN and w not in _words(other)}
-    return bool(words) and words.isdisjoint(slots.cue_words(" ".join(lead)))
+    return bool(words - slots.cue_words(" ".join(lead)))
 
 
 def prepare(text: str) -> None:

@@ -309,3 +309,16 @@ def test_a_time_with_a_dot_and_a_day_in_words_are_written_alike() -> None:
     assert written_alike("the 7.40 train") == "the 7.40 train"          # no meridiem: a dot may be a decimal point
     assert written_alike("born on the ninth of February") == written_alike("born on the 9th of February")
     assert written_alike("the first time") == "the first time"
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("Home address: 14 Elm Road, Sheffield", "work address is 2 Kelham Square"),
+    ("living room lights: off", "kitchen lights: on"),
+    ("Car insurance renewal: March", "home insurance renewal is in august"),
+])
+def test_a_note_s_label_tells_its_thing_apart(first, then, tmp_path) -> None:
+    """Session 34's probes: a note's label in plain words ("Home address:") leads like a sentence's noun phrase, and a
+    room or a kind a family names ("living room") still says which thing; they were revising each other."""
+    kept_beside(first, then, tmp_path)
+    revised("Home address: 14 Elm Road, Sheffield", "home address is now 3 Park Lane, Leeds", tmp_path / "again")
+    assert not contrast.apart('smartlock.status() -> {"battery": 12}', "Your smart lock battery is at 64%")   # no label
