@@ -71,7 +71,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("favourite", r"favou?rite", False),
     ("manager", r"manager|boss|reports? to|supervisor|line manager", False),
     ("role", r"works? as|job title|role|position|promoted|profession|occupation", False),
-    ("employer", r"works? (?:at|for)|working (?:at|for)|employer|company|job at|joined|hired|employed|new job|"
+    ("employer", r"works? (?:at|for)|working (?:at|for)|employer|company|job at|joined|hired|employed|"
+                 r"(?<!for a )(?<!for my )(?<!for his )(?<!for her )(?<!for the )(?<!for their )new job|"
                  r"(?:start(?:ed|ing|s)?|began) at (?-i:[A-Z])[\w&-]*+(?! (?:High|Primary|Academy|School|College|Uni|University|"
                  r"Nursery|Kindergarten|Elementary|Middle|Prep|Montessori|Grammar|Sixth Form)\b)|"
                  r"took the \w+ job|job offer|quit|laid off|redundan\w+", False),

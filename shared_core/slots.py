@@ -39,7 +39,11 @@ RELATIONS = frozenset(
     "friend neighbour neighbor roommate landlord landlady dog cat doctor dentist grandma grandpa aunt uncle cousin "
     "team assistant teacher coach parents kids children sons daughters brothers sisters grandparents girlfriend "
     "boyfriend fiance fiancee spouse flatmate housemate nephew niece grandson granddaughter stepdad stepmum stepmom "
-    "baby twins".split())
+    "baby twins".split()) | frozenset(("sis", "bro", "hubby", "mam", "gran", "nan", "grandad", "stepdaughter", "stepson"))
+KIN = {"sis": "sister", "bro": "brother", "hubby": "husband", "mom": "mum", "mother": "mum", "mam": "mum", "father": "dad",
+       "gran": "grandma", "nan": "grandma", "grandad": "grandpa"}
+"""One relative under each of the names people call them ("my sis", "my sister"; "mum", "mother"): one subject
+(``same_subject``), each named as its text says."""
 ACTS = ("(?:lives?|works?|loves?|likes?|hates?|prefers?|drives?|plays?|eats?|drinks?|needs?|uses?|goes|go|attends?|"
         "studies|study|speaks?|takes?|owns?)")
 """Verbs that say what a relative does ("my wife drives a Tesla"): after one, the relation is the subject, not the
@@ -339,11 +343,19 @@ def _same_subjects(a: str, b: str) -> bool:
         return True                     # "Ticket SUP-1" and a bare "SUP-1": one id, its noun said once
     if _NOT_ALNUM.sub("", a.lower()) == _NOT_ALNUM.sub("", b.lower()) and any(c.isdigit() for c in a):
         return True                     # "order#a-1001" inferred, "order_a1001" the caller's key: one id
+    if _kin(a) == _kin(b):
+        return True                     # "sis" and "sister", "user.mum" and "user.mother": one relative
     wa, wb = a.split(), b.split()
     if len(wa) < 2 and len(wb) < 2:     # (the common case, answered before the costlier tests)
         return False
     plain = not any(c in a + b for c in "#._") and min(len(wa), len(wb)) >= 1
     return plain and (set(wa) <= set(wb) or set(wb) <= set(wa))
+
+
+def _kin(subject: str) -> str:
+    """A relative's subject under one name (``KIN``), whoever's relative it is ("user.sis" is "user.sister")."""
+    owner, _, word = subject.rpartition(".")
+    return f"{owner}.{KIN.get(word, word)}" if owner else KIN.get(word, word)
 
 
 def same_attribute(a: Slot, b: Slot) -> bool:

@@ -322,3 +322,12 @@ def test_a_note_s_label_tells_its_thing_apart(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
     revised("Home address: 14 Elm Road, Sheffield", "home address is now 3 Park Lane, Leeds", tmp_path / "again")
     assert not contrast.apart('smartlock.status() -> {"battery": 12}', "Your smart lock battery is at 64%")   # no label
+
+
+def test_a_move_for_a_new_job_is_a_move_and_a_sis_is_a_sister(tmp_path) -> None:
+    """A blind probe: "my sis moved up to glasgow for her new job" after "My sister lives in Bristol" was a second fact
+    (the job, the reason, was read as the attribute, and "sis" as nobody the entry names)."""
+    revised("My sister lives in Bristol", "my sis moved up to glasgow for her new job", tmp_path)
+    assert slots.infer("moving to leeds for a new job").attribute == "residence"
+    assert slots.infer("got a new job at tesco").attribute == "employer"
+    assert slots.same_subject(slots.infer("my mum lives in york"), slots.infer("my mother moved to leeds"))
