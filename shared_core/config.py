@@ -44,6 +44,10 @@ class PolicyConfig(BaseModel):
     untrusted: tuple[str, ...] = DEFAULT_UNTRUSTED
     """Sources whose claims never reach Accepted on their own: ungrounded ones wait in Pending and a
     Pending one is not promoted by another untrusted source's agreement."""
+    of_record: tuple[str, ...] = ("document",)
+    """Untrusted sources whose own new fact, about nothing memory holds, is kept: a booking confirmation, a bill, a
+    signed contract states it of record. Against a held fact they stay untrusted. Measured on the hand-written
+    choosing sets: of 26 such document claims, 21 are labelled ``append`` (the rest hedged, future or another's form)."""
     hedge_factor: float = 0.6
     recency_bonus: float = 0.05
     validity_bonus: float = 0.1
@@ -75,9 +79,10 @@ class PolicyConfig(BaseModel):
         for alias, target in self.source_aliases.items():
             if target not in self.source_priors:
                 raise ValueError(f"source_aliases[{alias!r}]={target!r}: not a source in source_priors")
-        for name in self.untrusted:
-            if name not in self.source_priors:
-                raise ValueError(f"untrusted: {name!r} is not a source in source_priors")
+        for field in ("untrusted", "of_record"):
+            for name in getattr(self, field):
+                if name not in self.source_priors:
+                    raise ValueError(f"{field}: {name!r} is not a source in source_priors")
         return self
 
     def source(self, name: str) -> str:

@@ -273,7 +273,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     mine = slot_of(claim)
     base = {"source_prior": cfg.source_priors[source], "claim_reliability": reliability(claim, cfg),
             "hedged": float(hedged(claim.text)), "untrusted": float(source in cfg.untrusted), "many": float(mine.many),
-            "slot_known": float(mine.known), "content_free": float(chitchat.remark(claim.text, source))}
+            "slot_known": float(mine.known), "content_free": float(chitchat.remark(claim.text, source)),
+            "of_record": float(source in cfg.of_record)}
     base["unknown_sender"] = float(source == "unknown" and bool(claim_features(claim)["cue_sender"]))
     if source == "user":        # "The user's manager is Daniel" from the user's side is relayed speech, not a recap
         base["cue_recap"] = 0.0
@@ -358,12 +359,11 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  enumerated=float((mine.many or theirs.many) and change.enumerated(claim.text, best.text)),
                  state_moved=float(change.moved_state(claim.text, best.text)), record_same=float(record is False),
                  said_unchanged=float(bool(change.unchanged(claim.text))), begun=float(change.begun(claim.text, best.text)),
-                 requantified=float(quantities.requantified(claim.text, best.text)),
-                 moves_value=float(best.id in moved),
+                 requantified=float(quantities.requantified(claim.text, best.text)), moves_value=float(best.id in moved),
                  named_other=float(bool(linking.person_words(mine.subject or "")) and mine.subject != "user"),
                  id_valued=float(mine.attribute.endswith("_id") and mine.attribute == theirs.attribute),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
-                 tool_rereads=float(source == "tool" and kept_by == "tool"),
+                 tool_rereads=float(source == "tool" and kept_by == "tool"), held_untrusted=float(kept_by in cfg.untrusted),
                  attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(
             f.get(k) for k in ("cue_confirm", "structured", "same_slot", "negation_differs"))

@@ -283,6 +283,10 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if ok[Action.APPEND] and not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= RECORDER_PRIOR \
             and not any(f.get(k) for k in OWNER_WAITS) and not _snapshot(f):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
+    if ok[Action.APPEND] and not identity and f.get("of_record") and not any(f.get(k) for k in (*WAITS, "cue_injection")) \
+            and not _snapshot(f):
+        return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # or a document's: "Tenancy agreement: rent
+        # 950 GBP" grounds on nothing (untrusted only against what memory holds: ``PolicyConfig.of_record``)
     fut = f.get("cue_future") or f.get("cue_later") or f.get("cue_may") or f.get("cue_intent")   # "he may retire"
     if f.get("untrusted") and fut and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates")):
         ok[Action.REJECT_CONFLICT] = False  # hearsay about a future change is a rumour to verify, not a contradiction
@@ -295,10 +299,11 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = bool(firm) and ok[Action.REVISE]    # a signed notice's dated change, not hearsay
     hearsay = f.get("untrusted") or (f.get("weaker_source") and f.get("value_differs"))
     if hearsay and ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (fut and f.get("untrusted")) \
-            and not (f.get("many") and f.get("additive_cue")) and not f.get("says_more"):
+            and not (f.get("many") and f.get("additive_cue")) and not f.get("says_more") and not (
+            f.get("held_untrusted") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates"))):
         ok[Action.DEFER_VERIFY] = False     # unhedged hearsay, or a clearly weaker source, about a current fact:
-        if f.get("untrusted") and f.get("value_differs"):   # rejected (or, for a restatement, noop)
-            ok[Action.NOOP] = False
+        if f.get("untrusted") and f.get("value_differs"):   # rejected (or, for a restatement, noop); against what an
+            ok[Action.NOOP] = False         # untrusted source keeps (a booking site against the hotel's own email) it may wait
     if not any(ok.values()):            # rules that each remove an action never leave none: the claim waits
         ok[Action.DEFER_VERIFY] = True
     return np.asarray([ok[a] for a in DECISION_ACTIONS])
