@@ -31,7 +31,7 @@ _VERB = frozenset(
     "is are was were be been has have had will would can could does do did isn't aren't wasn't doesn't don't "
     "now still just also got gets moved opens closes costs leaves starts ends runs lives works sits went uses needs "
     "takes meets lands arrives departs likes loves hates owns plays drives eats drinks speaks attends prefers wants "
-    "holds keeps visits belongs".split())
+    "holds keeps visits belongs live renews expires stays".split())
 _WHEN = frozenset(
     "old new current previous former latest next last present recent usual regular actual real original "
     "temporary interim future existing".split())

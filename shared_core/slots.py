@@ -62,6 +62,7 @@ _POSSESSIVE = re.compile(r"\b((?:[A-Z][a-z]+\s+){0,2}[A-Z][a-z]+|[a-z]+)['’]s\
 NOT_OWNERS = frozenset(
     "it that what there here he she who let where how today tonight tomorrow yesterday everyone everything "
     "nobody somebody someone anyone one this that's name".split())
+_KIN_IS = re.compile(r"\s*(?:my\s+)?(\w+)(?:['’]s|\s+is)\s+(?:still\s+|now\s+)?(?=(?:in|at|on|with|away|back|off|home)\b)", re.I)
 _MINE = frozenset("my our still now also not just always never finally really already".split())
 _DETERMINER_NP = re.compile(r"\b(?:the|my|our|your|this|that)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.I)
 _VERBISH = frozenset(
@@ -168,8 +169,12 @@ def _subject(text: str) -> tuple[str | None, str]:
     if candidates:
         pos, subj, seen = min(candidates)
         named = text.lstrip().startswith(("{", "[")) and subj.split("#")[0] in ID_NOUNS   # a record's "Invoice INV-0932"
-        if pos <= max(12, len(text) // 3) or named:   # an id near the front names the thing; later it is a value
+        labelled = 0 < text.find(": ") > pos and ":" not in text[:pos]   # "disk usage /dev/sda1: 91%": a label's id
+        if pos <= max(12, len(text) // 3) or named or labelled:   # an id near the front names the thing; later a value
             return subj, text.replace(seen, " ", 1)
+    if (kin := _KIN_IS.match(text)) and kin.group(1).lower() in RELATIONS and family(kin.group(1)) is None:
+        return kin.group(1).lower(), text[kin.end():]   # "grandad's still at home", "my grandma is in a care home": the
+    # relative's whereabouts (not "my boss is on holiday": the manager family's)
     first = re.split(r"[,;.!?]\s|\s[-–]\s", text, maxsplit=1)[0]   # an owner names the subject in the first clause:
     m = next((m for m in _POSSESSIVE.finditer(first) if m.group(1).lower() not in NOT_OWNERS   # not "..., the camera's unreal"
               and m.group(1).lower() not in STOP and m.group(1).lower() not in FILLER

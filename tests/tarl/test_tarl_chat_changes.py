@@ -331,3 +331,14 @@ def test_a_move_for_a_new_job_is_a_move_and_a_sis_is_a_sister(tmp_path) -> None:
     assert slots.infer("moving to leeds for a new job").attribute == "residence"
     assert slots.infer("got a new job at tesco").attribute == "employer"
     assert slots.same_subject(slots.infer("my mum lives in york"), slots.infer("my mother moved to leeds"))
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("disk usage /dev/sda1: 91%", "disk usage /dev/sdb1: 34%"),                      # an id in a note's label names it
+    ("my grandma is in sunnyfields care home", "grandad's still at home in the bungalow in rhyl"),   # two relatives
+    ("the spare house keys are with tom next door", "car keys live in the bowl by the front door"),   # "live": a verb
+])
+def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
+    """Blind probes (sessions 33 and 34) that dropped or replaced a true fact."""
+    kept_beside(first, then, tmp_path)
+    assert slots.infer("my boss is on holiday").subject == "user"      # the manager family's word, not a relative's
