@@ -92,7 +92,8 @@ def replaced(claim: str, entry: str) -> bool:
             or _other_person(claim, entry) or _aged(claim, entry) or _relocated(claim, entry) or moved_state(claim, entry) \
             or requantified(claim, entry):
         return True
-    new, lost = set(a) - set(b), set(b) - set(a)
+    a, b = [w for w in a if w not in _ASIDE], [w for w in b if w not in _ASIDE]   # "still in sheffield yeah" for "Lives
+    new, lost = set(a) - set(b), set(b) - set(a)                                 # in Sheffield" swaps no value
     said, gone = new - _CARRIED, lost - _CARRIED    # "plays striker" for "plays in goal": the preposition went with it
     set_aside = (said, gone) != (new, lost)
     if not (1 <= len(said) <= 2 and 1 <= len(gone) <= 2 and len(new) <= 3 and len(lost) <= 3) \
@@ -320,6 +321,8 @@ def _valued(words: set[str]) -> bool:
 
 _CARRIED = frozenset("in on at to for as with by from into onto a an the".split())
 """Words a value brings with it ("on a Kindle", "an oat cortado"): set aside when judging what was swapped."""
+_ASIDE = frozenset("still yeah yep yup lol haha tbh ngl honestly basically literally actually anyway tho though kinda sorta".split())
+"""Words that say how a thing is said, never what it is: no swapped value ("ok" and "yes" may be a tool's values)."""
 _VOICE = frozenset("i i'm im me my mine we our us you your he him his she her they them their user user's".split())
 
 

@@ -332,8 +332,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         if order := change.newer(claim.text, best.text):    # two records that say when they were read
             f["cue_stale"] = float(order < 0)
         people = linking.person_words(mine.subject or "") | linking.person_words(theirs.subject or "")
-        ended = endings.over(claim.text, best.text)
-        revived = endings.revived(claim.text, best.text)
+        ended, revived = endings.over(claim.text, best.text), endings.revived(claim.text, best.text)
         record = records.compare(claim.text, best.text,     # two readings of one record, field by field
                                  mine.explicit.rsplit(".", 1)[-1] if mine.explicit else None)
         alike = written_alike(claim.text), written_alike(best.text)   # "March 3rd" is "March 3"
@@ -362,6 +361,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  requantified=float(quantities.requantified(claim.text, best.text)), moves_value=float(best.id in moved),
                  named_other=float(bool(linking.person_words(mine.subject or "")) and mine.subject != "user"),
                  id_valued=float(mine.attribute.endswith("_id") and mine.attribute == theirs.attribute),
+                 one_key=float(records.one_state(claim.text, best.text)),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"), held_untrusted=float(kept_by in cfg.untrusted),
                  attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))

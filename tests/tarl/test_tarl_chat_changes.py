@@ -133,6 +133,7 @@ def test_a_timestamp_s_zone_names_no_timezone() -> None:
     ("Notifications: on", "Notifications: off", "user"),
     ("Status: open", "Status: closed", "tool"),
     ("Manager: Priya", "Manager: Daniel", "tool"),
+    ("thermostat: 19C", "thermostat: 21C", "tool"),             # a value shaped like an id is the key's value (blind probe)
 ])
 def test_a_key_s_new_value_revises_its_note(first, then, source, tmp_path) -> None:
     revised(first, then, tmp_path, source)
@@ -342,3 +343,11 @@ def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
     """Blind probes (sessions 33 and 34) that dropped or replaced a true fact."""
     kept_beside(first, then, tmp_path)
     assert slots.infer("my boss is on holiday").subject == "user"      # the manager family's word, not a relative's
+
+
+def test_still_and_yeah_swap_no_value(tmp_path) -> None:
+    """"still in sheffield yeah" after "Lives in Sheffield" read as two words swapped for one (a blind restatement
+    probe revised its entry)."""
+    assert not change.replaced("still in sheffield yeah", "Lives in Sheffield")
+    assert change.replaced("still lives in leeds yeah", "Lives in Sheffield")
+
