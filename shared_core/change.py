@@ -25,7 +25,7 @@ from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, number
 from .index.embedders import _stem
 from .linking import COMMON, PairModel, lower_words, specific, values
 from .endings import ends
-from .quantities import requantified
+from .quantities import nudges, requantified
 
 WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "change.json"
 
@@ -90,7 +90,7 @@ def replaced(claim: str, entry: str) -> bool:
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or moments.other_day(a, b) or _set_to(claim, b) \
             or members.other(claim, entry) or members.swapped(claim, entry) or _written(claim, entry) \
             or _other_person(claim, entry) or _aged(claim, entry) or _relocated(claim, entry) or moved_state(claim, entry) \
-            or requantified(claim, entry):
+            or requantified(claim, entry) or nudges(claim, entry):
         return True
     a, b = [w for w in a if w not in _ASIDE], [w for w in b if w not in _ASIDE]   # "still in sheffield yeah" for "Lives
     new, lost = set(a) - set(b), set(b) - set(a)                                 # in Sheffield" swaps no value

@@ -282,7 +282,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         base.update(source_prior=cfg.source_priors["third_party"], untrusted=1.0)
     kept = [(e, theirs) for e in pool if not _distinct(mine, theirs := slot_of(e), claim.text, e.text)]
     links, link_at = _links(claim, mine, kept, sims), _link_at(cfg)
-    moving = [quantities.moves(claim.text, e.text) for e, _ in kept] if quantities.moved_to(claim.text) is not None else []
+    moving = [quantities.moves(claim.text, e.text) for e, _ in kept] if quantities.moving(claim.text) else []
     if not any(moving) and moments.moving(claim.text):      # "it's the 27th now": the one entry holding when
         moving = [moments.moves(claim.text, e.text) for e, _ in kept]       # something happens
     if not any(moving) and (members.only_member(claim.text) or members.sets_state(claim.text)):    # "aisle from now
@@ -361,7 +361,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  requantified=float(quantities.requantified(claim.text, best.text)), moves_value=float(best.id in moved),
                  named_other=float(bool(linking.person_words(mine.subject or "")) and mine.subject != "user"),
                  id_valued=float(mine.attribute.endswith("_id") and mine.attribute == theirs.attribute),
-                 one_key=float(records.one_state(claim.text, best.text)),
+                 one_key=float(records.one_key(claim.text, best.text)),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"), held_untrusted=float(kept_by in cfg.untrusted),
                  attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from . import contrast
 from .cuescan import Prefiltered
-from .grounding import UNITS, numbers
+from .grounding import UNITS, negated, numbers
 from .index.embedders import _stem
 from .linking import specific
 from .written import written_alike
@@ -167,9 +167,31 @@ def _sole(entry: str) -> float | None:
         return None
 
 
+def moving(claim: str) -> bool:
+    """The claim moves some quantity, to a number (``moved_to``) or unsaid (``nudges``): asked once per claim."""
+    return moved_to(claim) is not None or _NUDGED.search(claim) is not None
+
+
 def moves(claim: str, entry: str) -> bool:
     """The claim moves a number (``moved_to``) and the entry states one quantity within ``MOVE_RATIO`` of it
     ("daily target's 1800 kcal", "rent's 1150 a month"): the claim may name nothing else the entry holds, the
-    number is the link."""
+    number is the link. Or it moves the entry's one quantity to a number unsaid (``nudges``)."""
     new, old = moved_to(claim), _sole(entry)
-    return new is not None and old is not None and new != old and old > 0 and 1 / MOVE_RATIO <= new / old <= MOVE_RATIO
+    if new is None:
+        return nudges(claim, entry)
+    return old is not None and new != old and old > 0 and 1 / MOVE_RATIO <= new / old <= MOVE_RATIO
+
+
+_NUDGED = Prefiltered(re.compile(
+    r"\b(?:upped|bumped|raised|hiked|increased|lowered|reduced|halved|doubled|tripled|cut|put\s+(?:\w+\s+){0,2}?up|"
+    r"(?:went|gone|going|come|came|coming)\s+(?:up|down)|pay\s+(?:rise|cut)|price\s+(?:rise|hike))\b", re.I))
+"""A quantity said to move, its new number unsaid ("gp upped the sertraline", "landlord put the rent up again")."""
+
+
+def nudges(claim: str, entry: str) -> bool:
+    """The claim moves the one quantity the entry states without saying to what ("netflix hiked the price again"
+    after "netflix is 10.99 a month"): the entry's number no longer holds, so the claim is its news, not a repeat
+    of it. It states no number, negates nothing and names a word of the entry's beyond what moved it."""
+    if numbers(claim) or not _NUDGED.search(claim) or negated(claim) or _HELD_ON.search(claim) or _sole(entry) is None:
+        return False
+    return bool((specific(claim) - _TALK) & specific(entry))

@@ -100,6 +100,19 @@ def one_state(claim: str, entry: str) -> bool:
     return not hit[1] if hit is not None else not (label.endswith("s") and not label.endswith(("ss", "us", "is")))
 
 
+def one_key(claim: str, entry: str) -> bool:
+    """``one_state`` with the whole label alike ("thermostat: 21C" after "thermostat: 19C"), not only its last word
+    ("thermostat bedroom setpoint" is no "thermostat living_room setpoint"): a caller's one key, its value moved."""
+    return one_state(claim, entry) and _label(claim) == _label(entry)
+
+
+def _label(text: str) -> str:
+    return " ".join(_WORDS.findall(text.split(":", 1)[0].lower()))
+
+
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
 def _names(attribute: str, key: str) -> bool:
     """The slot's attribute names the field: ``tier`` for ``ba_tier``, ``mot_expiry`` for ``expiry``."""
     return key == attribute or attribute.endswith("_" + key) or key.endswith("_" + attribute)

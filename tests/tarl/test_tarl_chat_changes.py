@@ -14,7 +14,7 @@ import pytest
 from shared_core import Claim, MemoryEngine, change, contrast, endings, members, records, slots
 from shared_core.schema import Action
 from shared_core.grounding import claim_features
-from shared_core.quantities import quantities
+from shared_core.quantities import nudges, quantities
 from shared_core.written import written_alike
 
 T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
@@ -338,6 +338,7 @@ def test_a_move_for_a_new_job_is_a_move_and_a_sis_is_a_sister(tmp_path) -> None:
     ("disk usage /dev/sda1: 91%", "disk usage /dev/sdb1: 34%"),                      # an id in a note's label names it
     ("my grandma is in sunnyfields care home", "grandad's still at home in the bungalow in rhyl"),   # two relatives
     ("the spare house keys are with tom next door", "car keys live in the bowl by the front door"),   # "live": a verb
+    ("thermostat living_room setpoint: 21C", "thermostat bedroom setpoint: 18C"),     # one label's last word, two keys
 ])
 def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
     """Blind probes (sessions 33 and 34) that dropped or replaced a true fact."""
@@ -351,3 +352,14 @@ def test_still_and_yeah_swap_no_value(tmp_path) -> None:
     assert not change.replaced("still in sheffield yeah", "Lives in Sheffield")
     assert change.replaced("still lives in leeds yeah", "Lives in Sheffield")
 
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("my rent is 950 a month", "landlord put the rent up again"),
+    ("netflix is 10.99 a month", "netflix hiked the price again"),
+    ("my overdraft limit is 500", "bank lowered my overdraft limit"),
+])
+def test_a_quantity_moved_to_a_number_unsaid_revises(first, then, tmp_path) -> None:
+    """The entry's number no longer holds: each was dropped as a repeat (own probes, session 34)."""
+    revised(first, then, tmp_path)
+    assert not nudges("rent is still 950, landlord didnt put it up", "my rent is 950 a month")
+    assert not nudges("the electricity bill went up again", "my rent is 950 a month")      # another thing's
