@@ -44,8 +44,8 @@ KIN = {"sis": "sister", "bro": "brother", "hubby": "husband", "mom": "mum", "mot
        "gran": "grandma", "nan": "grandma", "grandad": "grandpa"}
 """One relative under each of the names people call them ("my sis", "my sister"; "mum", "mother"): one subject
 (``same_subject``), each named as its text says."""
-ACTS = ("(?:lives?|works?|loves?|likes?|hates?|prefers?|drives?|plays?|eats?|drinks?|needs?|uses?|goes|go|attends?|"
-        "studies|study|speaks?|takes?|owns?)")
+ACTS = ("(?:(?:always|usually|never|often|sometimes|also)\\s+)?(?:lives?|works?|loves?|likes?|hates?|prefers?|drives?|plays?|"
+        "eats?|drinks?|needs?|uses?|goes|go|attends?|studies|study|speaks?|takes?|owns?|gets?|orders?)")
 """Verbs that say what a relative does ("my wife drives a Tesla"): after one, the relation is the subject, not the
 user's attribute ("my wife is Ana" names the user's partner)."""
 _ACTS = re.compile(rf"\s*{ACTS}\b", re.I)
