@@ -344,6 +344,7 @@ def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
     """Blind probes (sessions 33 and 34) that dropped or replaced a true fact."""
     kept_beside(first, then, tmp_path)
     assert slots.infer("my boss is on holiday").subject == "user"      # the manager family's word, not a relative's
+    assert slots.infer("my partner always gets a double espresso").subject == "partner"     # an adverb before the verb
 
 
 def test_still_and_yeah_swap_no_value(tmp_path) -> None:
@@ -363,3 +364,11 @@ def test_a_quantity_moved_to_a_number_unsaid_revises(first, then, tmp_path) -> N
     revised(first, then, tmp_path)
     assert not nudges("rent is still 950, landlord didnt put it up", "my rent is 950 a month")
     assert not nudges("the electricity bill went up again", "my rent is 950 a month")      # another thing's
+
+
+def test_a_day_with_slashes_is_written_alike_where_it_can_only_be_one_day() -> None:
+    assert "feb-28 2026" in written_alike("Tenancy term ends: 28/02/2026") and "feb-28 2026" in written_alike("ends 28 Feb 2026")
+    assert written_alike("the big day's 21/9") == written_alike("the big day's 21 Sep")
+    assert written_alike("car tax: due 01/09/2025") == written_alike("car tax: due 1 September 2025")   # day first
+    for text in ("open 24/7", "1/2 a cup", "50/50 split", "2024/25 tax year"):
+        assert written_alike(text) == text
