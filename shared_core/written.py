@@ -23,16 +23,22 @@ def plain_number(value: str) -> str:
 
 
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
-_CLOCK = re.compile(r"(?<![\d.:])(\d{1,2})(?:[:.](\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.I)
-"""A time of day: "4pm", "6.15am" (a dot before the minutes where a meridiem follows), "16:00"."""
+_CLOCK = re.compile(r"(?<![\d.:])(\d{1,2})(?:[:.](\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b|"
+                    r"\b(at|from|until|till|before|after|around)\s+(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\b(?![:.,]?\d|\s*(?:%|x\b|"
+                    r"(?:days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|people|kids|times|of|per|miles?|km|kg)\b))", re.I)
+"""A time of day: "4pm", "6.15am" (a dot before the minutes where a meridiem follows), "16:00", or an hour after "at",
+"from", "until" ("at 8", "from 7.30"). Written on a twelve-hour clock, "4:00": people drop the meridiem ("guitar's at 5"
+after "guitar lesson is at 5pm"), so a time said again without it is the same time; a morning moved to the evening
+at the same hour is the one change this misses."""
 _PHONE = re.compile(r"(?<![\w/-])\+?\(?\d[\d ().-]{6,}\d\b")
 
 
 def _clock(m: re.Match[str]) -> str:
+    if m.group(6) is not None:
+        return f"{m.group(6)} {int(m.group(7)) % 12 or 12}:{m.group(8) or '00'}"
     if m.group(4) is not None:
-        return f"{int(m.group(4)) % 24:02d}:{m.group(5)}"
-    hour = int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0)
-    return f"{hour:02d}:{m.group(2) or '00'}"
+        return f"{int(m.group(4)) % 12 or 12}:{m.group(5)}"
+    return f"{int(m.group(1)) % 12 or 12}:{m.group(2) or '00'}"
 
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")

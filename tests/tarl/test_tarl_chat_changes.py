@@ -306,7 +306,7 @@ def test_a_new_value_given_with_the_old_one_as_the_reason_revises(tmp_path) -> N
 
 
 def test_a_time_with_a_dot_and_a_day_in_words_are_written_alike() -> None:
-    assert written_alike("leaves at 6.15am") == written_alike("leaves at 06:15") == "leaves at 06:15"
+    assert written_alike("leaves at 6.15am") == written_alike("leaves at 06:15") == "leaves at 6:15"
     assert written_alike("the 7.40 train") == "the 7.40 train"          # no meridiem: a dot may be a decimal point
     assert written_alike("born on the ninth of February") == written_alike("born on the 9th of February")
     assert written_alike("the first time") == "the first time"
@@ -372,3 +372,4 @@ def test_a_day_with_slashes_is_written_alike_where_it_can_only_be_one_day() -> N
     assert written_alike("car tax: due 01/09/2025") == written_alike("car tax: due 1 September 2025")   # day first
     for text in ("open 24/7", "1/2 a cup", "50/50 split", "2024/25 tax year"):
         assert written_alike(text) == text
+
