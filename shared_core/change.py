@@ -90,7 +90,7 @@ def replaced(claim: str, entry: str) -> bool:
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or moments.other_day(a, b) or _set_to(claim, b) \
             or members.other(claim, entry) or members.swapped(claim, entry) or _written(claim, entry) \
             or _other_person(claim, entry) or _aged(claim, entry) or _relocated(claim, entry) or moved_state(claim, entry) \
-            or requantified(claim, entry) or nudges(claim, entry):
+            or requantified(claim, entry) or nudges(claim, entry) or _switched_off(claim, entry):
         return True
     a, b = [w for w in a if w not in _ASIDE], [w for w in b if w not in _ASIDE]   # "still in sheffield yeah" for "Lives
     new, lost = set(a) - set(b), set(b) - set(a)                                 # in Sheffield" swaps no value
@@ -171,6 +171,16 @@ def _written(claim: str, entry: str) -> bool:
     values = [v.strip(" '\"").lower() for v in re.split(r",", m.group("args"))]
     values = [v.split("=", 1)[-1].strip(" '\"") for v in values]
     return any(v and v not in held for v in values)
+
+
+_OFF = Prefiltered(re.compile(r"\b(?:disabled|deactivated|unsubscribed|opted out|(?:turn|switch)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3}?off)\b",
+                              re.I))
+
+
+def _switched_off(claim: str, entry: str) -> bool:
+    """The claim switches off what the entry has on ("turned off email notifications" after "I get notifications by
+    email", "unsubscribed from the guardian newsletter"): naming the entry's thing again is its news, not a repeat."""
+    return bool(_OFF.search(claim)) and not _OFF.search(entry) and bool(specific(claim) & specific(entry))
 
 
 _UNCHANGED = Prefiltered(re.compile(r"\b(?:(?:has|have|had|is|was)n'?t changed|(?:has|have) not changed|"

@@ -373,3 +373,12 @@ def test_a_day_with_slashes_is_written_alike_where_it_can_only_be_one_day() -> N
     for text in ("open 24/7", "1/2 a cup", "50/50 split", "2024/25 tax year"):
         assert written_alike(text) == text
 
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("I get notifications by email", "turned off email notifications"),
+    ("I get the weekly newsletter from the guardian", "unsubscribed from the guardian newsletter"),
+    ("autoplay is on in netflix", "turned autoplay off in netflix"),
+])
+def test_switching_off_what_the_entry_has_on_revises_it(first, then, tmp_path) -> None:
+    """Each was dropped as a repeat (own probes, session 34): it names the entry's thing again, switched off."""
+    revised(first, then, tmp_path)
