@@ -101,10 +101,31 @@ def apart(claim: str, entry: str) -> bool:
     each phrase holds a word the other sentence does not, that does not say when, and that is no word of an
     attribute family's cue ("the light theme" after "the dark theme" is one theme changing; "living room lights"
     after "kitchen lights" are two, by "living" beside the cue's "room")."""
+    if _ways_apart(claim, entry):
+        return True
     a, b = _lead(claim), _lead(entry)
     if len(a) < 2 or len(b) < 2 or a[-1] != b[-1]:
         return False
     return _own(a, entry) and _own(b, claim)
+
+
+_WAY = re.compile(r"\b(?:on|for|by|in)\s+(?:the\s+|a\s+|long\s+|short\s+|long-haul\s+)?(flights?|planes?|trains?|buses|bus|"
+                  r"coaches|ferries|boats)\b", re.I)
+_WAYS = {"fl": "air", "pl": "air", "tr": "rail", "bu": "road", "co": "road", "fe": "sea", "bo": "sea"}
+
+
+def _ways_apart(claim: str, entry: str) -> bool:
+    """Each names another way of travelling as the setting ("window seats on flights", "on trains i like a table seat"):
+    a preference for each, two things. Not where the way is itself the value, how one gets to work ("I commute on
+    the train" -> "on the bus now")."""
+    a, b = _ways(claim), _ways(entry)
+    return bool(a and b) and a.isdisjoint(b) and not any(
+        (hit := slots.family(text)) is not None and hit[0] == "commute" for text in (claim, entry))
+
+
+@lru_cache(maxsize=65536)
+def _ways(text: str) -> frozenset[str]:
+    return frozenset(_WAYS[w[:2].lower()] for w in _WAY.findall(text))
 
 
 def _own(lead: tuple[str, ...], other: str) -> bool:

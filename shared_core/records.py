@@ -100,6 +100,9 @@ def one_state(claim: str, entry: str) -> bool:
     return not hit[1] if hit is not None else not (label.endswith("s") and not label.endswith(("ss", "us", "is")))
 
 
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
 def one_key(claim: str, entry: str) -> bool:
     """``one_state`` with the whole label alike ("thermostat: 21C" after "thermostat: 19C"), not only its last word
     ("thermostat bedroom setpoint" is no "thermostat living_room setpoint"): a caller's one key, its value moved."""
@@ -108,9 +111,6 @@ def one_key(claim: str, entry: str) -> bool:
 
 def _label(text: str) -> str:
     return " ".join(_WORDS.findall(text.split(":", 1)[0].lower()))
-
-
-_WORDS = re.compile(r"[a-z0-9]+")
 
 
 def _names(attribute: str, key: str) -> bool:
@@ -150,9 +150,36 @@ _IDENTITY = re.compile(r"(?:^|[._])(?:id|uuid|sku|ref)$|^(?:host|hostname|flag|d
 
 def other(claim: str, entry: str) -> bool:
     """Two records of different things: a field naming the thing (``_IDENTITY``) that both hold differs
-    ("host": "pg-replica" is not the record of "host": "pg-main", whatever else they share)."""
+    ("host": "pg-replica" is not the record of "host": "pg-main", whatever else they share); or two notes whose
+    labels name two keys of one kind (``_other_labels``)."""
     a, b = fields(claim), fields(entry)
-    return bool(a and b) and any(_name(a[k]) != _name(b[k]) for k in a.keys() & b.keys() if _IDENTITY.search(k))
+    return bool(a and b) and any(_name(a[k]) != _name(b[k]) for k in a.keys() & b.keys() if _IDENTITY.search(k)) \
+        or _other_labels(claim, entry)
+
+
+_KEYED = re.compile(r"^\s*([A-Za-z][\w /'.-]{2,60}?)\s*:\s+\S")
+
+
+@lru_cache(maxsize=65536)
+def _key_words(text: str) -> tuple[str, ...]:
+    """The words of a note's label ("printer toner black: 15%"), or none for text that opens with no label."""
+    m = _KEYED.match(text)
+    words = tuple(_WORDS.findall(m.group(1).lower())) if m else ()
+    return words if len(words) <= 6 else ()
+
+
+def _other_labels(claim: str, entry: str) -> bool:
+    """Two notes whose labels of three words or more differ in one word ("printer toner black" and "... cyan", "disk
+    usage /dev/sda1" and "... /dev/sdb1"), or where one label runs on past the other ("GitHub API rate limit" and
+    "... remaining"): two keys of one kind. Two words may be one key said two ways ("notification preference" and
+    "notification settings"), so shorter labels are not read."""
+    a, b = _key_words(claim), _key_words(entry)
+    if len(a) < 3 or len(b) < 3:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long = sorted((a, b), key=len)
+    return long[:len(short)] == short
 
 
 def _name(value: str) -> str:

@@ -339,11 +339,16 @@ def test_a_move_for_a_new_job_is_a_move_and_a_sis_is_a_sister(tmp_path) -> None:
     ("my grandma is in sunnyfields care home", "grandad's still at home in the bungalow in rhyl"),   # two relatives
     ("the spare house keys are with tom next door", "car keys live in the bowl by the front door"),   # "live": a verb
     ("thermostat living_room setpoint: 21C", "thermostat bedroom setpoint: 18C"),     # one label's last word, two keys
+    ("User prefers window seats on flights.", "on trains i like a table seat facing forward"),   # two ways of travelling
+    ("printer toner black: 15%", "printer toner cyan: 60%"),                          # labels a word apart: two keys
+    ("GitHub API rate limit: 5000/hr", "GitHub API rate limit remaining: 4210"),      # a label that runs on
 ])
 def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
     """Blind probes (sessions 33 and 34) that dropped or replaced a true fact."""
     kept_beside(first, then, tmp_path)
     assert slots.infer("my boss is on holiday").subject == "user"      # the manager family's word, not a relative's
+    assert not contrast.apart("on the bus now, the trains are a mess", "I commute on the train")   # the way is the value
+    assert not records.other("notification settings: push only", "Notification preference: email only")   # two words
     assert slots.infer("my partner always gets a double espresso").subject == "partner"     # an adverb before the verb
 
 
