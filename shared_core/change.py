@@ -173,8 +173,8 @@ def _written(claim: str, entry: str) -> bool:
     return any(v and v not in held for v in values)
 
 
-_OFF = Prefiltered(re.compile(r"\b(?:disabled|deactivated|unsubscribed|opted out|(?:turn|switch)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3}?off)\b",
-                              re.I))
+_OFF = Prefiltered(re.compile(
+    r"\b(?:disabled|deactivated|unsubscribed|opted out|(?:turn|switch)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3}?off)\b", re.I))
 
 
 def _switched_off(claim: str, entry: str) -> bool:
@@ -331,7 +331,8 @@ def _valued(words: set[str]) -> bool:
 
 _CARRIED = frozenset("in on at to for as with by from into onto a an the".split())
 """Words a value brings with it ("on a Kindle", "an oat cortado"): set aside when judging what was swapped."""
-_ASIDE = frozenset("still yeah yep yup lol haha tbh ngl honestly basically literally actually anyway tho though kinda sorta".split())
+_ASIDE = frozenset("still yeah yep yup lol haha tbh ngl honestly basically literally actually anyway tho though kinda "
+                   "sorta".split())
 """Words that say how a thing is said, never what it is: no swapped value ("ok" and "yes" may be a tool's values)."""
 _VOICE = frozenset("i i'm im me my mine we our us you your he him his she her they them their user user's".split())
 

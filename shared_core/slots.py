@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
 
-from . import calls
+from . import calls, kin
 from .cuescan import CueScanner, Prefiltered, has_digit
 from .families import FAMILIES, shaped
 from .grounding import MEASURE, STOP, negated, numbers, proposition
@@ -39,11 +39,7 @@ RELATIONS = frozenset(
     "friend neighbour neighbor roommate landlord landlady dog cat doctor dentist grandma grandpa aunt uncle cousin "
     "team assistant teacher coach parents kids children sons daughters brothers sisters grandparents girlfriend "
     "boyfriend fiance fiancee spouse flatmate housemate nephew niece grandson granddaughter stepdad stepmum stepmom "
-    "baby twins".split()) | frozenset(("sis", "bro", "hubby", "mam", "gran", "nan", "grandad", "stepdaughter", "stepson"))
-KIN = {"sis": "sister", "bro": "brother", "hubby": "husband", "mom": "mum", "mother": "mum", "mam": "mum", "father": "dad",
-       "gran": "grandma", "nan": "grandma", "grandad": "grandpa"}
-"""One relative under each of the names people call them ("my sis", "my sister"; "mum", "mother"): one subject
-(``same_subject``), each named as its text says."""
+    "baby twins".split()) | kin.NICKNAMES
 ACTS = ("(?:(?:always|usually|never|often|sometimes|also)\\s+)?(?:lives?|works?|loves?|likes?|hates?|prefers?|drives?|plays?|"
         "eats?|drinks?|needs?|uses?|goes|go|attends?|studies|study|speaks?|takes?|owns?|gets?|orders?)")
 """Verbs that say what a relative does ("my wife drives a Tesla"): after one, the relation is the subject, not the
@@ -62,7 +58,6 @@ _POSSESSIVE = re.compile(r"\b((?:[A-Z][a-z]+\s+){0,2}[A-Z][a-z]+|[a-z]+)['’]s\
 NOT_OWNERS = frozenset(
     "it that what there here he she who let where how today tonight tomorrow yesterday everyone everything "
     "nobody somebody someone anyone one this that's name".split())
-_KIN_IS = re.compile(r"\s*(?:my\s+)?(\w+)(?:['’]s|\s+is)\s+(?:still\s+|now\s+)?(?=(?:in|at|on|with|away|back|off|home)\b)", re.I)
 _MINE = frozenset("my our still now also not just always never finally really already".split())
 _DETERMINER_NP = re.compile(r"\b(?:the|my|our|your|this|that)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.I)
 _VERBISH = frozenset(
@@ -172,9 +167,8 @@ def _subject(text: str) -> tuple[str | None, str]:
         labelled = 0 < text.find(": ") > pos and ":" not in text[:pos]   # "disk usage /dev/sda1: 91%": a label's id
         if pos <= max(12, len(text) // 3) or named or labelled:   # an id near the front names the thing; later a value
             return subj, text.replace(seen, " ", 1)
-    if (kin := _KIN_IS.match(text)) and kin.group(1).lower() in RELATIONS and family(kin.group(1)) is None:
-        return kin.group(1).lower(), text[kin.end():]   # "grandad's still at home", "my grandma is in a care home": the
-    # relative's whereabouts (not "my boss is on holiday": the manager family's)
+    if (where := kin.whereabouts(text)) and where.group(1).lower() in RELATIONS and family(where.group(1)) is None:
+        return where.group(1).lower(), text[where.end():]   # "grandad's still at home"; not "my boss is on holiday"
     first = re.split(r"[,;.!?]\s|\s[-–]\s", text, maxsplit=1)[0]   # an owner names the subject in the first clause:
     m = next((m for m in _POSSESSIVE.finditer(first) if m.group(1).lower() not in NOT_OWNERS   # not "..., the camera's unreal"
               and m.group(1).lower() not in STOP and m.group(1).lower() not in FILLER
@@ -348,19 +342,13 @@ def _same_subjects(a: str, b: str) -> bool:
         return True                     # "Ticket SUP-1" and a bare "SUP-1": one id, its noun said once
     if _NOT_ALNUM.sub("", a.lower()) == _NOT_ALNUM.sub("", b.lower()) and any(c.isdigit() for c in a):
         return True                     # "order#a-1001" inferred, "order_a1001" the caller's key: one id
-    if _kin(a) == _kin(b):
+    if kin.one(a, b):
         return True                     # "sis" and "sister", "user.mum" and "user.mother": one relative
     wa, wb = a.split(), b.split()
     if len(wa) < 2 and len(wb) < 2:     # (the common case, answered before the costlier tests)
         return False
     plain = not any(c in a + b for c in "#._") and min(len(wa), len(wb)) >= 1
     return plain and (set(wa) <= set(wb) or set(wb) <= set(wa))
-
-
-def _kin(subject: str) -> str:
-    """A relative's subject under one name (``KIN``), whoever's relative it is ("user.sis" is "user.sister")."""
-    owner, _, word = subject.rpartition(".")
-    return f"{owner}.{KIN.get(word, word)}" if owner else KIN.get(word, word)
 
 
 def same_attribute(a: Slot, b: Slot) -> bool:
