@@ -127,8 +127,14 @@ def requantified(claim: str, entry: str) -> bool:
         return False
     if contrast.other_leads(claim, entry):
         return False        # "the cat gets fed once a day" after "the dog gets fed twice a day"
-    words = {w for w in specific(claim) if not any(c.isdigit() for c in w)} - _TALK
+    words = _named(claim)
     return bool(words & specific(entry)) or not words or not units.isdisjoint(_LABELS)
+
+
+def _named(claim: str) -> set[str]:
+    """What a claim that moves a quantity names beyond its numbers and the words of moving it (``_TALK``): what links
+    it to the entry whose quantity it moves."""
+    return {w for w in specific(claim) if not any(c.isdigit() for c in w)} - _TALK
 
 
 MOVE_RATIO = 4.0
@@ -194,4 +200,4 @@ def nudges(claim: str, entry: str) -> bool:
     of it. It states no number, negates nothing and names a word of the entry's beyond what moved it."""
     if numbers(claim) or not _NUDGED.search(claim) or negated(claim) or _HELD_ON.search(claim) or _sole(entry) is None:
         return False
-    return bool((specific(claim) - _TALK) & specific(entry))
+    return bool(_named(claim) & specific(entry))

@@ -109,8 +109,9 @@ def one_key(claim: str, entry: str) -> bool:
     return one_state(claim, entry) and _label(claim) == _label(entry)
 
 
-def _label(text: str) -> str:
-    return " ".join(_WORDS.findall(text.split(":", 1)[0].lower()))
+def _label(text: str) -> tuple[str, ...]:
+    """The words before a text's first colon: a note's label, where the text is a note."""
+    return tuple(_WORDS.findall(text.split(":", 1)[0].lower()))
 
 
 def _names(attribute: str, key: str) -> bool:
@@ -157,14 +158,14 @@ def other(claim: str, entry: str) -> bool:
         or _other_labels(claim, entry)
 
 
-_KEYED = re.compile(r"^\s*([A-Za-z][\w /'.-]{2,60}?)\s*:\s+\S")
+_KEYED = re.compile(r"^\s*[A-Za-z][\w /'.-]{2,60}?\s*:\s+\S")
+"""A text that opens with a label: a few words, then a colon and a value."""
 
 
 @lru_cache(maxsize=65536)
 def _key_words(text: str) -> tuple[str, ...]:
     """The words of a note's label ("printer toner black: 15%"), or none for text that opens with no label."""
-    m = _KEYED.match(text)
-    words = tuple(_WORDS.findall(m.group(1).lower())) if m else ()
+    words = _label(text) if _KEYED.match(text) else ()
     return words if len(words) <= 6 else ()
 
 

@@ -70,8 +70,8 @@ def _phone(m: re.Match[str]) -> str:
 
 @lru_cache(maxsize=65536)
 def written_alike(text: str) -> str:
-    """One spelling for the values people write in many ways: a time of day as ``HH:MM`` ("4pm", "4:00
-    PM", "16:00"), a phone number as its last ten digits ("+14155550188", "415-555-0188"), a day as
+    """One spelling for the values people write in many ways: a time of day as ``H:MM`` on a twelve-hour clock
+    ("4pm", "4:00 PM", "16:00", "at 4"), a phone number as its last ten digits ("+14155550188", "415-555-0188"), a day as
     ``oct-12`` ("2024-10-12", "12 Oct"), a count as digits ("two") and a street's kind in full ("Rd", "St,"), so a tool that restates
     what the user said in its own format is not taken for a new value. Cached: an entry's text meets every
     later claim that grounds on it. (Each pattern but the street's needs a digit.)"""

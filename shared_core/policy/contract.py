@@ -281,13 +281,11 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if f.get("source_prior", 0.0) >= SPEAKER_PRIOR and not f.get("hedged") and not f.get("cue_hearsay") \
             and not any(f.get(k) for k in OWNER_WAITS) and not _snapshot(f):
         ok[Action.DEFER_VERIFY] = False     # the user's own unhedged word is never left to wait on itself
-    if ok[Action.APPEND] and not identity and not f.get("untrusted") and f.get("source_prior", 0.0) >= RECORDER_PRIOR \
-            and not any(f.get(k) for k in OWNER_WAITS) and not _snapshot(f):
+    owners = not f.get("untrusted") and f.get("source_prior", 0.0) >= RECORDER_PRIOR and not any(f.get(k) for k in OWNER_WAITS)
+    of_record = f.get("of_record") and not any(f.get(k) for k in (*WAITS, "cue_injection"))    # a document's: "Tenancy
+    # agreement: rent 950 GBP" (untrusted only against what memory holds: ``PolicyConfig.of_record``)
+    if ok[Action.APPEND] and not identity and (owners or of_record) and not _snapshot(f):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
-    if ok[Action.APPEND] and not identity and f.get("of_record") and not any(f.get(k) for k in (*WAITS, "cue_injection")) \
-            and not _snapshot(f):
-        return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # or a document's: "Tenancy agreement: rent
-        # 950 GBP" grounds on nothing (untrusted only against what memory holds: ``PolicyConfig.of_record``)
     fut = f.get("cue_future") or f.get("cue_later") or f.get("cue_may") or f.get("cue_intent")   # "he may retire"
     if f.get("untrusted") and fut and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates")):
         ok[Action.REJECT_CONFLICT] = False  # hearsay about a future change is a rumour to verify, not a contradiction
