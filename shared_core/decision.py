@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import calls, change, chitchat, contrast, endings, grounding, linking, members, moments, pending, quantities, records
-from . import slots, tense
+from . import kin, slots, tense
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered
 from .executor import Step
@@ -89,7 +89,7 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
         return True
     if slots.same_subject(mine, theirs):
         return False
-    if "user" in (mine.subject, theirs.subject) and (_of_relative(claim, entry) or _of_relative(entry, claim)):
+    if "user" in (mine.subject, theirs.subject) and (kin.of_relative(claim, entry) or kin.of_relative(entry, claim)):
         return True         # "my son is 5" is not about "I'm 34": the speaker and someone of theirs
     if mine.attribute == theirs.attribute and mine.attribute in change.PERSON_VALUED \
             and (_holds(theirs, mine) or _holds(mine, theirs)):
@@ -110,27 +110,6 @@ def _other_call(claim: str, entry: str) -> bool:
     return a is not None and b is not None and a[0] == b[0] and a[1] != b[1]
 
 
-_RELATION = "|".join(sorted(slots.RELATIONS))
-_RELATIVE = Prefiltered(re.compile(rf"^\W*(?:my|our|the|(?:the )?user(?:'s|s'))\s+({_RELATION})"   # then a copula or a verb
-                                   rf"(?:'s|(?<=s)'|\s+(?:is|are|was|were|has|have|had|turns?|turned|{slots.ACTS}))(?!\w)", re.I))
-_RELAYED = Prefiltered(re.compile(
-    rf"^\W*(?:my|our)\s+(?:\w+\s+)?(?:{_RELATION})\s+(?:says?|said|thinks?|thought|reckons?|"
-    r"claims?|insists?|swears?|believes?|is convinced)\b", re.I))
-"""The user passing on someone else's word ("my sister thinks I live in Madrid", "my mum reckons ..."): that
-person's hearsay, weighed as a third party's (the user is the authority on themselves, not on what others say)."""
-
-
-def _of_relative(text: str, other: str) -> bool:
-    """``text`` is about someone of the speaker's, named first ("My wife's birthday is June 9", "my son is
-    5", "the kids' dentist"), whom ``other`` does not mention ("the dog's name is Max" is still about "my dog")."""
-    relation = _relation(text)
-    return relation is not None and re.search(rf"\b{relation}", other, re.I) is None
-
-
-@lru_cache(maxsize=65536)
-def _relation(text: str) -> str | None:
-    """The relation word ``text`` starts with (``_RELATIVE``), cached per text: asked of every pair."""
-    return found.group(1) if (found := _RELATIVE.search(text)) else None
 
 
 def _says_more(claim: str, entry: str) -> bool:
@@ -228,7 +207,7 @@ def prepare(item: Claim | Entry) -> None:
     linking.prepare(item.text), linking.person_words(slot_of(item).subject or "")
     change.prepare(item.text), grounding.prepare(item.text), records.fields(item.text), records.note(item.text)
     slots.family(item.text), calls.call(item.text), calls.asked(item.text), hedged(item.text)
-    tense.reported(item.text), _relation(item.text), quantities.quantities(item.text), contrast.prepare(item.text)
+    tense.reported(item.text), kin.relation(item.text), quantities.quantities(item.text), contrast.prepare(item.text)
 
 
 def _attribute_known(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str, ids_shared: bool) -> bool:
@@ -278,7 +257,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     base["unknown_sender"] = float(source == "unknown" and bool(claim_features(claim)["cue_sender"]))
     if source == "user":        # "The user's manager is Daniel" from the user's side is relayed speech, not a recap
         base["cue_recap"] = 0.0
-    if source == "user" and _RELAYED.search(claim.text):     # "my sister thinks I live in Madrid": her word
+    if source == "user" and kin.RELAYED.search(claim.text):     # "my sister thinks I live in Madrid": her word
         base.update(source_prior=cfg.source_priors["third_party"], untrusted=1.0)
     kept = [(e, theirs) for e in pool if not _distinct(mine, theirs := slot_of(e), claim.text, e.text)]
     links, link_at = _links(claim, mine, kept, sims), _link_at(cfg)

@@ -1,12 +1,27 @@
-"""Relatives under the names people call them: "my sis" is "my sister" and "mum" is "mother" (one subject), and a
-relative said to be somewhere is who the text is about ("grandad's still at home": not the user)."""
+"""Relatives: the words that name them, under the names people call them ("my sis" is "my sister" and "mum" is
+"mother": one subject); a relative said to be somewhere is who the text is about ("grandad's still at home": not the
+user); a text about someone of the speaker's is not about the speaker ("wife's birthday's the 9th" beside "my birthday
+is 3 May"); and a relative's word the user passes on is hearsay."""
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+from .cuescan import Prefiltered
 
 NICKNAMES = frozenset(("sis", "bro", "hubby", "mam", "gran", "nan", "grandad", "stepdaughter", "stepson"))
-"""Relations said the everyday way, beside ``slots.RELATIONS``' own words."""
+"""Relations said the everyday way, beside ``RELATIONS``' own words."""
+RELATIONS = frozenset(
+    "daughter son kid child wife husband partner mom mum mother dad father brother sister manager boss colleague "
+    "friend neighbour neighbor roommate landlord landlady dog cat doctor dentist grandma grandpa aunt uncle cousin "
+    "team assistant teacher coach parents kids children sons daughters brothers sisters grandparents girlfriend "
+    "boyfriend fiance fiancee spouse flatmate housemate nephew niece grandson granddaughter stepdad stepmum stepmom "
+    "baby twins".split()) | NICKNAMES
+ACTS = ("(?:(?:always|usually|never|often|sometimes|also)\\s+)?(?:lives?|works?|loves?|likes?|hates?|prefers?|drives?|plays?|"
+        "eats?|drinks?|needs?|uses?|goes|go|attends?|studies|study|speaks?|takes?|owns?|gets?|orders?)")
+"""Verbs that say what a relative does ("my wife drives a Tesla"): after one, the relation is the subject, not the
+user's attribute ("my wife is Ana" names the user's partner)."""
 KIN = {"sis": "sister", "bro": "brother", "hubby": "husband", "mom": "mum", "mother": "mum", "mam": "mum", "father": "dad",
        "gran": "grandma", "nan": "grandma", "grandad": "grandpa"}
 """One relative under each of the names people call them: one subject (``slots.same_subject``), each subject still
@@ -29,3 +44,29 @@ def whereabouts(text: str) -> re.Match[str] | None:
     """A word the text opens with, said to be somewhere ("grandad's still at home", "my grandma is in a care home"):
     the caller decides whether the word names a relative."""
     return _WHERE.match(text)
+
+
+_RELATION = "|".join(sorted(RELATIONS))
+_RELATIVE = Prefiltered(re.compile(rf"^\W*(?:my|our|the|(?:the )?user(?:'s|s'))\s+({_RELATION})"   # then a copula or a verb
+                                   rf"(?:'s|(?<=s)'|\s+(?:is|are|was|were|has|have|had|turns?|turned|{ACTS}))(?!\w)", re.I))
+_BARE_RELATIVE = Prefiltered(re.compile(rf"^\W*({_RELATION})['’]s\s+\w+(?:['’]s|\s+(?:is|was|are|were))\s", re.I))
+"""A relative's thing leading a chat line with no "my" ("wife's birthday's the 9th"): still the speaker's relative
+("landlord's put the rent up" is the landlord having done something, about the user's rent)."""
+RELAYED = Prefiltered(re.compile(
+    rf"^\W*(?:my|our)\s+(?:\w+\s+)?(?:{_RELATION})\s+(?:says?|said|thinks?|thought|reckons?|"
+    r"claims?|insists?|swears?|believes?|is convinced)\b", re.I))
+"""The user passing on someone else's word ("my sister thinks I live in Madrid", "my mum reckons ..."): that
+person's hearsay, weighed as a third party's (the user is the authority on themselves, not on what others say)."""
+
+
+def of_relative(text: str, other: str) -> bool:
+    """``text`` is about someone of the speaker's, named first ("My wife's birthday is June 9", "my son is
+    5", "the kids' dentist"), whom ``other`` does not mention ("the dog's name is Max" is still about "my dog")."""
+    said = relation(text)
+    return said is not None and re.search(rf"\b{said}", other, re.I) is None
+
+
+@lru_cache(maxsize=65536)
+def relation(text: str) -> str | None:
+    """The relation word ``text`` starts with (``_RELATIVE``), cached per text: asked of every pair."""
+    return found.group(1) if (found := _RELATIVE.search(text) or _BARE_RELATIVE.search(text)) else None

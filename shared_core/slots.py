@@ -29,21 +29,12 @@ from . import calls, kin
 from .cuescan import CueScanner, Prefiltered, has_digit
 from .families import FAMILIES, shaped
 from .grounding import MEASURE, STOP, negated, numbers, proposition
+from .kin import ACTS, RELATIONS
 
 _FAMILY_SCAN = CueScanner([cue for _, cue, _ in FAMILIES], re.I, before=r"(?<![\w-])", after=r"(?![\w-])")
 """Each family's cue as ``re.search`` would find it, without ~50 searches a text (see ``cuescan``)."""
 MANY = frozenset(name for name, _, many in FAMILIES if many)
 
-RELATIONS = frozenset(
-    "daughter son kid child wife husband partner mom mum mother dad father brother sister manager boss colleague "
-    "friend neighbour neighbor roommate landlord landlady dog cat doctor dentist grandma grandpa aunt uncle cousin "
-    "team assistant teacher coach parents kids children sons daughters brothers sisters grandparents girlfriend "
-    "boyfriend fiance fiancee spouse flatmate housemate nephew niece grandson granddaughter stepdad stepmum stepmom "
-    "baby twins".split()) | kin.NICKNAMES
-ACTS = ("(?:(?:always|usually|never|often|sometimes|also)\\s+)?(?:lives?|works?|loves?|likes?|hates?|prefers?|drives?|plays?|"
-        "eats?|drinks?|needs?|uses?|goes|go|attends?|studies|study|speaks?|takes?|owns?|gets?|orders?)")
-"""Verbs that say what a relative does ("my wife drives a Tesla"): after one, the relation is the subject, not the
-user's attribute ("my wife is Ana" names the user's partner)."""
 _ACTS = re.compile(rf"\s*{ACTS}\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|my|mine|myself)\b", re.I)
 _USER = Prefiltered(re.compile(r"\b(?:the\s+)?user(?:'s)?\b", re.I))
@@ -69,8 +60,11 @@ _NOT_VERBS = frozenset("as us always sometimes perhaps thanks yes plus less unle
                        "thus".split())
 """Words ending like a verb ("-s") that are none: after a capitalised first word they make it no subject."""
 _CONNECTIVES = frozenset("and also plus oh but then & +".split())
-_RANK = r"(?:(?:older|oldest|elder|eldest|younger|youngest|little|middle|baby|big)\s+)?"
+_RANKS = "older|oldest|elder|eldest|younger|youngest|little|middle|baby|big"
+_RANK = rf"(?:(?:{_RANKS})\s+)?"
 """``my younger son``: a relative ranked among their siblings is still that relative."""
+_RANKED = re.compile(rf"(?:{_RANKS})\s+(\w+)", re.I)
+"""A rank word and the relative it ranks, after an owner's possessive ("Mia's little brother")."""
 ID_NOUNS = frozenset(
     "order ticket invoice item fact build flight booking case issue pr file task job bug incident room account "
     "request shipment package parcel run deploy release sprint version table row record project step apartment "
@@ -176,6 +170,8 @@ def _subject(text: str) -> tuple[str | None, str]:
     if m is not None:
         owner, what = m.group(1).lower(), m.group(2).lower()
         rest = text[m.end():]
+        if (ranked := _RANKED.match(f"{what} {rest}")) and ranked.group(1).lower() in RELATIONS:
+            what, rest = ranked.group(1).lower(), rest[ranked.end() - len(what) - 1:]   # "Mia's little brother"
         if what in RELATIONS and (_other_family(what, rest) or not rest.strip() or _ACTS.match(rest)) and not _copula_value(rest):
             return f"{owner}.{what}", text[:m.start()] + " " + rest
         return owner, text[:m.start()] + " " + what + " " + rest

@@ -34,7 +34,7 @@ these are the cases where a wrong guess destroys a true fact:
   ``endings.ended``), multi-valued or not, or gives a new quantity of the entry's one value ("doc bumped my
   sertraline to 100mg" after "I take 50mg sertraline", ``quantities.requantified``);
 - untrusted sources (``PolicyConfig.untrusted``, and the user relaying someone else's word: "my sister
-  thinks I live in Madrid", ``decision._RELAYED``) never reach Accepted on their own: no append, no revise
+  thinks I live in Madrid", ``kin.RELAYED``) never reach Accepted on their own: no append, no revise
   (their contentful claims that ground on nothing go to Pending); their unhedged claim against a current
   Accepted fact is rejected (``WAITS`` lists what makes it wait instead), except an unknown sender claiming
   to speak for the fact ("Text from 07700 900555: hi this is Mrs Okoro, new number"), which waits;

@@ -342,6 +342,7 @@ def test_a_move_for_a_new_job_is_a_move_and_a_sis_is_a_sister(tmp_path) -> None:
     ("User prefers window seats on flights.", "on trains i like a table seat facing forward"),   # two ways of travelling
     ("printer toner black: 15%", "printer toner cyan: 60%"),                          # labels a word apart: two keys
     ("GitHub API rate limit: 5000/hr", "GitHub API rate limit remaining: 4210"),      # a label that runs on
+    ("My birthday is 3 May.", "wife's birthday's the 9th of May"),                    # a relative's, no "my"
 ])
 def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
     """Blind probes (sessions 33 and 34) that dropped or replaced a true fact."""
@@ -350,6 +351,7 @@ def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
     assert not contrast.apart("on the bus now, the trains are a mess", "I commute on the train")   # the way is the value
     assert not records.other("notification settings: push only", "Notification preference: email only")   # two words
     assert slots.infer("my partner always gets a double espresso").subject == "partner"     # an adverb before the verb
+    assert slots.infer("Mia's little brother Sam is 4").subject == "mia.brother"       # a ranked relative of Mia's
 
 
 def test_still_and_yeah_swap_no_value(tmp_path) -> None:
