@@ -25,7 +25,7 @@ def plain_number(value: str) -> str:
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 _CLOCK = re.compile(r"(?<![\d.:])(\d{1,2})(?:[:.](\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b|"
                     r"\b(at|from|until|till|before|after|around)\s+(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\b(?![:.,]?\d|\s*(?:%|x\b|"
-                    r"(?:days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|people|kids|times|of|per|miles?|km|kg)\b))", re.I)
+                    r"(?:days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|people|kids|times|of|per|miles?|km|kg)\b|\s?[ap]\.m\.?))", re.I)
 """A time of day: "4pm", "6.15am" (a dot before the minutes where a meridiem follows), "16:00", or an hour after "at",
 "from", "until" ("at 8", "from 7.30"). Written on a twelve-hour clock, "4:00": people drop the meridiem ("guitar's at 5"
 after "guitar lesson is at 5pm"), so a time said again without it is the same time; a morning moved to the evening
@@ -79,7 +79,7 @@ def written_alike(text: str) -> str:
     if _STREET.search(text):
         text = _STREET.sub(_street, text)
     if _NUMBER_WORD.search(text):
-        text = _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS.index(m.group(1).lower()) + 2), text)
+        text = _NUMBER_WORD.sub(_number, text)
     if _ORDINAL.search(text):
         text = _ORDINAL.sub(lambda m: str(_ORDINALS.index(m.group(1).lower().replace(" ", "-")) + 1), text)
     if not has_digit(text):
@@ -116,9 +116,19 @@ _ORDINALS = tuple("first second third fourth fifth sixth seventh eighth ninth te
 _SPELT = "|".join(o.replace("-", "[ -]") for o in reversed(_ORDINALS))   # ("twenty-first" before "twenty")
 _ORDINAL = Prefiltered(re.compile(rf"\b({_SPELT})(?=\s+(?:of\s+)?{_MONTH})", re.I))
 """A day said as an ordinal word before its month ("the third of march"): its number, so ``_DATE`` reads it."""
-_NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
-_NUMBER_WORD = Prefiltered(re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b", re.I))
-"""A count in words is its number ("two kids" is "2 kids"); "one" is left alone, it is mostly a pronoun."""
+_UNITS = tuple("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+               "seventeen eighteen nineteen".split())
+_TENS = tuple("twenty thirty forty fifty sixty seventy eighty ninety".split())
+_NUMBER_WORD = Prefiltered(re.compile(rf"\b(?:({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS[:9])}))?|({'|'.join(_UNITS[1:])}))"
+                                      r"(?:\s+(hundred|thousand))?\b(?![’']|-[a-z]*(?:st|nd|rd|th)\b)", re.I))
+"""A count in words is its number ("two kids" is "2 kids", "forty-five bucks" "45 bucks", "twelve hundred" "1200");
+"one" alone is left alone, it is mostly a pronoun."""
+
+
+def _number(m: re.Match[str]) -> str:
+    tens, unit, small, scale = (g and g.lower() for g in m.groups())
+    n = (_TENS.index(tens) + 2) * 10 + (_UNITS.index(unit) + 1 if unit else 0) if tens else _UNITS.index(small) + 1
+    return str(n * {None: 1, "hundred": 100, "thousand": 1000}[scale])
 _STREET = re.compile(r"\b((?i:rd|ave|ln|sq|st))\.?(?=\s*(?:[,;)]|$)|\s+[a-z\d])")
 _STREETS = {"rd": "road", "ave": "avenue", "ln": "lane", "sq": "square", "st": "street"}
 

@@ -66,6 +66,7 @@ def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
     ("Our plumber is Dave.", "Plumber: Dave.", "assistant"),    # the note names the value the sentence holds
     ("my manager is Priya", "Priya's still my manager", "user"),    # "'s still" is "is", not Priya's own "still"
     ("Our head chef is Marco.", "Marco's always been our head chef.", "user"),
+    ("gym is $45 a month", "forty-five bucks a month for the gym", "user"),     # a count in words (blind probe)
 ])
 def test_a_restatement_in_another_shape_changes_nothing(first, then, source, tmp_path) -> None:
     engine, d, first_id = two(first, then, tmp_path, source=source)
@@ -310,6 +311,9 @@ def test_a_time_with_a_dot_and_a_day_in_words_are_written_alike() -> None:
     assert written_alike("the 7.40 train") == "the 7.40 train"          # no meridiem: a dot may be a decimal point
     assert written_alike("born on the ninth of February") == written_alike("born on the 9th of February")
     assert written_alike("the first time") == "the first time"
+    assert written_alike("we pay twelve hundred a month") == "we pay 1200 a month"
+    assert written_alike("check in from 3 p.m.") == written_alike("check in from 15:00")     # not "from 3:00 p.m."
+    assert written_alike("twenty-first birthday, the big three-oh") == "twenty-first birthday, the big 3-oh"
 
 
 @pytest.mark.parametrize(("first", "then"), [
