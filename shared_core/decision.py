@@ -25,7 +25,7 @@ import numpy as np
 from . import calls, change, chitchat, contrast, endings, grounding, linking, members, moments, pending, quantities, records
 from . import kin, slots, tense
 from .config import PolicyConfig, default_config
-from .cuescan import Prefiltered
+from .cuescan import Prefiltered, has_digit
 from .executor import Step
 from .grounding import Grounding, claim_features, content_tokens, features, match_side, matched, proposition
 from .policy.base import Policy
@@ -344,6 +344,12 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"), held_untrusted=float(kept_by in cfg.untrusted),
                  attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))
+        keys = frozenset(w for s in (mine.subject, theirs.subject, mine.explicit, theirs.explicit) if s and has_digit(s)
+                         for w in re.split(r"[#.: ]", s) if w)      # the things' own ids ("order:KX12345")
+        elsewhere = bool(mine.subject) and has_digit(mine.subject) and mine.subject.rsplit("#")[-1] not in best.text.lower()
+        f["confirms"] = float(source in ("tool", "system") and not (elsewhere or f["adds_value"] or base["hedged"])
+                              and not change.replaced(*alike) and records.confirms(claim.text, best.text, keys))
+        # (not another record's, nor more, nor a word of the entry's swapped: "priority: urgent" for "normal")
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(
             f.get(k) for k in ("cue_confirm", "structured", "same_slot", "negation_differs"))
             and _says_more(claim.text, best.text))

@@ -46,9 +46,8 @@ TIME_CUES = frozenset({"recently", "currently", "latest"})
 
 
 def time_cue_only(text: str) -> bool:
-    """Every update cue of ``text`` is a time word (``TIME_CUES``). The contract does not read such a claim as
-    signalling a change (measured on LoCoMo observations, where narrative events with "recently" superseded
-    unrelated facts: revisions 134 -> 114 of 1,487; hand-written choosing sets 0 moves)."""
+    """Every update cue of ``text`` is a time word (``TIME_CUES``): no sign of change (LoCoMo observations with
+    "recently" superseded unrelated facts: revisions 134 -> 114 of 1,487; hand-written choosing sets 0 moves)."""
     found = {m.group(0).lower() for m in _UPDATE_CUE.finditer(text)}
     return bool(found) and found <= TIME_CUES
 
@@ -77,7 +76,6 @@ MATCH_THRESHOLD = 0.35
 OVERLAP_THRESHOLD = 0.3
 """...or content-word Jaccard above which it does (weak embedders miss lexical paraphrase)."""
 NEAR_DUPLICATE = 0.9
-
 FEATURE_NAMES: tuple[str, ...] = (
     "has_target", "similarity", "lexical_overlap", "containment", "novelty", "numbers_differ",
     "entities_differ", "ids_differ", "ids_shared", "negation_differs", "same_slot", "slot_differs",
@@ -162,6 +160,14 @@ def value_replaced(claim: str, entry: str) -> bool:
     wa, wb = _words(claim), _words(entry)
     a, b = {v for v in _values(claim) if not _named(v, wb)}, {v for v in _values(entry) if not _named(v, wa)}
     return bool({v for v in a if len(v) > 1} and {v for v in b if len(v) > 1})
+
+
+def names_every_value(claim: str, entry: str, keys: frozenset[str] = frozenset()) -> bool:
+    """The claim names every value (number, id, name) the entry names, its thing's key aside, and there is one."""
+    values = {v for v in _values(written_alike(entry)) | numbers(entry) if (len(v) > 1 or v.isdigit()) and not any(
+        v in k or k in v for k in keys)}
+    words = _words(written_alike(claim)) | _words(claim) | numbers(claim)
+    return bool(values) and all(_named(v, words) for v in values)
 
 
 @lru_cache(maxsize=65536)

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from . import slots
 from .cuescan import Prefiltered
+from .grounding import names_every_value
 from .written import plain_number
 
 _FIELD = Prefiltered(re.compile(
@@ -101,6 +102,27 @@ def one_state(claim: str, entry: str) -> bool:
 
 
 _WORDS = re.compile(r"[a-z0-9]+")
+
+
+_MOVED = re.compile(r"→|->\s*\S+\s*$|^[-+]|\b(?:changed?s?|amended|rescheduled|replaced|moved|transferred|removed|deleted|"
+                    r"retimed|updated|cancell?ed|closed|merged|paid|completed?|new_\w+|old_\w+|previous(?:ly)?|was)\b", re.I | re.M)
+"""A record that reports a move ("status changed: open -> resolved", a diff's "+" line, "todo.complete(18)"), not a state."""
+_CALL = re.compile(r"^\S+\(.*?\)\s*->", re.S)
+_OUTPUT = re.compile(r"^\s*[${\[]")
+
+
+def confirms(claim: str, entry: str, keys: frozenset[str]) -> bool:
+    """A tool's reading that holds the entry's value again (the labelling notes: a tool call that confirms a stored
+    value is a repeat, however many fields it adds). Two records: the fields both hold agree (``compare``). Else it names every value the sentence names (its thing's key aside,
+    ``grounding.names_every_value``) and reports no move (a call's own arrow aside); a tool's sentence ("Calendar
+    shows ...") names no value the entry lacks either, or it tells more than it confirms."""
+    if fields(claim) and fields(entry):
+        return compare(claim, entry) is False       # (None: no field both hold says, the claim's are news)
+    call = _CALL.match(claim)
+    if _MOVED.search(claim[:call.end() - 2] + claim[call.end():] if call else claim):
+        return False
+    record = bool(call or _OUTPUT.match(claim) or fields(claim))
+    return names_every_value(claim, entry, keys) and (record or names_every_value(entry, claim, keys))
 
 
 def one_key(claim: str, entry: str) -> bool:

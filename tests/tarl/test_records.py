@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shared_core import Claim, MemoryEngine
-from shared_core.records import compare, fields
+from shared_core.records import compare, confirms, fields
 from shared_core.schema import Action
 
 T0 = datetime(2026, 4, 1, 9, 0, tzinfo=timezone.utc)
@@ -69,3 +69,17 @@ def test_a_tool_rereading_an_order_with_other_fields_changes_nothing(tmp_path) -
                                    observed_at=T0 + timedelta(days=1)))
         assert again.action is Action.NOOP and again.target_id == first.entry_id
         assert moved.action is Action.REVISE and moved.target_id == first.entry_id
+
+
+def test_a_tool_confirms_only_a_value_it_reads_again() -> None:
+    """The labelling notes: a tool call that confirms a stored value is a repeat, however many fields it adds; not
+    one that reports a move, reads another thing's key, or (in a sentence) tells a value the entry lacks."""
+    assert confirms('config.get("checkout.max_retries") -> 5', "bumped max retries to 5 in prod", frozenset())
+    assert not confirms('config.get("checkout.max_retries") -> 3', "bumped max retries to 5 in prod", frozenset())
+    assert not confirms("INC-2291 status changed: open -> resolved", "INC-2291 is open, with Marco", frozenset({"inc-2291"}))
+    assert not confirms("todo.complete(18) -> {\"id\": 18}", "todo 18: call mom on sunday", frozenset())
+    assert confirms("Calendar shows the dentist appointment on 14 May at 10:00.",
+                    "The user has a dentist appointment on 14 May at 10:00.", frozenset())
+    assert not confirms("Parkside Vets: Biscuit is due his annual booster on 21 Aug",
+                        "our dog Biscuit is registered at Parkside Vets", frozenset())     # a date the entry lacks
+    assert not confirms('{"order": "A771", "ship_to": "14 Carver St"}', '{"order": "A771", "items": 2}', frozenset())
