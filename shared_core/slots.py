@@ -42,7 +42,7 @@ _PRONOUN = re.compile(r"^(?:he|she|they|his|her|their|him|them|it|its)\b", re.I)
 _ID_NOUN = re.compile(r"\b([a-z]+)\s*(?:number|no\.?|num|id|#)?\s*#?\s*([a-z]*[-_]?\d[\w-]*)\b", re.I)
 _ID_ATTRIBUTE = Prefiltered(re.compile(r"\b([a-z]+)\s+(?:number|id|code|reference|ref|no\.?)\s+(?:is|was|=|:|is now|now is)\b",
                                        re.I))
-_BARE_ID = re.compile(r"(?<![\w-])#?((?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9][a-z0-9_-]{2,})\b", re.I)
+_BARE_ID = re.compile(r"(?<![\w-])#?((?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9][a-z0-9_-]{2,})\b|(?<![\w&])#(\d{2,})\b", re.I)
 _SNAKE_KEY = Prefiltered(re.compile(r"\b([a-z][a-z0-9]*_[a-z0-9_]+)\b"))
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
 _POSSESSIVE = re.compile(r"\b((?:[A-Z][a-z]+\s+){0,2}[A-Z][a-z]+|[a-z]+)['’]s\s+(\w+)")
@@ -152,9 +152,9 @@ def _subject(text: str) -> tuple[str | None, str]:
         if m.group(1).lower() in ID_NOUNS:
             candidates.append((m.start(), f"{m.group(1).lower()}#{m.group(2).lower()}", m.group(0)))
     if not candidates and digits:
-        for m in _BARE_ID.finditer(text):
-            if not MEASURE.match(m.group(1)):      # "82kg", "3pm", "14th": a quantity, no thing's id
-                candidates.append((m.start(), m.group(1).lower(), m.group(0)))
+        for m in _BARE_ID.finditer(text):       # (or a number after "#": "Zendesk #48213")
+            if not MEASURE.match(found := m.group(1) or m.group(2)):    # "82kg", "3pm", "14th": a quantity, no id
+                candidates.append((m.start(), found.lower(), m.group(0)))
     if candidates:
         pos, subj, seen = min(candidates)
         named = text.lstrip().startswith(("{", "[")) and subj.split("#")[0] in ID_NOUNS   # a record's "Invoice INV-0932"
