@@ -86,6 +86,8 @@ def replaced(claim: str, entry: str) -> bool:
     """The same sentence with one or two words swapped ("Ana drives a blue car" after "Ana drives a red
     car"), or negated: a change whatever the model says. Only word-for-word frames count, so a
     restatement in other words never does."""
+    if (value := set(records.note(claim).values())) and value == set(records.note(entry).values()):
+        return False                # "Model: BT Smart Hub 2" after "Router: BT Smart Hub 2": the label, not the value
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or moments.other_day(a, b) or _set_to(claim, b) \
             or members.other(claim, entry) or members.swapped(claim, entry) or _written(claim, entry) \
@@ -94,6 +96,9 @@ def replaced(claim: str, entry: str) -> bool:
         return True
     a, b = [w for w in a if w not in _ASIDE], [w for w in b if w not in _ASIDE]   # "still in sheffield yeah" for "Lives
     new, lost = set(a) - set(b), set(b) - set(a)                                 # in Sheffield" swaps no value
+    if forms := {_stem(w) for w in new} & {_stem(w) for w in lost}:      # "opening time" for "opens at": one word in
+        a, b = [w for w in a if w not in new or _stem(w) not in forms], [w for w in b if w not in lost or _stem(w) not in forms]
+        new, lost = set(a) - set(b), set(b) - set(a)                     # two forms is no swapped value
     said, gone = new - _CARRIED, lost - _CARRIED    # "plays striker" for "plays in goal": the preposition went with it
     set_aside = (said, gone) != (new, lost)
     if not (1 <= len(said) <= 2 and 1 <= len(gone) <= 2 and len(new) <= 3 and len(lost) <= 3) \
@@ -184,8 +189,9 @@ def _switched_off(claim: str, entry: str) -> bool:
 
 
 _UNCHANGED = Prefiltered(re.compile(r"\b(?:(?:has|have|had|is|was)n'?t changed|(?:has|have) not changed|"
-                                    r"nothing(?:'s| has)? changed|unchanged|no change)\b", re.I))
-"""Said in so many words ("bank details haven't changed, that email was a scam"): a confirmation, whatever else."""
+                                    r"nothing(?:'s| has)? changed|unchanged|no change|same as (?:ever|always|usual))\b", re.I))
+"""Said in so many words ("bank details haven't changed, that email was a scam", "same as ever"): a confirmation,
+whatever else."""
 unchanged = _UNCHANGED.search
 
 

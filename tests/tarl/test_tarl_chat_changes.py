@@ -359,6 +359,22 @@ def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
     assert slots.infer("Mia's little brother Sam is 4").subject == "mia.brother"       # a ranked relative of Mia's
 
 
+@pytest.mark.parametrize(("first", "then", "source"), [
+    ("Router: BT Smart Hub 2", "Model: BT Smart Hub 2", "tool"),                     # another label, the same value
+    ("Kew Gardens opens at 10am.", "Kew Gardens opening time: 10:00", "user"),        # "opens", "opening": one word
+])
+def test_blind_restatements_read_as_no_swap(first, then, source, tmp_path) -> None:
+    """Blind restatement probes (session 35) the contract made revise or reject: a word was read as a swapped value."""
+    assert not change.replaced(written_alike(then), written_alike(first))
+    engine, d, first_id = two(first, then, tmp_path, source=source, first_source=source)
+    try:
+        assert d.action is Action.NOOP and d.target_id == first_id
+    finally:
+        engine.close()
+    assert change.unchanged("get the GWR from Reading into Paddington every day, same as ever")
+    assert not change.unchanged("I'm on my own sim again, 07700 900412, same as before")    # a value come back
+
+
 def test_still_and_yeah_swap_no_value(tmp_path) -> None:
     """"still in sheffield yeah" after "Lives in Sheffield" read as two words swapped for one (a blind restatement
     probe revised its entry)."""
