@@ -122,7 +122,8 @@ def requantified(claim: str, entry: str) -> bool:
     stated = quantities(entry, often=False)     # (a number moved with its unit unsaid is an amount, not how often)
     if not qa and len(stated) == 1 and (moved := _moved(claim)) is not None:
         qa, qb = {next(iter(stated)): frozenset({moved})}, stated     # the entry's one unit, by the number alone
-    units = {u for u, v in qa.items() if len(qb.get(u, ())) == 1 and len(v) == 1 and v != qb[u]}     # moved on
+    held = frozenset().union(*qb.values())      # "50 a day" of "50mg every day": the entry's number said again
+    units = {u for u, v in qa.items() if len(qb.get(u, ())) == 1 and len(v) == 1 and v != qb[u] and not v <= held}
     if not units:
         return False
     if contrast.other_leads(claim, entry):

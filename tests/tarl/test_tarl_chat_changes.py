@@ -362,6 +362,7 @@ def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
 @pytest.mark.parametrize(("first", "then", "source"), [
     ("Router: BT Smart Hub 2", "Model: BT Smart Hub 2", "tool"),                     # another label, the same value
     ("Kew Gardens opens at 10am.", "Kew Gardens opening time: 10:00", "user"),        # "opens", "opening": one word
+    ("I take 50mg of sertraline every day.", "still on the sertraline, 50 a day", "user"),   # the dose said again
 ])
 def test_blind_restatements_read_as_no_swap(first, then, source, tmp_path) -> None:
     """Blind restatement probes (session 35) the contract made revise or reject: a word was read as a swapped value."""
