@@ -36,7 +36,8 @@ _UPDATE_CUE = Prefiltered(re.compile(
     r"(?<!n't )(?<!not )(?<!never )(?<!nothing's )(?<!nothing has )changed|"
     r"currently|recently|became|got promoted|promoted|renamed|replaced|from now on|these days|latest|"
     r"rescheduled|postponed|upgraded|downgraded|refreshed|actually|correction|corrected|scratch that|"
-    r"turns out|not anymore|reissued|went up|went down|(?:going|gone|went|switched|changed|moved) back to|"
+    r"turns out|not anymore|reissued|went up|went down|(?:went|gone) with(?!\s+(?:my|his|her|our|their|me|him|us)\b)|"
+    r"opted for|settled on|(?:going|gone|went|switched|changed|moved) back to|"
     r"revert(?:ed|ing)?(?: back)? to|back to (?:normal|the usual|the regular|regular|default|the default|the old))\b",
     re.I,
 ))
@@ -143,8 +144,7 @@ _LETTER = re.compile(r"[a-z]")
 
 
 def _named(value: str, words: set[str]) -> bool:
-    """The other text mentions ``value``: as a word, or a number as the tail of a longer one ("the 412
-    number" names 07700 900412)."""
+    """The other text mentions ``value``: as a word, or a number as the tail of a longer one ("412" of 07700 900412)."""
     return value in words or (value.isdigit() and len(value) >= 3 and any(w.isdigit() and w.endswith(value) for w in words)) \
         or ("." in value and any(w.startswith(value + ".") for w in words))    # "3.11" of "3.11.4"
 

@@ -403,6 +403,14 @@ def test_a_day_with_slashes_is_written_alike_where_it_can_only_be_one_day() -> N
         assert written_alike(text) == text
 
 
+def test_a_choice_made_is_a_change_but_going_with_someone_is_not(tmp_path) -> None:
+    """"went with Direct Line this year, Admiral wanted silly money" was kept beside "Car insurance is with Admiral"."""
+    revised("Car insurance is with Admiral.", "went with Direct Line this year, Admiral wanted silly money", tmp_path)
+    assert claim_features(Claim(text="opted for monzo", namespace="u", source="user", observed_at=T0))["update_cue"]
+    assert not claim_features(Claim(text="went with my sister to the dentist", namespace="u", source="user",
+                                    observed_at=T0))["update_cue"]
+
+
 @pytest.mark.parametrize(("first", "then"), [
     ("I get notifications by email", "turned off email notifications"),
     ("I get the weekly newsletter from the guardian", "unsubscribed from the guardian newsletter"),
