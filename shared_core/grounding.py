@@ -219,8 +219,8 @@ CUES: dict[str, Prefiltered] = {
         "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
         "cue_confirm": r"\b(?:still|yep|yup|as usual|same as|confirm(?:ed|s|ing)?|indeed|as before|again|"
                        r"(?:not|never|nothing's|nothing has) changed|unchanged|no change)\b",
-        "cue_stale": r"\b(?:(?<!years )(?<!year )(?<!months )(?<!weeks )(?<!days )(?<!yrs )(?<!-)old|outdated|cached?|"
-                     r"(?:cached?|fetched|synced|retrieved|snapshot)_(?:at|ts|time)|snapshot|archived?|"
+        "cue_stale": r"\b(?:(?<!years )(?<!year )(?<!months )(?<!weeks )(?<!days )(?<!yrs )(?<!-)(?!(?-i:Old\s+[A-Z]))old|"
+                     r"outdated|cached?|(?:cached?|fetched|synced|retrieved|snapshot)_(?:at|ts|time)|snapshot|archived?|"
                      r"last year|" + USED_TO_RX + r"|years ago|"
                      r"back in(?! (?:a|an|my|his|her|their|our|its|stock|place|use)\b)(?! the (?!day\b))|"
                      r"previous(?:ly)?|former(?:ly)?|20[01]\d|last (?:edited|updated|modified|synced|checked)|"

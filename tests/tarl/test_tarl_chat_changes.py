@@ -403,6 +403,14 @@ def test_a_day_with_slashes_is_written_alike_where_it_can_only_be_one_day() -> N
         assert written_alike(text) == text
 
 
+def test_a_street_called_old_is_no_stale_snapshot() -> None:
+    """"London office: 90 Old Street" was held as a stale cache (a blind probe left the document's new fact waiting)."""
+    def stale(text: str) -> float:
+        return claim_features(Claim(text=text, namespace="u", source="document", observed_at=T0))["cue_stale"]
+    assert not stale("London office: 90 Old Street, London EC1V 9AX") and stale("Old address: 5 King St")
+    assert stale("my old address was 5 King St")
+
+
 def test_a_choice_made_is_a_change_but_going_with_someone_is_not(tmp_path) -> None:
     """"went with Direct Line this year, Admiral wanted silly money" was kept beside "Car insurance is with Admiral"."""
     revised("Car insurance is with Admiral.", "went with Direct Line this year, Admiral wanted silly money", tmp_path)
