@@ -191,12 +191,19 @@ def _key_words(text: str) -> tuple[str, ...]:
     return words if len(words) <= 6 else ()
 
 
+_ENDS = {frozenset(p.split("/")) for p in "in/out start/end from/to open/close opening/closing arrival/departure min/max "
+         "pickup/dropoff upload/download inbound/outbound first/last".split()}
+"""Two words that name the two ends of one thing: labels that differ in them are two keys."""
+
+
 def _other_labels(claim: str, entry: str) -> bool:
     """Two notes whose labels of three words or more differ in one word ("printer toner black" and "... cyan", "disk
     usage /dev/sda1" and "... /dev/sdb1"), or where one label runs on past the other ("GitHub API rate limit" and
     "... remaining"): two keys of one kind. Two words may be one key said two ways ("notification preference" and
     "notification settings"), so shorter labels are not read."""
     a, b = _key_words(claim), _key_words(entry)
+    if 1 <= len(a) == len(b) <= 2 and sum(x != y for x, y in zip(a, b)) == 1 and frozenset(a) ^ frozenset(b) in _ENDS:
+        return True             # "check in" and "check out", "arrival" and "departure": two ends of one thing, two keys
     if len(a) < 3 or len(b) < 3:
         return False
     if len(a) == len(b):

@@ -348,6 +348,8 @@ def test_a_move_for_a_new_job_is_a_move_and_a_sis_is_a_sister(tmp_path) -> None:
     ("GitHub API rate limit: 5000/hr", "GitHub API rate limit remaining: 4210"),      # a label that runs on
     ("My birthday is 3 May.", "wife's birthday's the 9th of May"),                    # a relative's, no "my"
     ("Zendesk #48213 created - priority: normal", "Zendesk #48219 created - priority: urgent"),   # "#" and a number
+    ("Check-in: from 15:00", "Check-out: by 11:00"),                                  # two ends of one stay
+    ("Arrival: 14 June", "Departure: 17 June"),
 ])
 def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
     """Blind probes (sessions 33 and 34) that dropped or replaced a true fact."""
