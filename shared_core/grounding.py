@@ -37,7 +37,7 @@ _UPDATE_CUE = Prefiltered(re.compile(
     r"currently|recently|became|got promoted|promoted|renamed|replaced|from now on|these days|latest|"
     r"rescheduled|postponed|upgraded|downgraded|refreshed|actually|correction|corrected|scratch that|"
     r"turns out|not anymore|reissued|went up|went down|(?:went|gone) with(?!\s+(?:my|his|her|our|their|me|him|us)\b)|"
-    r"opted for|settled on|(?:going|gone|went|switched|changed|moved) back to|"
+    r"opted for|settled on|(?-i:PUT|PATCH|DELETE)(?=\s+/)|(?:going|gone|went|switched|changed|moved) back to|"
     r"revert(?:ed|ing)?(?: back)? to|back to (?:normal|the usual|the regular|regular|default|the default|the old))\b",
     re.I,
 ))
@@ -133,13 +133,12 @@ def _values(text: str) -> set[str]:
 
 
 def _words(text: str) -> set[str]:
-    """Every word of ``text`` a value of the other text may be: its tokens, their parts ("SHA256:Zp1c" names
-    ``sha256``) and its numbers."""
+    """Words of ``text`` a value may be: tokens, their parts ("SHA256:Zp1c" names sha256, "arn:aws:eu-west-1" eu-west-1)."""
     words = {t.removesuffix("'s") for t in content_tokens(text)}
-    return words | {p for w in words if _LETTER.search(w) for p in _PARTS.split(w) if p} | numbers(text)
+    return words | {p for w in words if _LETTER.search(w) for rx in (_PARTS, _PATH) for p in rx.split(w) if p} | numbers(text)
 
 
-_PARTS = re.compile(r"[:/_@-]+|\.{2,}")
+_PARTS, _PATH = re.compile(r"[:/_@-]+|\.{2,}"), re.compile(r"[:/@]+")
 _LETTER = re.compile(r"[a-z]")
 
 

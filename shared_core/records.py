@@ -105,8 +105,10 @@ _WORDS = re.compile(r"[a-z0-9]+")
 
 
 _MOVED = re.compile(r"→|->\s*\S+\s*$|^[-+]|\b(?:changed?s?|amended|rescheduled|replaced|moved|transferred|removed|deleted|"
-                    r"retimed|updated|cancell?ed|closed|merged|paid|completed?|new_\w+|old_\w+|previous(?:ly)?|was)\b", re.I | re.M)
-"""A record that reports a move ("status changed: open -> resolved", a diff's "+" line, "todo.complete(18)"), not a state."""
+                    r"retimed|updated|cancell?ed|closed|merged|paid|completed?|added|created|assigned|new_\w+|old_\w+|"
+                    r"previous(?:ly)?|was|(?-i:POST|PUT|PATCH|DELETE))\b", re.I | re.M)
+"""A record that reports a move ("status changed: open -> resolved", a diff's "+" line, "todo.complete(18)", a request
+that writes), not a state."""
 _CALL = re.compile(r"^\S+\(.*?\)\s*->", re.S)
 _OUTPUT = re.compile(r"^\s*[${\[]")
 

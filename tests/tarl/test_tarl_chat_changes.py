@@ -419,6 +419,8 @@ def test_a_choice_made_is_a_change_but_going_with_someone_is_not(tmp_path) -> No
     assert claim_features(Claim(text="opted for monzo", namespace="u", source="user", observed_at=T0))["update_cue"]
     assert not claim_features(Claim(text="went with my sister to the dentist", namespace="u", source="user",
                                     observed_at=T0))["update_cue"]
+    assert claim_features(Claim(text="DELETE /contacts/ct_88a1/tags/vip -> 204", namespace="u", source="tool",
+                                observed_at=T0))["update_cue"]      # a request that removes or replaces a value
 
 
 @pytest.mark.parametrize(("first", "then"), [
