@@ -176,6 +176,9 @@ def _names_value(claim: str, entry: str, people: frozenset[str] = frozenset()) -
     return any(slots.family(w) is None for w in (linking.specific(claim) & linking.specific(entry)) - people)
 
 
+_READERS = frozenset(("tool", "system", "assistant", "reflection"))
+"""Sources whose text may read or recap a stored value again (``records.confirms``): a repeat, not news."""
+
 WEAKER = 0.2
 """Trust prior gap from which a claim's source is clearly weaker than its target's (the assistant's recap
 against what the user said: 0.6 vs 0.95)."""
@@ -347,7 +350,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         keys = frozenset(w for s in (mine.subject, theirs.subject, mine.explicit, theirs.explicit) if s and has_digit(s)
                          for w in re.split(r"[#.: ]", s) if w)      # the things' own ids ("order:KX12345")
         elsewhere = bool(mine.subject) and has_digit(mine.subject) and mine.subject.rsplit("#")[-1] not in best.text.lower()
-        f["confirms"] = float(source in ("tool", "system") and not (elsewhere or f["adds_value"] or base["hedged"])
+        f["confirms"] = float(source in _READERS and not (elsewhere or f["adds_value"] or base["hedged"])
                               and not change.replaced(*alike) and records.confirms(claim.text, best.text, keys))
         # (not another record's, nor more, nor a word of the entry's swapped: "priority: urgent" for "normal")
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(

@@ -114,10 +114,11 @@ _OUTPUT = re.compile(r"^\s*[${\[]")
 
 
 def confirms(claim: str, entry: str, keys: frozenset[str]) -> bool:
-    """A tool's reading that holds the entry's value again (the labelling notes: a tool call that confirms a stored
-    value is a repeat, however many fields it adds). Two records: the fields both hold agree (``compare``). Else it names every value the sentence names (its thing's key aside,
-    ``grounding.names_every_value``) and reports no move (a call's own arrow aside); a tool's sentence ("Calendar
-    shows ...") names no value the entry lacks either, or it tells more than it confirms."""
+    """A tool's reading, or a recorder's recap, that holds the entry's value again (the labelling notes: a tool call
+    that confirms a stored value is a repeat, however many fields it adds; so is a recap). Two records: the fields both
+    hold agree (``compare``). Else it names every value the entry names (its thing's key aside,
+    ``grounding.names_every_value``) and reports no move (a call's own arrow aside); a sentence ("Calendar shows ...",
+    "search is running r-2210 in prod.") names no value the entry lacks either, or it tells more than it confirms."""
     if fields(claim) and fields(entry):
         return compare(claim, entry) is False       # (None: no field both hold says, the claim's are news)
     call = _CALL.match(claim)

@@ -37,6 +37,8 @@ RULES: dict[str, tuple[list[Said], Said, Action]] = {
                                               ('config.get("checkout.max_retries") -> 5', "tool"), Action.NOOP),
     "tool_reading_a_setpoint_again_repeats": ([("The user turned the daytime thermostat down to 19°C.", "user")],
                                               ("Nest reports the daytime setpoint at 19°C.", "tool"), Action.NOOP),
+    "assistants_recap_of_a_tools_record_repeats": ([('deploy(service=search) -> {"revision": "r-2210", "status": "live"}',
+                                                    "tool")], ("search is running r-2210 in prod.", "assistant"), Action.NOOP),
     "tool_reading_another_records_same_value_is_news": (
         [("home is 14 Larch Rd, Leeds LS6 2AB", "user")],
         ('{"order_id": "A-88213", "status": "processing", "ship_to": "14 Larch Rd, Leeds LS6 2AB"}', "tool"), Action.APPEND),
