@@ -85,7 +85,12 @@ def written_alike(text: str) -> str:
     if not has_digit(text):
         return text
     text = _SLASHED.sub(_slashed, text) if "/" in text else text
+    text = _PERCENT.sub(lambda m: m.group(1) + (f".{m.group(2)}" if m.group(2) else ""), text) if "%" in text else text
     return _CLOCK.sub(_clock, _PHONE.sub(_phone, _DATE.sub(_date, _HTTP_STATUS.sub(r"\1", text))))
+
+
+_PERCENT = re.compile(r"(\d+)\.(\d*?)0+(?=\s?%)")
+"""A rate's trailing zeros say nothing ("4.20%" is "4.2%", "5.0%" is "5%"); a version's do ("3.10"), so only before a "%"."""
 
 
 _SLASHED = re.compile(r"(?<![\w/.:-])(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\w/.:-])")

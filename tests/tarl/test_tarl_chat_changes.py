@@ -312,6 +312,8 @@ def test_a_time_with_a_dot_and_a_day_in_words_are_written_alike() -> None:
     assert written_alike("born on the ninth of February") == written_alike("born on the 9th of February")
     assert written_alike("the first time") == "the first time"
     assert written_alike("we pay twelve hundred a month") == "we pay 1200 a month"
+    assert written_alike("fixed at 4.20% until 2027") == "fixed at 4.2% until 2027" and written_alike("5.0 %") == "5 %"
+    assert written_alike("requires python 3.10") == "requires python 3.10"      # a version's zero is no rate's
     assert written_alike("check in from 3 p.m.") == written_alike("check in from 15:00")     # not "from 3:00 p.m."
     assert written_alike("twenty-first birthday, the big three-oh") == "twenty-first birthday, the big 3-oh"
 
