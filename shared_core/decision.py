@@ -87,6 +87,9 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     if _other_call(claim, entry) or records.other(claim, entry) or contrast.apart(claim, entry) or (
             tense.reported(claim) and tense.reported(entry) and not restated(claim, entry)):
         return True
+    if any(s.subject is None and not slots.pronoun(t) and kin.about_relative(o, t) for s, t, o in ((mine, claim, entry),
+                                                                                          (theirs, entry, claim))):
+        return True         # "my partner is a celtics fan" is not about "warriors fan since the we believe team"
     if slots.same_subject(mine, theirs):
         return False
     if "user" in (mine.subject, theirs.subject) and (kin.of_relative(claim, entry) or kin.of_relative(entry, claim)):

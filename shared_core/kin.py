@@ -66,6 +66,23 @@ def of_relative(text: str, other: str) -> bool:
     return said is not None and re.search(rf"\b{said}", other, re.I) is None
 
 
+_NAMING = Prefiltered(re.compile(rf"^\W*(?i:(?:my|our)\s+(?:{_RELATION})\s+(?:is|was)\s+(?:called\s+|named\s+)?)[A-Z]"))
+
+
+_ROLES = frozenset("manager boss colleague neighbour neighbor roommate landlord landlady doctor dentist team assistant "
+                   "teacher coach flatmate housemate".split())
+"""Relations that are roles the speaker fills ("my dentist is dr okafor" says who the user's dentist is), not kin."""
+
+
+def about_relative(text: str, other: str) -> bool:
+    """``text`` is about one of the speaker's kin, said of them and not naming them ("my partner is a celtics fan"; not
+    "my partner is Sam", nor "my dentist is dr okafor", the speaker's own attribute), whom ``other`` does not mention
+    by any name ("sis" is the sister)."""
+    said = relation(text)
+    return said is not None and said.lower() not in _ROLES and not _NAMING.search(text) \
+        and not any(_named(w) == _named(said.lower()) for w in re.findall(r"[a-z]+", other.lower()))
+
+
 @lru_cache(maxsize=65536)
 def relation(text: str) -> str | None:
     """The relation word ``text`` starts with (``_RELATIVE``), cached per text: asked of every pair."""

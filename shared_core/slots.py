@@ -235,8 +235,7 @@ def _copula_value(rest: str) -> bool:
 
 
 def _relative(prop: str) -> str | None:
-    """``my sister is called Ana``: the relative the user names (its own attribute, not the user's name);
-    None for a relation that names a family itself (``my manager is Priya``: the manager family)."""
+    """``my sister is called Ana``: the relative named (not the user's name); None for a family's own (``my manager``)."""
     m = _RELATIVE_IS.search(prop)
     word = m.group(1).lower() if m else ""
     return word if word in RELATIONS and family(word) is None else None
@@ -323,6 +322,11 @@ def of(text: str, slot: str | None = None, many: bool | None = None) -> Slot:
                 given.attribute if known else guess.attribute,
                 many if many is not None else (given.many or guess.many), guess.values, guess.negated,
                 explicit=slot.strip().lower())
+
+
+def pronoun(text: str) -> bool:
+    """The text opens with a pronoun ("she's at big school now"): about whoever was last named, not nobody."""
+    return bool(_PRONOUN.match(text.strip()))
 
 
 def same_subject(a: Slot, b: Slot) -> bool:

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 import pytest
 
-from shared_core import Claim, MemoryEngine, change, contrast, endings, members, records, slots
+from shared_core import Claim, MemoryEngine, change, contrast, endings, kin, members, records, slots
 from shared_core.schema import Action
 from shared_core.grounding import claim_features
 from shared_core.quantities import nudges, quantities
@@ -352,6 +352,7 @@ def test_a_move_for_a_new_job_is_a_move_and_a_sis_is_a_sister(tmp_path) -> None:
     ("Zendesk #48213 created - priority: normal", "Zendesk #48219 created - priority: urgent"),   # "#" and a number
     ("Check-in: from 15:00", "Check-out: by 11:00"),                                  # two ends of one stay
     ("Arrival: 14 June", "Departure: 17 June"),
+    ("warriors fan since the we believe team", "my partner is a celtics fan, we don't talk about it"),   # the partner's
 ])
 def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
     """Blind probes (sessions 33 and 34) that dropped or replaced a true fact."""
@@ -361,6 +362,8 @@ def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
     assert not records.other("notification settings: push only", "Notification preference: email only")   # two words
     assert slots.infer("my partner always gets a double espresso").subject == "partner"     # an adverb before the verb
     assert slots.infer("Mia's little brother Sam is 4").subject == "mia.brother"       # a ranked relative of Mia's
+    assert not kin.about_relative("my dentist is dr okafor", "seen by Dr Okafor")    # a role the user has filled
+    assert not kin.about_relative("my sister lives in glasgow", "sis moved down to manchester")    # "sis" names her
 
 
 @pytest.mark.parametrize(("first", "then", "source"), [
