@@ -426,6 +426,7 @@ def test_a_choice_made_is_a_change_but_going_with_someone_is_not(tmp_path) -> No
                                     observed_at=T0))["update_cue"]
     assert claim_features(Claim(text="DELETE /contacts/ct_88a1/tags/vip -> 204", namespace="u", source="tool",
                                 observed_at=T0))["update_cue"]      # a request that removes or replaces a value
+    revised("Rowan works as a paramedic.", "Rowan retrained and works as a nurse.", tmp_path / "retrained")
 
 
 @pytest.mark.parametrize(("first", "then"), [
