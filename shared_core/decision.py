@@ -354,7 +354,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                          for w in re.split(r"[#.: ]", s) if w)      # the things' own ids ("order:KX12345")
         elsewhere = bool(mine.subject) and has_digit(mine.subject) and mine.subject.rsplit("#")[-1] not in best.text.lower()
         f["confirms"] = float(source in _READERS and not (elsewhere or f["adds_value"] or base["hedged"])
-                              and not change.replaced(*alike) and records.confirms(claim.text, best.text, keys))
+                              and not change.replaced(*alike) and records.confirms(claim.text, best.text, keys, people))
         # (not another record's, nor more, nor a word of the entry's swapped: "priority: urgent" for "normal")
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(
             f.get(k) for k in ("cue_confirm", "structured", "same_slot", "negation_differs"))
