@@ -113,8 +113,6 @@ def _other_call(claim: str, entry: str) -> bool:
     return a is not None and b is not None and a[0] == b[0] and a[1] != b[1]
 
 
-
-
 def _says_more(claim: str, entry: str) -> bool:
     """The claim says all the entry says and names more ("The user works at Acme as a senior engineer" after
     "... as an engineer", "Ticket ZX-4410 is open and assigned to Maria" after "Ticket ZX-4410 is open"):
@@ -352,7 +350,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))
         keys = frozenset(w for s in (mine.subject, theirs.subject, mine.explicit, theirs.explicit) if s and has_digit(s)
                          for w in re.split(r"[#.: ]", s) if w)      # the things' own ids ("order:KX12345")
-        elsewhere = bool(mine.subject) and has_digit(mine.subject) and mine.subject.rsplit("#")[-1] not in best.text.lower()
+        elsewhere = bool(mine.subject) and has_digit(mine.subject) and mine.subject.rsplit("#", 1)[-1] not in best.text.lower()
         f["confirms"] = float(source in _READERS and not (elsewhere or f["adds_value"] or base["hedged"])
                               and not change.replaced(*alike) and records.confirms(claim.text, best.text, keys, people))
         # (not another record's, nor more, nor a word of the entry's swapped: "priority: urgent" for "normal")
