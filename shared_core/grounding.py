@@ -35,9 +35,9 @@ _UPDATE_CUE = Prefiltered(re.compile(
     r"members?|colleagues?|interns?|teammates?|recruits?|baby|babies|puppy|kitten)\b)|instead|as of|since|"
     r"(?<!n't )(?<!not )(?<!never )(?<!nothing's )(?<!nothing has )changed|"
     r"currently|recently|became|got promoted|promoted|renamed|replaced|from now on|these days|latest|"
-    r"rescheduled|postponed|upgraded|downgraded|refreshed|actually|correction|corrected|scratch that|"
+    r"rescheduled|postponed|upgraded|downgraded|refreshed|actually|correction|corrected|scratch that|retrained|requalified|"
     r"turns out|not anymore|reissued|went up|went down|(?:went|gone) with(?!\s+(?:my|his|her|our|their|me|him|us)\b)|"
-    r"opted for|settled on|(?-i:PUT|PATCH|DELETE)(?=\s+/)|retrained|requalified|(?:going|gone|went|switched|changed|moved) back to|"
+    r"opted for|settled on|(?-i:PUT|PATCH|DELETE)(?=\s+/)|(?:going|gone|went|switched|changed|moved) back to|"
     r"revert(?:ed|ing)?(?: back)? to|back to (?:normal|the usual|the regular|regular|default|the default|the old))\b",
     re.I,
 ))

@@ -24,8 +24,9 @@ def plain_number(value: str) -> str:
 
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 _CLOCK = re.compile(r"(?<![\d.:])(\d{1,2})(?:[:.](\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b|"
-                    r"\b(at|from|until|till|before|after|around)\s+(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\b(?![:.,]?\d|\s*(?:%|x\b|"
-                    r"(?:days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|people|kids|times|of|per|miles?|km|kg)\b|\s?[ap]\.m\.?))", re.I)
+                    r"\b(at|from|until|till|before|after|around)\s+(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\b"
+                    r"(?![:.,]?\d|\s*(?:%|x\b|(?:days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|people|kids|times|of|"
+                    r"per|miles?|km|kg)\b|\s?[ap]\.m\.?))", re.I)
 """A time of day: "4pm", "6.15am" (a dot before the minutes where a meridiem follows), "16:00", or an hour after "at",
 "from", "until" ("at 8", "from 7.30"). Written on a twelve-hour clock, "4:00": people drop the meridiem ("guitar's at 5"
 after "guitar lesson is at 5pm"), so a time said again without it is the same time; a morning moved to the evening
@@ -71,10 +72,11 @@ def _phone(m: re.Match[str]) -> str:
 @lru_cache(maxsize=65536)
 def written_alike(text: str) -> str:
     """One spelling for the values people write in many ways: a time of day as ``H:MM`` on a twelve-hour clock
-    ("4pm", "4:00 PM", "16:00", "at 4"), a phone number as its last ten digits ("+14155550188", "415-555-0188"), a day as
-    ``oct-12`` ("2024-10-12", "12 Oct"), a count as digits ("two") and a street's kind in full ("Rd", "St,"), so a tool that restates
-    what the user said in its own format is not taken for a new value. Cached: an entry's text meets every
-    later claim that grounds on it. (Each pattern but the street's needs a digit.)"""
+    ("4pm", "4:00 PM", "16:00", "at 4"), a phone number as its last ten digits ("+14155550188", "415-555-0188"), a
+    day as ``oct-12`` ("2024-10-12", "12 Oct", "12/10/2024"), a count as digits ("two", "forty-five"), a rate without
+    trailing zeros ("4.20%") and a street's kind in full ("Rd", "St,"), so a tool that restates what the user said in
+    its own format is not taken for a new value. Cached: an entry's text meets every later claim that grounds on it.
+    (Each pattern but the street's and the counts' needs a digit.)"""
     text = _IS.sub(" is ", text)        # (prefiltered: a text without "'s" is returned as it is)
     if _STREET.search(text):
         text = _STREET.sub(_street, text)
@@ -134,6 +136,8 @@ def _number(m: re.Match[str]) -> str:
     tens, unit, small, scale = (g and g.lower() for g in m.groups())
     n = (_TENS.index(tens) + 2) * 10 + (_UNITS.index(unit) + 1 if unit else 0) if tens else _UNITS.index(small) + 1
     return str(n * {None: 1, "hundred": 100, "thousand": 1000}[scale])
+
+
 _STREET = re.compile(r"\b((?i:rd|ave|ln|sq|st))\.?(?=\s*(?:[,;)]|$)|\s+[a-z\d])")
 _STREETS = {"rd": "road", "ave": "avenue", "ln": "lane", "sq": "square", "st": "street"}
 

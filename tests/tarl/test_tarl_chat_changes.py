@@ -51,6 +51,11 @@ def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path)
     revised(first, then, tmp_path)
 
 
+def cue(name: str, text: str, source: str = "user") -> float:
+    """One of the claim's own cue features (``grounding.claim_features``), the claim written at T0."""
+    return claim_features(Claim(text=text, namespace="u", source=source, observed_at=T0))[name]
+
+
 def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
     """``then`` (from ``source``, after ``first`` from the same) revises ``first`` and is all that is current."""
     engine, d, first_id = two(first, then, tmp_path, source, source)
@@ -288,8 +293,8 @@ def test_quantities_are_numbers_per_unit(text) -> None:
 def test_someone_new_joining_is_no_change(tmp_path) -> None:
     """"new" before a joiner ("new starter", "new hire") says who joined, not that a value changed ("new number")."""
     kept_beside("Priya and Tom are on my team", "new starter Aisha joined the team today", tmp_path)
-    cue = lambda text: claim_features(Claim(text=text, namespace="u", observed_at=T0))["update_cue"]   # noqa: E731
-    assert cue("new hire jules joins the rotation on the 20th") == 0 and cue("my new phone is a pixel") == 1
+    assert cue("update_cue", "new hire jules joins the rotation on the 20th") == 0
+    assert cue("update_cue", "my new phone is a pixel") == 1
 
 
 def test_a_bare_or_labelled_noun_phrase_still_leads() -> None:
@@ -412,20 +417,16 @@ def test_a_day_with_slashes_is_written_alike_where_it_can_only_be_one_day() -> N
 
 def test_a_street_called_old_is_no_stale_snapshot() -> None:
     """"London office: 90 Old Street" was held as a stale cache (a blind probe left the document's new fact waiting)."""
-    def stale(text: str) -> float:
-        return claim_features(Claim(text=text, namespace="u", source="document", observed_at=T0))["cue_stale"]
-    assert not stale("London office: 90 Old Street, London EC1V 9AX") and stale("Old address: 5 King St")
-    assert stale("my old address was 5 King St")
+    assert not cue("cue_stale", "London office: 90 Old Street, London EC1V 9AX", "document")
+    assert cue("cue_stale", "Old address: 5 King St", "document")
+    assert cue("cue_stale", "my old address was 5 King St", "document")
 
 
 def test_a_choice_made_is_a_change_but_going_with_someone_is_not(tmp_path) -> None:
     """"went with Direct Line this year, Admiral wanted silly money" was kept beside "Car insurance is with Admiral"."""
     revised("Car insurance is with Admiral.", "went with Direct Line this year, Admiral wanted silly money", tmp_path)
-    assert claim_features(Claim(text="opted for monzo", namespace="u", source="user", observed_at=T0))["update_cue"]
-    assert not claim_features(Claim(text="went with my sister to the dentist", namespace="u", source="user",
-                                    observed_at=T0))["update_cue"]
-    assert claim_features(Claim(text="DELETE /contacts/ct_88a1/tags/vip -> 204", namespace="u", source="tool",
-                                observed_at=T0))["update_cue"]      # a request that removes or replaces a value
+    assert cue("update_cue", "opted for monzo") and not cue("update_cue", "went with my sister to the dentist")
+    assert cue("update_cue", "DELETE /contacts/ct_88a1/tags/vip -> 204", "tool")    # a request that removes a value
     revised("Rowan works as a paramedic.", "Rowan retrained and works as a nurse.", tmp_path / "retrained")
 
 
