@@ -180,6 +180,18 @@ def _names_value(claim: str, entry: str, people: frozenset[str] = frozenset()) -
 _READERS = frozenset(("tool", "system", "assistant", "reflection"))
 """Sources whose text may read or recap a stored value again (``records.confirms``): a repeat, not news."""
 
+def _confirms(claim: str, entry: str, mine: slots.Slot, theirs: slots.Slot, people: frozenset[str],
+              alike: tuple[str, str]) -> bool:
+    """A reader's claim that holds its target's value again (``records.confirms``), the things' own ids ("order:KX12345")
+    set aside as keys; not another record's (its id absent from the entry) nor a word of the entry's swapped ("priority:
+    urgent" for "normal"). Read only for a reader's claim and its best target."""
+    if mine.subject and has_digit(mine.subject) and mine.subject.rsplit("#", 1)[-1] not in entry.lower():
+        return False
+    keys = frozenset(w for s in (mine.subject, theirs.subject, mine.explicit, theirs.explicit) if s and has_digit(s)
+                     for w in re.split(r"[#.: ]", s) if w)
+    return not change.replaced(*alike) and records.confirms(claim, entry, keys, people)
+
+
 WEAKER = 0.2
 """Trust prior gap from which a claim's source is clearly weaker than its target's (the assistant's recap
 against what the user said: 0.6 vs 0.95)."""
@@ -348,12 +360,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"), held_untrusted=float(kept_by in cfg.untrusted),
                  attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))
-        keys = frozenset(w for s in (mine.subject, theirs.subject, mine.explicit, theirs.explicit) if s and has_digit(s)
-                         for w in re.split(r"[#.: ]", s) if w)      # the things' own ids ("order:KX12345")
-        elsewhere = bool(mine.subject) and has_digit(mine.subject) and mine.subject.rsplit("#", 1)[-1] not in best.text.lower()
-        f["confirms"] = float(source in _READERS and not (elsewhere or f["adds_value"] or base["hedged"])
-                              and not change.replaced(*alike) and records.confirms(claim.text, best.text, keys, people))
-        # (not another record's, nor more, nor a word of the entry's swapped: "priority: urgent" for "normal")
+        f["confirms"] = float(source in _READERS and not (f["adds_value"] or base["hedged"])   # (nor a list with more)
+                              and _confirms(claim.text, best.text, mine, theirs, people, alike))
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(
             f.get(k) for k in ("cue_confirm", "structured", "same_slot", "negation_differs"))
             and _says_more(claim.text, best.text))
