@@ -131,7 +131,8 @@ def _ways(text: str) -> frozenset[str]:
 def _own(lead: tuple[str, ...], other: str) -> bool:
     """The phrase has a word of its own in front of its noun: one ``other`` lacks that says which, not when."""
     words = {w for w in lead[:-1] if w not in _WHEN and w not in _words(other)}
-    return bool(words - slots.cue_words(" ".join(lead)))
+    cue = slots.cue_words(" ".join(lead))
+    return bool(words - cue if lead[-1] in cue else words)  # "car insurance": "car" cues the car, not the insurance
 
 
 def prepare(text: str) -> None:

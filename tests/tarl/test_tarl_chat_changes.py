@@ -227,7 +227,8 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     ("Apartment 3B pays £1200", "Apartment 5A pays £1350"),
     ("the kids' dentist is Dr Lee", "my dentist is Dr Shah"),                   # a relative's, then the user's own
     ("the twins' school is St Mary's", "my school is Trinity"),
-])
+    ("my car insurance is with Admiral, renews in March", "home insurance is with Aviva, renews october"),  # "car" is
+])                                                                  # a family's cue, here of the insurance's kind
 def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
 
@@ -241,6 +242,7 @@ def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tm
     ("the kids' dentist is Dr Lee", "the kids' dentist is Dr Shah now"),
     ("owner of payments-service: Priya", "owner of payments-service: Omar"),      # one compound, both sides
     ("the front-end team uses React", "the front-end team uses Vue now"),
+    ("my car insurance is with Admiral", "car insurance is with Direct Line now, admiral wanted silly money"),
 ])
 def test_the_same_thing_changing_still_revises(first, then, tmp_path) -> None:
     revised(first, then, tmp_path)
