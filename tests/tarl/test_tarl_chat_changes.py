@@ -145,8 +145,12 @@ def test_a_key_s_new_value_revises_its_note(first, then, source, tmp_path) -> No
     revised(first, then, tmp_path, source)
 
 
-def test_the_same_value_again_changes_nothing(tmp_path) -> None:
-    engine, d, first_id = two("currency: GBP", "currency: GBP", tmp_path, "tool", "tool")
+@pytest.mark.parametrize(("first", "then", "first_source"), [
+    ("currency: GBP", "currency: GBP", "tool"),
+    ("User drives a 2015 Ford Fiesta", "Vehicle lookup: FORD FIESTA, first registered 2015", "assistant"),  # words of its own
+])
+def test_the_same_value_again_changes_nothing(first, then, first_source, tmp_path) -> None:
+    engine, d, first_id = two(first, then, tmp_path, "tool", first_source)
     try:
         assert d.action is Action.NOOP and d.target_id == first_id
     finally:
