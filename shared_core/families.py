@@ -122,7 +122,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
               r"(?:account|outstanding|remaining|available|card|loan|credit|closing|opening|bank) balance|"
               r"balance(?= *(?:$|is|was|:|=|due|now|left|owed|of [£$€\d]|[£$€\d]))|fee|\$|€|£|usd|eur|gbp", False),
     ("status", r"status|shipped|delivered|paid|unpaid|pending|failed|passed|open|closed|resolved|cancell?ed|"
-               r"refunded|in transit|approved|merged|green|red|blocked|done", False),
+               r"refunded|in transit|approved|merged|blocked|done", False),
     ("location", r"stored|located|location|kept|bin|warehouse|shelf|drawer|room|desk|parked|are with|is with|"
                  r"keys?|spare|safe|tin|lockbox", False),
     ("config", r"port|host|url|endpoint|version|config|region|timeout|limit|[a-z]{2}-[a-z]+-\d", False),

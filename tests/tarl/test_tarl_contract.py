@@ -176,6 +176,7 @@ VALUE_CHANGES: dict[str, tuple[str, str]] = {
     "seat_named_only_by_its_value": ("I prefer window seats", "aisle from now on"),
     "commute_swapped": ("I take the bus to work", "cycling to work now"),
     "an_extractor_s_age": ("The user is 34.", "The user turned 35."),
+    "a_colour_of_a_named_person_s_car": ("Ana drives a red car", "Ana drives a blue car"),   # "red" is no status
     "shift_held_by_an_entry_about_more": ("jo's on nights this month so i'm doing all the school runs",
                                           "jo's back on days, finally"),
 }
