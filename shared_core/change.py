@@ -96,8 +96,8 @@ def replaced(claim: str, entry: str) -> bool:
         return True
     a, b = [w for w in a if w not in _ASIDE], [w for w in b if w not in _ASIDE]   # "still in sheffield yeah" for "Lives
     new, lost = set(a) - set(b), set(b) - set(a)                                 # in Sheffield" swaps no value
-    if forms := {_stem(w) for w in new} & {_stem(w) for w in lost}:      # "opening time" for "opens at": one word in
-        a, b = [w for w in a if w not in new or _stem(w) not in forms], [w for w in b if w not in lost or _stem(w) not in forms]
+    if forms := {_form(w) for w in new} & {_form(w) for w in lost}:      # "opening time" for "opens at": one word in
+        a, b = [w for w in a if w not in new or _form(w) not in forms], [w for w in b if w not in lost or _form(w) not in forms]
         new, lost = set(a) - set(b), set(b) - set(a)                     # two forms is no swapped value
     said, gone = new - _CARRIED, lost - _CARRIED    # "plays striker" for "plays in goal": the preposition went with it
     set_aside = (said, gone) != (new, lost)
@@ -106,10 +106,24 @@ def replaced(claim: str, entry: str) -> bool:
         return False
     if said | gone <= slots.GENERIC:
         return False            # "kids" for "children": another word for the attribute, not another value
-    if set_aside and next(i for i, w in enumerate(a) if w in new) != next(i for i, w in enumerate(b) if w in lost):
-        return False            # "oat milk in coffee" for "drinks oat milk": detail added at one end, a verb gone at the other
+    if not (_at(a, new) == _at(b, lost) or not set_aside and _at(a[::-1], new) == _at(b[::-1], lost)):
+        return False            # "oat milk in coffee" for "drinks oat milk": detail added at one end, a verb gone at the
+        # other ("BA117 scheduled departure 6:30" for "Flight BA117 departs 6:30"): a swap sits in the word it replaces
     skip = new | lost | (_CARRIED if set_aside else frozenset())
     return [w for w in a if w not in skip] == [w for w in b if w not in skip] and len(a) - len(new) >= 2
+
+
+_NOUN_ENDING = re.compile(r"(?<=\w{4})(?:ure|ion|ment)s?$")
+
+
+def _form(word: str) -> str:
+    """A word's stem, a noun made of a verb read as the verb ("departure" is "depart", "payment" "pay")."""
+    return _stem(_NOUN_ENDING.sub("", word)).removesuffix("e")
+
+
+def _at(words: list[str], some: set[str]) -> int:
+    """Where the first of ``some`` sits in ``words``."""
+    return next(i for i, w in enumerate(words) if w in some)
 
 
 _ENUMERATORS = frozenset({"number", "no", "num", "nr", "item"})

@@ -72,6 +72,7 @@ def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
     ("my manager is Priya", "Priya's still my manager", "user"),    # "'s still" is "is", not Priya's own "still"
     ("Our head chef is Marco.", "Marco's always been our head chef.", "user"),
     ("gym is $45 a month", "forty-five bucks a month for the gym", "user"),     # a count in words (blind probe)
+    ("Flight BA117 LHR-JFK departs 18:30", "BA117 LHR-JFK scheduled departure 6:30 PM", "tool"),  # blind probe
 ])
 def test_a_restatement_in_another_shape_changes_nothing(first, then, source, tmp_path) -> None:
     engine, d, first_id = two(first, then, tmp_path, source=source)
@@ -98,6 +99,8 @@ def test_the_word_rules_hold_on_their_own() -> None:
     assert change.replaced("noor plays striker.", "noor plays in goal.")
     assert not change.replaced("oat milk in coffee.", "drinks oat milk.")
     assert not change.replaced("no, amy and mark", "and mark does fridays")    # a negation is no swapped value
+    assert not change.replaced("BA117 scheduled departure 6:30", "Flight BA117 departs 6:30")   # a word gone at the
+    assert change.replaced("spotify tier: individual", "subscriptions.spotify.tier = family")   # front, none swapped
     assert written_alike("Leo's in year 4.") == "Leo is in year 4."
     assert written_alike("Leo's school is Oakwood") == "Leo's school is Oakwood"   # a possessive stays one
     assert written_alike("Leo's back hurts") == "Leo's back hurts"
