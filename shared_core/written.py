@@ -78,6 +78,8 @@ def written_alike(text: str) -> str:
     its own format is not taken for a new value. Cached: an entry's text meets every later claim that grounds on it.
     (Each pattern but the street's and the counts' needs a digit.)"""
     text = _IS.sub(" is ", text)        # (prefiltered: a text without "'s" is returned as it is)
+    if _WEEKDAY.search(text):
+        text = _WEEKDAY.sub(_weekday, text)
     if _STREET.search(text):
         text = _STREET.sub(_street, text)
     if _NUMBER_WORD.search(text):
@@ -89,6 +91,17 @@ def written_alike(text: str) -> str:
     text = _SLASHED.sub(_slashed, text) if "/" in text else text
     text = _PERCENT.sub(lambda m: m.group(1) + (f".{m.group(2)}" if m.group(2) else ""), text) if "%" in text else text
     return _CLOCK.sub(_clock, _PHONE.sub(_phone, _DATE.sub(_date, _HTTP_STATUS.sub(r"\1", text))))
+
+
+_WEEKDAYS = {d[:3]: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}
+_WEEKDAY = Prefiltered(re.compile(r"(?<![\w'’])(mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?(?=\s*\d|[/:])", re.I))
+"""A weekday written short before its time or in a tool's list ("Fri 10:00", "Sat/Sun", "Sun: closed") is that weekday;
+"sat in traffic" and "sun is out" are words, and elsewhere ("tue-thu") a short day is left as written."""
+
+
+def _weekday(m: re.Match[str]) -> str:
+    day = _WEEKDAYS[m.group(1).lower()[:3]]
+    return day.capitalize() if m.group(1)[0].isupper() else day
 
 
 _PERCENT = re.compile(r"(\d+)\.(\d*?)0+(?=\s?%)")

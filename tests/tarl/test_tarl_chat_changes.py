@@ -73,6 +73,7 @@ def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
     ("Our head chef is Marco.", "Marco's always been our head chef.", "user"),
     ("gym is $45 a month", "forty-five bucks a month for the gym", "user"),     # a count in words (blind probe)
     ("Flight BA117 LHR-JFK departs 18:30", "BA117 LHR-JFK scheduled departure 6:30 PM", "tool"),  # blind probe
+    ("my meeting with the accountant is Friday at 10am", "Just confirming: accountant meeting, Fri 10:00.", "tool"),
 ])
 def test_a_restatement_in_another_shape_changes_nothing(first, then, source, tmp_path) -> None:
     engine, d, first_id = two(first, then, tmp_path, source=source)
@@ -104,6 +105,8 @@ def test_the_word_rules_hold_on_their_own() -> None:
     assert written_alike("Leo's in year 4.") == "Leo is in year 4."
     assert written_alike("Leo's school is Oakwood") == "Leo's school is Oakwood"   # a possessive stays one
     assert written_alike("Leo's back hurts") == "Leo's back hurts"
+    assert written_alike("Alarm: Sat/Sun 08:00") == "Alarm: Saturday/Sunday 8:00"      # a short day before its time
+    assert written_alike("sat in traffic, sun is out") == "sat in traffic, sun is out"
     assert records.said("Our plumber is Dave.") == {"plumber": "dave"}
     assert records.said("Dave fixed the boiler, he is great") == {}
     assert endings.ends("officially smoke-free since may") == ("smoke",)
