@@ -192,7 +192,13 @@ _KEYED = re.compile(r"^\s*[A-Za-z][\w /'.-]{2,60}?\s*:\s+\S")
 def _key_words(text: str) -> tuple[str, ...]:
     """The words of a note's label ("printer toner black: 15%"), or none for text that opens with no label."""
     words = _label(text) if _KEYED.match(text) else ()
+    while words and words[-1] in _RELABELLED:
+        words = words[:-1]
     return words if len(words) <= 6 else ()
+
+
+_RELABELLED = frozenset("updated changed amended corrected revised new now current latest".split())
+"""Words a label ends with to say its value moved ("delivery address updated: 4 Canal St"): no key of its own."""
 
 
 _ENDS = {frozenset(p.split("/")) for p in "in/out start/end from/to open/close opening/closing arrival/departure min/max "
