@@ -24,6 +24,7 @@ from .schema import Claim, Entry, Ledger
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@/:#-]*")
 _NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
+_INITIAL = re.compile(r"[A-Z]\.")
 _IDENT = re.compile(r"\b(?=[A-Za-z0-9_#-]*\d)(?=[A-Za-z0-9_#-]*[A-Za-z])[A-Za-z0-9_#-]{3,}\b")
 _NEGATION = Prefiltered(re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|cannot|without|stopped|quit|no longer|isn't|aren't|wasn't|"
@@ -118,13 +119,11 @@ sertraline up to 100mg" is the same prescription; a device's record read an hour
 
 @lru_cache(maxsize=65536)
 def entities(text: str) -> frozenset[str]:
-    """Capitalised words that are not sentence-initial: names, places, products."""
+    """Capitalised words that are not sentence-initial: names, places, products (an initial's stop ends no sentence)."""
     words = text.split()
-    out = set()
-    for i, w in enumerate(words):
-        if i and w[:1].isupper() and not words[i - 1].endswith((".", ":", "!", "?")):
-            out.add(w.strip(".,!?;:'\"()").lower())
-    return frozenset(out - STOP - {""})
+    ends = [w.endswith((".", ":", "!", "?")) and not _INITIAL.fullmatch(w) for w in words]   # "A. Chen": a name
+    names = {w.strip(".,!?;:'\"()[]{}").lower() for i, w in enumerate(words) if i and w[:1].isupper() and not ends[i - 1]}
+    return frozenset(names - STOP - {""})
 
 
 def _values(text: str) -> set[str]:
