@@ -84,7 +84,7 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     one thing, whatever the texts' subjects ("Tom passed away" under the key ``pet``): a key holds one value."""
     if mine.explicit is not None and mine.explicit == theirs.explicit:
         return False
-    if _other_call(claim, entry) or records.other(claim, entry) or contrast.apart(claim, entry) or (
+    if _other_call(claim, entry) or records.other(claim, entry) or records.created(claim) or contrast.apart(claim, entry) or (
             tense.reported(claim) and tense.reported(entry) and not restated(claim, entry)):
         return True
     if any(s.subject is None and not slots.pronoun(t) and kin.about_relative(o, t) for s, t, o in ((mine, claim, entry),

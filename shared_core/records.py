@@ -175,6 +175,16 @@ _IDENTITY = re.compile(r"(?:^|[._])(?:id|uuid|sku|ref)$|^(?:host|hostname|flag|d
 """A field that names which thing a record is (its id, host, flag), not a state of that thing."""
 
 
+_CREATED = Prefiltered(re.compile(r"^\W*(?:[A-Za-z][\w-]*\s+){0,3}?(?:created|added|set up)\s*:", re.I))
+"""A tool's note of a thing it just made ("Alarm created: Sat/Sun 08:00"); not "new number: ..." (a user's new value),
+nor "booked" or "scheduled" (a booking moved is booked again)."""
+
+
+def created(text: str) -> bool:
+    """The text reports a thing made: another thing than any held before it, never one of them changing."""
+    return bool(_CREATED.search(text))
+
+
 def other(claim: str, entry: str) -> bool:
     """Two records of different things: a field naming the thing (``_IDENTITY``) that both hold differs
     ("host": "pg-replica" is not the record of "host": "pg-main", whatever else they share); or two notes whose

@@ -240,7 +240,9 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     ("the kids' dentist is Dr Lee", "my dentist is Dr Shah"),                   # a relative's, then the user's own
     ("the twins' school is St Mary's", "my school is Trinity"),
     ("my car insurance is with Admiral, renews in March", "home insurance is with Aviva, renews october"),  # "car" is
-])                                                                  # a family's cue, here of the insurance's kind
+                                                                    # a family's cue, here of the insurance's kind
+    ("Standing order: £50 to Savings on the 1st", "Standing order created: £20 to Holiday fund on the 15th"),  # made
+])
 def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
 
