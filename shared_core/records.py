@@ -171,7 +171,7 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
 
 
 _IDENTITY = re.compile(r"(?:^|[._])(?:id|uuid|sku|ref)$|^(?:host|hostname|flag|device|order|ticket|invoice|reservation|"
-                       r"booking|confirmation|pnr|issue)$")
+                       r"booking|confirmation|pnr|issue|workspace|tenant|repo|repository|project|customer|client)$")
 """A field that names which thing a record is (its id, host, flag), not a state of that thing."""
 
 

@@ -335,8 +335,10 @@ def test_tool_records_of_two_orders_stay_two() -> None:
         said(engine, [('{"order": "#501", "depot": "D-1", "status": "packed"}', "tool"),
                       ('{"order": "#502", "depot": "D-2", "status": "packed"}', "tool"),
                       ('{"from": "billing@acme.test", "subject": "Invoice INV-0932", "amount": "£480.00"}', "tool"),
-                      ('{"from": "billing@acme.test", "subject": "Invoice INV-0941", "amount": "£95.00"}', "tool")])
-        assert len(engine.accepted("c")) == 4
+                      ('{"from": "billing@acme.test", "subject": "Invoice INV-0941", "amount": "£95.00"}', "tool"),
+                      ('{"workspace": "acme", "plan": "pro", "seats": 5}', "tool"),       # a field that names the thing
+                      ('{"workspace": "beta-labs", "plan": "starter", "seats": 2}', "tool")])
+        assert len(engine.accepted("c")) == 6
 
 
 def test_two_facts_on_one_topic_stay_two_when_only_one_side_names_an_attribute() -> None:
