@@ -289,6 +289,10 @@ def test_a_state_said_to_have_ended_is_never_dropped_as_a_repeat() -> None:
         first, off = said(engine, [("The user's flight to Oslo is on 3 June.", "user"),
                                    ("The user's flight to Oslo was cancelled.", "user")])
         assert off.action is Action.REVISE and off.target_id == first.entry_id
+    with MemoryEngine.open() as engine:
+        first, closed = said(engine, [("User banks with Barclays", "assistant"),
+                                      ("closed my barclays account, everything's with monzo", "user")])
+        assert closed.action is Action.REVISE and closed.target_id == first.entry_id
 
 
 def test_a_member_who_left_the_user_s_team_leaves_its_entry() -> None:
