@@ -188,8 +188,8 @@ def _subject(text: str) -> tuple[str | None, str]:
         tokens = tokens[1:]
     name = []
     for t in tokens[:3]:
-        if not t[:1].isupper() or (not name and t.strip(".,!?;:'\"").lower() in _COMMON_INITIAL):
-            break
+        if not t[:1].isupper() or t.endswith(":") or (not name and t.strip(".,!?;:'\"").lower() in _COMMON_INITIAL):
+            break       # ("Plan: Premium": a label, then its value; no one's name)
         name.append(t.strip(".,!?;:'\""))
     after = [t.lower() for t in tokens[len(name):len(name) + 2]] if name else []
     if name and family(" ".join(name)) is None and any(

@@ -148,6 +148,7 @@ def test_a_timestamp_s_zone_names_no_timezone() -> None:
     ("thermostat: 19C", "thermostat: 21C", "tool"),             # a value shaped like an id is the key's value (blind probe)
     ("Parcel 7731 delivery address: 12 Oak Road", "Parcel 7731 delivery address updated: 4 Canal St", "tool"),  # no new key
     ("Ticket SUP-2210 assignee: J. Moreno", "SUP-2210 reassigned to A. Chen", "tool"),    # an initial's stop ends no sentence
+    ("Plan: Basic", "Plan: Premium, billed monthly", "tool"),       # a label before a capitalised value: no one's name
 ])
 def test_a_key_s_new_value_revises_its_note(first, then, source, tmp_path) -> None:
     revised(first, then, tmp_path, source)
