@@ -53,8 +53,8 @@ _MINE = frozenset("my our still now also not just always never finally really al
 _DETERMINER_NP = re.compile(r"\b(?:the|my|our|your|this|that)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.I)
 _VERBISH = frozenset(
     "is are was were be been has have had will would can does do did ships shipped runs run lives moved got "
-    "goes went says said now still just also".split()
-)
+    "goes went says said now still just also eat eats ate drink drinks like likes love loves hate hates need needs use uses "
+    "want wants prefer prefers take takes play plays work works get gets sleep sleeps".split())
 _ADVERBS = frozenset("now still just also".split())
 _NOT_VERBS = frozenset("as us always sometimes perhaps thanks yes plus less unless his its hers ours yours theirs this "
                        "thus".split())
@@ -197,7 +197,7 @@ def _subject(text: str) -> tuple[str | None, str]:
             or v in ("doesn't", "isn't", "hasn't", "didn't") for v in after):
         return " ".join(name).lower(), " ".join(tokens[len(name):])
     if (m := _DETERMINER_NP.search(text)) and m.start() <= 12:      # a thing named at the front: "the keys are ..."
-        words = [w for w in m.group(1).lower().split() if w not in _VERBISH and w not in STOP]
+        words = [w for w in m.group(1).lower().split() if w not in STOP]
         cut = []
         for w in words:
             if w in _VERBISH:

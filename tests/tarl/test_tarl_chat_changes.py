@@ -94,6 +94,7 @@ def test_things_a_list_names_by_one_letter_are_different_things(tmp_path) -> Non
     assert slots.of("Room C is booked by finance.").subject == "room#c"
     assert slots.of("Order A-1001 shipped").subject == "order#a-1001"
     assert slots.of("I need a room. A big one.").subject == "user"
+    assert slots.of("The rabbits eat Burgess Excel pellets.").subject == "the rabbits"    # the noun phrase ends at its verb
 
 
 def test_the_word_rules_hold_on_their_own() -> None:
