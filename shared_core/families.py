@@ -25,8 +25,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("diet", r"vegetarian|veggie|vegan|pescatarian|keto|diet|eat(?:s|ing)? (?:meat|everything|anything)|omnivore|gluten[- ]free|"
              r"halal|kosher|plant[- ]based", False),
     ("seat", r"seats?|aisle|window seat", False),
-    ("sleep", r"bedtime|bed by|go to bed|goes to bed|asleep|sleeps?|wake up|wakes up|woke up|up at \d|"
-              r"morning person|night owl", False),
+    ("sleep", r"bedtime|bed by|go to bed|goes to bed|asleep|sleeps?|wake up|wakes up|woke up|gets? up at|"
+              r"up at \d{1,2}(?:[:.]\d\d)?(?: ?[ap]m)?|morning person|night owl", False),
     ("timezone", r"time ?zone|(?:utc|gmt|cet|cest|est|edt|pst|pdt|eastern|pacific|central|mountain|london|"
                  r"\w+ standard) time|utc[+-]\d+|"
                  r"(?<!\d )(?<!am )(?<!pm )"          # a zone's code said alone, not a timestamp's ("07:41 UTC")
