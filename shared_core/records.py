@@ -123,10 +123,20 @@ def confirms(claim: str, entry: str, keys: frozenset[str], people: frozenset[str
     if fields(claim) and fields(entry):
         return compare(claim, entry) is False       # (None: no field both hold says, the claim's are news)
     call = _CALL.match(claim)
-    if _MOVED.search(claim[:call.end() - 2] + claim[call.end():] if call else claim):
+    if _MOVED.search(_unstamped(claim[:call.end() - 2] + claim[call.end():] if call else claim)):
         return False
     record = bool(call or _OUTPUT.match(claim) or fields(claim))
     return names_every_value(claim, entry, keys | people) and (record or names_every_value(entry, claim, keys))
+
+
+_STAMP = re.compile(r"[\"'](?:\w+_)?(?:updated|modified|synced|changed)(?:_at|_on)?[\"']\s*:|"
+                    r"\b(?:\w+_(?:updated|modified|synced)|(?:updated|modified|synced)_(?:at|on))\b\s*[:=]", re.I)
+"""A record's field that says when it was read or last written ("updated": "day 1", last_updated=...): no move (a
+label's own word, "address updated: 4 Canal St", is one)."""
+
+
+def _unstamped(text: str) -> str:
+    return _STAMP.sub(" ", text) if "updated" in text or "modified" in text or "synced" in text or "changed" in text else text
 
 
 def one_key(claim: str, entry: str) -> bool:

@@ -78,6 +78,8 @@ def test_a_tool_confirms_only_a_value_it_reads_again() -> None:
     assert not confirms('config.get("checkout.max_retries") -> 3', "bumped max retries to 5 in prod", frozenset())
     assert not confirms("INC-2291 status changed: open -> resolved", "INC-2291 is open, with Marco", frozenset({"inc-2291"}))
     assert not confirms("todo.complete(18) -> {\"id\": 18}", "todo 18: call mom on sunday", frozenset())
+    assert confirms('{"order_id": "88123", "ship_to": "40 Quay St", "updated": "day 1"}',       # when it was read,
+                    "send 88123 to my work instead, 40 Quay St", frozenset({"88123"}))        # no move
     assert confirms("Calendar shows the dentist appointment on 14 May at 10:00.",
                     "The user has a dentist appointment on 14 May at 10:00.", frozenset())
     assert not confirms("Parkside Vets: Biscuit is due his annual booster on 21 Aug",
