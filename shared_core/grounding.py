@@ -19,7 +19,7 @@ import numpy as np
 from .cuescan import Prefiltered, has_digit
 from .reliability import CONSIDERING
 from .tense import USED_TO, USED_TO_RX
-from .written import plain_number, written_alike
+from .written import plain_number, unphoned, written_alike
 from .schema import Claim, Entry, Ledger
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@/:#-]*")
@@ -163,7 +163,7 @@ def value_replaced(claim: str, entry: str) -> bool:
 def names_every_value(claim: str, entry: str, keys: frozenset[str] = frozenset()) -> bool:
     """The claim names every value (number, id, name) the entry names, its thing's key aside, and there is one; as
     written alike and as typed ("09:30" of a timestamp), a phone number only alike ("415-555-0188", "+14155550188")."""
-    values = {v for v in _values(written_alike(entry)) | {n for n in numbers(entry) if sum(c.isdigit() for c in n) < 7}
+    values = {v for v in _values(written_alike(entry)) | {n for n in numbers(unphoned(entry)) if sum(c.isdigit() for c in n) < 7}
               if (len(v) > 1 or v.isdigit()) and not any(v in k or k in v for k in keys)}
     words = _words(written_alike(claim)) | _words(claim) | numbers(claim)
     return bool(values) and all(_named(v, words) for v in values)

@@ -64,6 +64,11 @@ def _date(m: re.Match[str]) -> str:
     return f" {name}-{day}{' ' + year if year else ''} "
 
 
+def unphoned(text: str) -> str:
+    """The text without its phone numbers: their digit groups ("+351 936 100 245") are no numbers of their own."""
+    return _PHONE.sub(" ", text) if has_digit(text) else text
+
+
 def _phone(m: re.Match[str]) -> str:
     digits = re.sub(r"\D", "", m.group())
     return f" {digits[-10:]} " if len(digits) >= 9 else m.group()

@@ -88,6 +88,7 @@ def test_a_tool_confirms_only_a_value_it_reads_again() -> None:
     assert confirms('$ aws eks describe-cluster --name prod --query cluster.arn\n"arn:aws:eks:eu-west-1:1234:cluster/prod"',
                     "The prod EKS cluster is in eu-west-1.", frozenset())      # a path's part names the region
     assert confirms('{"caller_id": "+14155550188", "line_type": "mobile"}', "new number, 415-555-0188", frozenset())
+    assert confirms('{"name": "Ines", "mobile": "+351936100245"}', "new sim, new number: +351 936 100 245", frozenset())
     assert not confirms("Martin Mark views this period as a setback in his career.", "Martin Mark enjoys jazz.",
                         frozenset(), frozenset({"martin", "mark"}))      # the person both are about is no value
     assert not confirms('POST /contacts/ct_88a1/tags {"tag": "vip"} -> 201 {"tags": ["enterprise", "vip"]}',
