@@ -88,7 +88,8 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
             tense.reported(claim) and tense.reported(entry) and not restated(claim, entry)):
         return True
     if any(s.subject is None and not slots.pronoun(t) and kin.about_relative(o, t) for s, t, o in ((mine, claim, entry),
-                                                                                          (theirs, entry, claim))):
+                                                                                          (theirs, entry, claim))) \
+            and not linking.names_thing(claim, entry):     # ("Tesla Model 3 still going strong" names the wife's car)
         return True         # "my partner is a celtics fan" is not about "warriors fan since the we believe team"
     if slots.same_subject(mine, theirs):
         return False

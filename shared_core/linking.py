@@ -325,3 +325,8 @@ class PairModel:
 def default() -> PairModel | None:
     """The shipped linker, or None before one was trained (the lexicon's identity then decides alone)."""
     return PairModel.load(WEIGHTS, NAMES) if WEIGHTS.exists() else None
+
+
+def names_thing(claim: str, entry: str) -> bool:
+    """Both texts name one thing by a name or a number ("Deloitte", "Model 3"), not only by a common word ("fan")."""
+    return bool(specific(claim) & specific(entry) & (entities(claim) | entities(entry) | numbers(claim)))

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 import pytest
 
-from shared_core import Claim, MemoryEngine, change, contrast, endings, kin, members, records, slots
+from shared_core import Claim, MemoryEngine, change, contrast, endings, kin, linking, members, records, slots
 from shared_core.schema import Action
 from shared_core.grounding import claim_features
 from shared_core.quantities import nudges, quantities
@@ -387,6 +387,8 @@ def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
     assert slots.infer("Mia's little brother Sam is 4").subject == "mia.brother"       # a ranked relative of Mia's
     assert not kin.about_relative("my dentist is dr okafor", "seen by Dr Okafor")    # a role the user has filled
     assert not kin.about_relative("my sister lives in glasgow", "sis moved down to manchester")    # "sis" names her
+    assert linking.names_thing("Tesla Model 3 still going strong", "my wife drives a Tesla Model 3")   # her car again
+    assert not linking.names_thing("warriors fan since the we believe team", "my partner is a celtics fan")
 
 
 @pytest.mark.parametrize(("first", "then", "source"), [
