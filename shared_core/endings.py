@@ -18,7 +18,8 @@ from .index.embedders import _stem
 from .linking import specific
 
 _ENDS = Prefiltered(re.compile(
-    r"\b(?:ditch(?:ed|ing)?|clos(?:ed|ing)|dump(?:ed|ing)?|left|leaving|quit(?:ting)?|finished|sold|selling|cancel(?:l?ed|l?ing)?|"
+    r"\b(?:ditch(?:ed|ing)?|clos(?:ed|ing)|dump(?:ed|ing)?|left|leaving|quit(?:ting)?|finished|sold|selling|"
+    r"cancel(?:l?ed|l?ing)?|"
     r"remov(?:e|ed|ing)|delet(?:e|ed|ing)|uninstall(?:ed|ing)?|drop(?= the\b)|scrap|"
     r"swap(?=\s+(?:(?:the|my|our|out)\s+)?(?:[\w'-]+\s+){1,2}for\b)|(?:gone|went|going) (?:right |completely |totally )?off|"
     r"dropp(?:ed|ing)|g[ai]ven? up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
@@ -52,7 +53,8 @@ def ends(text: str) -> tuple[str, ...]:
     ends nothing. Cached per text: ``ended`` and ``revived`` read both texts of a pair, each both ways."""
     return tuple(_stem(next(g for g in m.groups() if g).lower().removesuffix("'s"))
                  for m in (*_ENDS.finditer(text), *_GONE.finditer(text), *_APART.finditer(text),
-                           *_HANDED.finditer(text), *_TAKEN_OFF.finditer(text), *_FREE.finditer(text)))
+                           *_HANDED.finditer(text), *_TAKEN_OFF.finditer(text), *_FREE.finditer(text),
+                           *_REMOVED.finditer(text)))
 
 
 def revived(claim: str, entry: str) -> bool:
@@ -95,6 +97,8 @@ _FREE = Prefiltered(re.compile(r"\b(?:been|now|officially|i'?m|im|went|gone|goin
                                r"\d+\s+(?:days?|weeks?|months?|years?))\s+([a-z]+)(?:-|\s)free\b(?!\s+(?:of|to|for)\b)", re.I))
 """A habit given up, said of the habit: "3 months smoke free" ends the entry that says the user smokes (a thing
 described as free of something, "peat-free compost", "meat-free recipes", ends nothing)."""
+_REMOVED = Prefiltered(re.compile(r"[\"']?(?:removed|deleted|revoked)[\"']?\s*[:=]\s*[\"']?([\w@-]+)", re.I))
+"""A record's field naming who or what was taken out ('"removed": "sana.q"'): it ends that member's entry."""
 _APART = Prefiltered(re.compile(r"\b([\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?"
                                 r"(?:broke up|split up|split|separated|divorced|called it (?:off|quits))\b", re.I))
 """A couple that ended, said of the other person: "Sam and I broke up" ends the entry that holds Sam."""

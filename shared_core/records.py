@@ -181,7 +181,7 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
 
 
 _IDENTITY = re.compile(r"(?:^|[._])(?:id|uuid|sku|ref)$|^(?:host|hostname|flag|device|order|ticket|invoice|reservation|"
-                       r"booking|confirmation|pnr|issue|workspace|tenant|repo|repository|project|customer|client)$")
+                       r"booking|confirmation|pnr|issue|workspace|tenant|repo|repository|project|customer|client|added|member)$")
 """A field that names which thing a record is (its id, host, flag), not a state of that thing."""
 
 
@@ -201,7 +201,15 @@ def other(claim: str, entry: str) -> bool:
     labels name two keys of one kind (``_other_labels``)."""
     a, b = fields(claim), fields(entry)
     return bool(a and b) and any(_name(a[k]) != _name(b[k]) for k in a.keys() & b.keys() if _IDENTITY.search(k)) \
-        or _other_labels(claim, entry)
+        or _other_labels(claim, entry) or _other_keys(claim, entry)
+
+
+def _other_keys(claim: str, entry: str) -> bool:
+    """One command writing other keys ("settings.update {"notifications": "email"}" after "settings.update {"theme":
+    "dark"}"): other settings, none of them changed."""
+    a, b = claim.split(None, 1), entry.split(None, 1)
+    return len(a) == len(b) == 2 and a[0] == b[0] and "{" in a[1] and "{" in b[1] \
+        and bool(_fields(a[1])) and bool(_fields(b[1])) and _fields(a[1]).keys().isdisjoint(_fields(b[1]))
 
 
 _KEYED = re.compile(r"^\s*[A-Za-z][\w /'.-]{2,60}?\s*:\s+\S")

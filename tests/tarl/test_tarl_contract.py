@@ -341,8 +341,14 @@ def test_tool_records_of_two_orders_stay_two() -> None:
                       ('{"from": "billing@acme.test", "subject": "Invoice INV-0932", "amount": "£480.00"}', "tool"),
                       ('{"from": "billing@acme.test", "subject": "Invoice INV-0941", "amount": "£95.00"}', "tool"),
                       ('{"workspace": "acme", "plan": "pro", "seats": 5}', "tool"),       # a field that names the thing
-                      ('{"workspace": "beta-labs", "plan": "starter", "seats": 2}', "tool")])
-        assert len(engine.accepted("c")) == 6
+                      ('{"workspace": "beta-labs", "plan": "starter", "seats": 2}', "tool"),
+                      ('{"group": "prod-admins", "added": "sana.q"}', "tool"),            # one member more
+                      ('{"group": "prod-admins", "added": "luis.m"}', "tool"),
+                      ('settings.update {"theme": "dark"}', "tool"),                      # one command, other keys
+                      ('settings.update {"notifications": "email"}', "tool")])
+        assert len(engine.accepted("c")) == 10
+        (gone,) = said(engine, [('{"group": "prod-admins", "removed": "sana.q", "reason": "left company"}', "tool")], start=20)
+        assert gone.action is Action.REVISE and len(engine.accepted("c")) == 10
 
 
 def test_two_facts_on_one_topic_stay_two_when_only_one_side_names_an_attribute() -> None:
