@@ -136,7 +136,7 @@ label's own word, "address updated: 4 Canal St", is one)."""
 
 
 def _unstamped(text: str) -> str:
-    return _STAMP.sub(" ", text) if "updated" in text or "modified" in text or "synced" in text or "changed" in text else text
+    return _STAMP.sub(" ", text)
 
 
 def one_key(claim: str, entry: str) -> bool:
@@ -208,8 +208,10 @@ def _other_keys(claim: str, entry: str) -> bool:
     """One command writing other keys ("settings.update {"notifications": "email"}" after "settings.update {"theme":
     "dark"}"): other settings, none of them changed."""
     a, b = claim.split(None, 1), entry.split(None, 1)
-    return len(a) == len(b) == 2 and a[0] == b[0] and "{" in a[1] and "{" in b[1] \
-        and bool(_fields(a[1])) and bool(_fields(b[1])) and _fields(a[1]).keys().isdisjoint(_fields(b[1]))
+    if not (len(a) == len(b) == 2 and a[0] == b[0] and "{" in a[1] and "{" in b[1]):
+        return False
+    written, held = _fields(a[1]), _fields(b[1])
+    return bool(written) and bool(held) and written.keys().isdisjoint(held)
 
 
 _KEYED = re.compile(r"^\s*[A-Za-z][\w /'.-]{2,60}?\s*:\s+\S")

@@ -79,9 +79,9 @@ def written_alike(text: str) -> str:
     """One spelling for the values people write in many ways: a time of day as ``H:MM`` on a twelve-hour clock
     ("4pm", "4:00 PM", "16:00", "at 4"), a phone number as its last ten digits ("+14155550188", "415-555-0188"), a
     day as ``oct-12`` ("2024-10-12", "12 Oct", "12/10/2024"), a count as digits ("two", "forty-five"), a rate without
-    trailing zeros ("4.20%") and a street's kind in full ("Rd", "St,"), so a tool that restates what the user said in
-    its own format is not taken for a new value. Cached: an entry's text meets every later claim that grounds on it.
-    (Each pattern but the street's and the counts' needs a digit.)"""
+    trailing zeros ("4.20%"), a street's kind and a short weekday in full ("Rd", "St,", "Fri 10:00"), so a tool that
+    restates what the user said in its own format is not taken for a new value. Cached: an entry's text meets every
+    later claim that grounds on it. (Each pattern but the street's, the counts' and the weekdays' needs a digit.)"""
     text = _IS.sub(" is ", text)        # (prefiltered: a text without "'s" is returned as it is)
     if _WEEKDAY.search(text):
         text = _WEEKDAY.sub(_weekday, text)
