@@ -49,8 +49,8 @@ def moves(claim: str, entry: str) -> bool:
     return bool(said) and bool(held := moments(entry)) and bool(said - held)
 
 
-_DAYS = {d: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}
-_DAYS.update({d[:3]: d for d in _DAYS} | {d + "s": d for d in _DAYS}
+DAYS = {d: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}
+DAYS.update({d[:3]: d for d in DAYS} | {d + "s": d for d in DAYS}
              | {"weds": "wednesday", "tues": "tuesday", "thurs": "thursday"})
 
 
@@ -64,7 +64,7 @@ def other_day(a: list[str], b: list[str]) -> bool:
     december" about "my fellowship ends in august": each side names a weekday (or a month) the other lacks.
     Both are closed classes: about the same thing, another one is another value, however the rest is
     worded (a day only added, "and fridays too", is not a change)."""
-    days = [{_DAYS[w] for w in ws if w in _DAYS} for ws in (a, b)]
+    days = [{DAYS[w] for w in ws if w in DAYS} for ws in (a, b)]
     months = [{_MONTH_NAMES[w] for w in ws if w in _MONTH_NAMES} | _may(ws) for ws in (a, b)]
     return any(x - y and y - x for x, y in (days, months))
 

@@ -129,14 +129,15 @@ def confirms(claim: str, entry: str, keys: frozenset[str], people: frozenset[str
     return names_every_value(claim, entry, keys | people) and (record or names_every_value(entry, claim, keys))
 
 
-_STAMP = re.compile(r"[\"'](?:\w+_)?(?:updated|modified|synced|changed)(?:_at|_on)?[\"']\s*:|"
-                    r"\b(?:\w+_(?:updated|modified|synced)|(?:updated|modified|synced)_(?:at|on))\b\s*[:=]", re.I)
-"""A record's field that says when it was read or last written ("updated": "day 1", last_updated=...): no move (a
-label's own word, "address updated: 4 Canal St", is one)."""
-
-
 def _unstamped(text: str) -> str:
-    return _STAMP.sub(" ", text)
+    """The text without the keys of its fields that say when it was read (``_READ_AT``: "updated": "day 1",
+    last_updated=...): no move. Only a quoted or joined key is a field's; a label's own word ("address updated: 4 Canal
+    St") still reports one."""
+    cuts = [m.span("key") for m in _FIELD.finditer(text) if _READ_AT.search(key := m.group("key").lower())
+            and ("_" in key or "." in key or text[m.start("key") - 1:m.start("key")] in ("'", '"'))]
+    for start, end in reversed(cuts):
+        text = text[:start] + text[end:]
+    return text
 
 
 def one_key(claim: str, entry: str) -> bool:

@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 
 from .cuescan import Prefiltered, has_digit
+from .moments import DAYS
 
 _ZERO_FRACTION = re.compile(r"^(-?\d+)\.0+$")
 
@@ -98,14 +99,13 @@ def written_alike(text: str) -> str:
     return _CLOCK.sub(_clock, _PHONE.sub(_phone, _DATE.sub(_date, _HTTP_STATUS.sub(r"\1", text))))
 
 
-_WEEKDAYS = {d[:3]: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()}
 _WEEKDAY = Prefiltered(re.compile(r"(?<![\w'’])(mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?(?=\s*\d|[/:])", re.I))
 """A weekday written short before its time or in a tool's list ("Fri 10:00", "Sat/Sun", "Sun: closed") is that weekday;
 "sat in traffic" and "sun is out" are words, and elsewhere ("tue-thu") a short day is left as written."""
 
 
 def _weekday(m: re.Match[str]) -> str:
-    day = _WEEKDAYS[m.group(1).lower()[:3]]
+    day = DAYS[m.group(1).lower()[:3]]        # (the days as ``moments`` reads them)
     return day.capitalize() if m.group(1)[0].isupper() else day
 
 
