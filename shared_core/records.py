@@ -53,7 +53,10 @@ def _value(raw: str) -> str:
     return plain_number(_SPACES.sub(" ", raw.strip().strip("\"'").strip().lower()))
 
 
-_NOTE = re.compile(r"^\s*(?:[A-Za-z][\w-]*\s+){0,3}?([A-Za-z][\w-]{1,30}):\s*([^:;\n]{1,60}?)[.!]?\s*$")
+_RELABELLED = frozenset("updated changed amended corrected revised new now current latest".split())
+"""Words a label ends with to say its value moved ("delivery address updated: 4 Canal St"): no key of its own."""
+_NOTE = re.compile(r"^\s*(?:[A-Za-z][\w-]*\s+){0,3}?([A-Za-z][\w-]{1,30})"
+                   rf"(?:\s+(?:{'|'.join(_RELABELLED)}))?:\s*([^:;\n]{{1,60}}?)[.!]?\s*$", re.I)
 
 
 @lru_cache(maxsize=65536)
@@ -228,10 +231,6 @@ def _key_words(text: str) -> tuple[str, ...]:
     while words and words[-1] in _RELABELLED:
         words = words[:-1]
     return words if len(words) <= 6 else ()
-
-
-_RELABELLED = frozenset("updated changed amended corrected revised new now current latest".split())
-"""Words a label ends with to say its value moved ("delivery address updated: 4 Canal St"): no key of its own."""
 
 
 _ENDS = {frozenset(p.split("/")) for p in "in/out start/end from/to open/close opening/closing arrival/departure min/max "

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shared_core import Claim, MemoryEngine
-from shared_core.records import compare, confirms, fields
+from shared_core.records import compare, confirms, fields, note
 from shared_core.schema import Action
 
 T0 = datetime(2026, 4, 1, 9, 0, tzinfo=timezone.utc)
@@ -23,6 +23,14 @@ def test_fields_of_json_and_key_value_lines() -> None:
     assert fields("appt_id=GW-7781 clinician=Dr Hartley time=09:20 amount=120.0") == {
         "appt_id": "gw-7781", "clinician": "dr hartley", "time": "09:20", "amount": "120"}
     assert fields("the user lives in Porto") == {} and fields("Note: call Ana") == {}
+
+
+def test_a_note_s_label_ending_in_a_word_of_moving_names_the_key_before_it() -> None:
+    """"Status updated: shipped" is the status's note, as the label's words (``_key_words``) read it: "updated"
+    says the value moved, it is no key of its own."""
+    assert note("Status updated: shipped") == {"status": "shipped"} == note("Status: shipped")
+    assert note("Preferred airline changed: KLM") == {"airline": "klm"}
+    assert note("Delivery address: 4 Canal St") == {"address": "4 canal st"} == note("Delivery address updated: 4 Canal St")
 
 
 def test_a_call_s_arrow_and_parenthesis_end_a_bare_value() -> None:
