@@ -67,3 +67,11 @@ def asked(text: str) -> tuple[str, str] | None:
     if f is None:
         return None
     return f.group(1).lower(), f.group(2).split(",")[0].strip().lower().replace('"', "'")
+
+
+def other(claim: str, entry: str) -> bool:
+    """One function asked about something else (``config.get('retries')`` after ``config.get('timeout')``):
+    another record, whatever else the two share; ``config.set('timeout', 90)`` after ``config.set('timeout',
+    60)`` is the same one (its first argument names the record)."""
+    a, b = asked(claim), asked(entry)
+    return a is not None and b is not None and a[0] == b[0] and a[1] != b[1]

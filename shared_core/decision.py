@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import calls, change, chitchat, contrast, endings, grounding, linking, members, moments, pending, quantities, records
-from . import kin, slots, tense
+from . import kin, slots, tense, units
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered, has_digit
 from .executor import Step
@@ -84,7 +84,7 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     one thing, whatever the texts' subjects ("Tom passed away" under the key ``pet``): a key holds one value."""
     if mine.explicit is not None and mine.explicit == theirs.explicit:
         return False
-    if _other_call(claim, entry) or records.other(claim, entry) or records.created(claim) or contrast.apart(claim, entry) or (
+    if calls.other(claim, entry) or records.other(claim, entry) or records.created(claim) or contrast.apart(claim, entry) or (
             tense.reported(claim) and tense.reported(entry) and not restated(claim, entry)):
         return True
     if any(s.subject is None and not slots.pronoun(t) and kin.about_relative(o, t) for s, t, o in ((mine, claim, entry),
@@ -104,14 +104,6 @@ def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> b
     a, b = (linking.person_words(s.subject or "") for s in (mine, theirs))
     a, b = a - b, b - a         # the words that tell them apart: "Project Borealis" is not "Project Atlas"
     return bool(a and b) and not (a & linking.specific(entry) or b & linking.specific(claim))
-
-
-def _other_call(claim: str, entry: str) -> bool:
-    """One function asked about something else (``config.get('retries')`` after ``config.get('timeout')``):
-    another record, whatever else the two share; ``config.set('timeout', 90)`` after ``config.set('timeout',
-    60)`` is the same one (its first argument names the record)."""
-    a, b = calls.asked(claim), calls.asked(entry)
-    return a is not None and b is not None and a[0] == b[0] and a[1] != b[1]
 
 
 def _says_more(claim: str, entry: str) -> bool:
@@ -139,6 +131,8 @@ def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slo
     rows = [(e.text, theirs, sims.get(e.id, 0.0)) for e, theirs in kept]
     x = linking.matrix(claim.text, mine, rows, scored)
     p = linking.gated(model, x)
+    if units.amounts(claim.text):       # "im 183cm": about the entry holding that amount in another unit ("6 ft tall")
+        p = np.where([units.same_amount(claim.text, e.text) for (e, _), s in zip(kept, scored) if s], 1.0, p)
     if _MOVED_ON.search(claim.text):     # "bo left for a startup" about "Bo is the other ML eng": the person
         words = linking.lower_words(claim.text)     # named moved on, so their entry is the one it changes
         named = np.asarray([_moved_on(mine, e.text, theirs, words) for (e, theirs), s in zip(kept, scored) if s])
@@ -323,6 +317,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
             best, theirs = next(((e, t) for *_, e, t, _ in scored if e.id == best.target_id   # about the Accepted
                                  and e.ledger is Ledger.ACCEPTED), (best, theirs))            # entry contested
         runner = scored[1][1] if len(scored) > 1 else 0.0
+        if (said := units.restated(claim.text, best.text)) != claim.text:     # "about 183cm" is "about 6 ft" for "6 ft
+            claim = claim.model_copy(update={"text": said})                    # tall": compared in the entry's unit
+            mine = slot_of(claim)
         sim = sims.get(best.id, 0.0)
         f = features(claim, best, sim, runner)
         if order := change.newer(claim.text, best.text):    # two records that say when they were read

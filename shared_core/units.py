@@ -1,0 +1,148 @@
+"""Units: one amount said in another unit ("6 ft" and "183 cm", "50 gallons" and "189 L", "68°F" and "20°C").
+
+Why its own test: the comparisons downstream read numbers as written, so an amount converted by a person or a tool
+(a thermostat app in Fahrenheit, a nurse in centimetres, an odometer in km) reads as a new number, a change, where it
+is the same amount again; and an amount that did move, said in another unit, shares no number with the entry it moves.
+A claim's amount is rewritten in the entry's unit before the two are compared: as the entry wrote it where it is the
+same amount, else as converted, so the number that moved is the only difference left.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from .cuescan import Prefiltered
+
+_UNITS: dict[str, tuple[str, float, float]] = {}
+"""A unit's spelling -> (what it measures, factor to the base unit, offset added before the factor)."""
+for _names, _kind, _factor in (
+        ("mm", "length", 0.001), ("cm", "length", 0.01), ("km kms kilometres kilometers kilometre kilometer", "length", 1000),
+        ("metres meters metre meter", "length", 1.0), ("ft feet foot", "length", 0.3048), ("inches inch", "length", 0.0254),
+        ("yd yds yards yard", "length", 0.9144), ("mi miles mile", "length", 1609.344),
+        ("mg", "mass", 1e-6), ("g grams gram", "mass", 0.001), ("kg kgs kilos kilo kilograms kilogram", "mass", 1.0),
+        ("lb lbs pounds pound", "mass", 0.45359237), ("oz ounces ounce", "mass", 0.028349523), ("stone", "mass", 6.35029318),
+        ("ml", "volume", 0.001), ("l litres liters litre liter", "volume", 1.0), ("gal gallons gallon", "volume", 3.785411784),
+        ("psi", "pressure", 6.894757), ("bar", "pressure", 100.0), ("kpa", "pressure", 1.0),
+        ("mph", "speed", 1.609344), ("km/h kph kmh", "speed", 1.0),
+        ("m² m2 sqm", "area", 1.0), ("ft² ft2 sqft", "area", 0.09290304)):
+    for _name in _names.split():
+        _UNITS[_name] = (_kind, _factor, 0.0)
+_AREA = {r"sq\.?\s?ft|square\s+f(?:ee|oo)t": "sqft", r"sq\.?\s?m|square\s+met(?:re|er)s?": "sqm"}
+_HEAT = {r"°\s?c|degrees?\s+c(?:elsius)?|celsius|c": "c", r"°\s?f|degrees?\s+f(?:ahrenheit)?|fahrenheit|f": "f"}
+_UNITS["c"], _UNITS["f"], _UNITS["in"] = ("heat", 1.0, 0.0), ("heat", 5 / 9, -32.0), ("length", 0.0254, 0.0)
+
+_SPELLED = "|".join(sorted((re.escape(u) for u in _UNITS if u not in ("c", "f", "in")), key=len, reverse=True))
+_AMOUNT = Prefiltered(re.compile(
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s?"
+    rf"({'|'.join(_AREA)}|{'|'.join(_HEAT)}|{_SPELLED})(?![\w²])", re.I))
+_TALL = re.compile(r"(?<![\w.])(\d)\s?(?:'|’|ft|feet|foot)\s?(\d{1,2})\s?(?:\"|”|''|in\b|inch(?:es)?\b)?", re.I)
+"""A height in feet and inches ("5'9\"", "5 ft 9", "5 foot 9 in")."""
+_WARM = re.compile(r"°|\b(?:temp\w*|thermostat|setpoint|heat\w*|cool\w*|weather|forecast|oven|fridge|freezer|fever|"
+                   r"outside|indoors?|degrees?|warm|cold|hot)\b", re.I)
+"""A text about heat: only there is a bare "20 C" or "68F" a temperature ("flat 4F" is a flat)."""
+SLACK, ROUGH = 0.01, 0.03
+"""How far a converted amount may sit from the other and still be it (an odometer's 42,300 mi as 68,077 km), and how
+far a loosely written one may at most."""
+
+
+class Amount(NamedTuple):
+    start: int
+    end: int
+    kind: str
+    base: float            # in the kind's base unit (m, kg, l, kPa, km/h, m², °C)
+    value: float           # as written
+    places: int            # decimals written
+    unit: str              # its key in ``_UNITS``
+
+
+def _unit(word: str) -> str:
+    low = re.sub(r"\s+", " ", word.lower())
+    for table in (_AREA, _HEAT):
+        for spelled, name in table.items():
+            if re.fullmatch(spelled, low):
+                return name
+    return low
+
+
+@lru_cache(maxsize=65536)
+def amounts(text: str) -> tuple[Amount, ...]:
+    """The amounts a text states with a unit this module converts, in order."""
+    out: list[Amount] = []
+    warm = None
+    for m in _TALL.finditer(text):
+        inches = int(m.group(1)) * 12 + int(m.group(2))
+        out.append(Amount(m.start(), m.end(), "length", inches * 0.0254, inches, 0, "in"))
+    for m in _AMOUNT.finditer(text):
+        if any(a.start <= m.start() < a.end for a in out):
+            continue
+        unit = _unit(m.group(3))
+        if unit in "cf" and "°" not in m.group(3) and not (warm := _WARM.search(text) if warm is None else warm):
+            continue
+        kind, factor, offset = _UNITS[unit]
+        value = float(m.group(1).replace(",", "") + "." + (m.group(2) or "0"))
+        out.append(Amount(m.start(), m.end(), kind, (value + offset) * factor, value, len(m.group(2) or ""), unit))
+    return tuple(sorted(out))
+
+
+def _in(amount: Amount, other: Amount) -> float:
+    """``amount`` in ``other``'s unit."""
+    _, factor, offset = _UNITS[other.unit]
+    return amount.base / factor - offset
+
+
+def _loose(a: Amount) -> float:
+    """How loosely an amount is written: half its last digit against its size ("6 ft" is loose, "183 cm" is not)."""
+    return 0.5 * 10 ** -a.places / max(abs(a.value), 1e-9)
+
+
+def same(a: Amount, b: Amount) -> bool:
+    """Two amounts of one kind in other units that are one amount: the loosely written one, converted, lands on the
+    other to within the last digit of either ("23 kg" is "50 lbs": 50.7 give or take the half kilo), but never further
+    than ``ROUGH`` ("6 ft" is not "190 cm") unless within ``SLACK``."""
+    rough, exact = sorted((a, b), key=_loose, reverse=True)
+    near = 0.5 * 10 ** -rough.places * _UNITS[rough.unit][1] / _UNITS[exact.unit][1]
+    size = abs(exact.value)
+    return abs(_in(rough, exact) - exact.value) <= max(0.5 * 10 ** -exact.places, SLACK * size, min(near, ROUGH * size))
+
+
+def _others(claim: str, entry: str) -> list[tuple[Amount, Amount]]:
+    """Each claim amount with the entry's amount of its kind in another unit, where the entry has one such."""
+    theirs = amounts(entry)
+    pairs = []
+    for a in amounts(claim):
+        kin = [b for b in theirs if b.kind == a.kind]
+        if len(kin) == 1 and kin[0].unit != a.unit:
+            pairs.append((a, kin[0]))
+    return pairs
+
+
+def restated(claim: str, entry: str) -> str:
+    """``claim`` with each amount the entry states in another unit written in the entry's: as the entry wrote it where
+    it is the same amount ("about 183cm" for "6 ft tall" reads "about 6 ft"), else converted at the entry's decimals."""
+    pairs = _others(claim, entry) if amounts(claim) else []
+    for a, b in sorted(pairs, reverse=True):
+        said = entry[b.start:b.end] if same(a, b) else f"{_moved(_in(a, b), b)} {_written(entry, b)}"
+        claim = claim[:a.start] + said + claim[a.end:]
+    return claim
+
+
+def _moved(value: float, other: Amount) -> str:
+    """A converted amount that is not ``other`` at ``other``'s decimals, with as many more as it takes to differ
+    from it ("190 cm" for "6 ft" is "6.2 ft", not "6 ft")."""
+    places = other.places
+    while round(value, places) == other.value and places < other.places + 2:
+        places += 1
+    return f"{value:.{places}f}"
+
+
+def _written(text: str, a: Amount) -> str:
+    """An amount's unit as its text writes it (the number's digits left out)."""
+    return re.sub(r"^[\d,.\s]+", "", text[a.start:a.end]) if a.unit != "in" else "in"
+
+
+def same_amount(claim: str, entry: str) -> bool:
+    """The claim states one of the entry's amounts in another unit: the amount is the link ("im about 183cm" is the
+    height "User is 6 ft tall" holds), as a moved number is in ``quantities.moves``."""
+    return bool(amounts(claim)) and any(same(a, b) for a, b in _others(claim, entry))

@@ -1,0 +1,82 @@
+"""One amount in another unit (``shared_core.units``): "183 cm" is "6 ft" said again, "190 cm" is not; through a real
+engine, a restatement in metric changes nothing and a converted amount that moved revises its entry."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from hypothesis import given
+from hypothesis import strategies as st
+import pytest
+
+from shared_core import Claim, MemoryEngine
+from shared_core.schema import Action
+from shared_core.units import amounts, restated, same_amount
+
+T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def test_amounts_read_the_units_people_and_tools_write() -> None:
+    assert [(a.kind, a.unit, a.value) for a in amounts("tank: 189 L, 50 gallons, 42,300 mi")] == [
+        ("volume", "l", 189.0), ("volume", "gallons", 50.0), ("length", "mi", 42300.0)]
+    assert [(a.unit, a.value) for a in amounts("She's 5'9\" and 4 ft 2 in")] == [("in", 69.0), ("in", 50.0)]
+    assert [a.unit for a in amounts("850 sq ft, 79 m², thermostat at 68F, 2.4 bar")] == ["sqft", "m²", "f", "bar"]
+    assert amounts("moved to flat 4F") == () and amounts("21st birthday, 5 in the morning") == ()
+
+
+@pytest.mark.parametrize(("claim", "entry", "same"), [
+    ("I'm 183 cm", "User is 6 ft tall.", True),
+    ("the nurse says 190 cm", "User is 6 ft tall.", False),      # a loose "6 ft" is not a licence for 6'3"
+    ("the blue suitcase is 50 lbs", "User's suitcase weighs 23 kg", True),    # 50.7, give or take the half kilo
+    ("I'm 78 kg these days", "User weighs 170 lbs", False),
+    ("OBD-II odometer: 68,077 km", "car.mileage = 42,300 mi", True),
+    ("thermostat at 68°F", "Thermostat setpoint: 20 C", True),
+    ("thermostat at 68°F", "Thermostat setpoint: 21°C", False),
+    ("parcel weight 2000 g", "Package weight: 2 kg.", True),
+])
+def test_one_amount_in_another_unit(claim, entry, same) -> None:
+    assert same_amount(claim, entry) is same
+
+
+def test_a_claim_is_compared_in_the_entry_s_unit() -> None:
+    assert restated("im about 183cm", "User is 6 ft tall") == "im about 6 ft"
+    assert restated("the nurse says 190 cm", "User is 6 ft tall") == "the nurse says 6.2 ft"    # never rounded onto it
+    assert restated("nest: target 68°F", "Thermostat setpoint: 21°C") == "nest: target 20 °C"
+    assert restated("the desk is 160 cm", "the shelf is 160 cm") == "the desk is 160 cm"      # one unit: left as said
+
+
+@given(st.floats(min_value=20, max_value=5000), st.sampled_from([("kg", "lbs", 2.20462), ("km", "miles", 0.621371),
+                                                                 ("l", "gallons", 0.264172), ("m²", "sq ft", 10.7639)]))
+def test_a_converted_amount_rounded_to_a_decimal_is_the_same_and_one_moved_a_tenth_is_not(value, units) -> None:
+    metric, other, factor = units
+    entry = f"stated as {value:.1f} {metric}"
+    assert same_amount(f"that is {value * factor:.1f} {other}", entry)
+    assert not same_amount(f"that is {value * factor * 1.1:.1f} {other}", entry)
+
+
+def two(first: str, then: str, tmp_path, source: str = "user") -> tuple[MemoryEngine, object, str]:
+    engine = MemoryEngine.open(tmp_path / "store")
+    first_id = engine.write(Claim(text=first, namespace="u", source="user", observed_at=T0)).entry_id
+    return engine, engine.write(Claim(text=then, namespace="u", source=source, observed_at=T0 + timedelta(days=1))), first_id
+
+
+@pytest.mark.parametrize(("first", "then", "source"), [
+    ("The fish tank holds 200 litres", "the tank is about 53 gallons", "user"),
+    ("User's dog Rolo weighs 14 kg", "rolo's around 31 lbs", "user"),
+    ("Living room thermostat setpoint: 20 C", "Thermostat setpoint: 68 F", "tool"),
+])
+def test_the_same_amount_in_another_unit_changes_nothing(first, then, source, tmp_path) -> None:
+    engine, d, first_id = two(first, then, tmp_path, source)
+    try:
+        assert d.action is Action.NOOP and d.target_id == first_id
+        assert [e.text for e in engine.state("u").accepted] == [first]
+    finally:
+        engine.close()
+
+
+def test_an_amount_that_moved_in_another_unit_revises_its_entry(tmp_path) -> None:
+    engine, d, first_id = two("Thermostat setpoint: 21°C", "Thermostat setpoint: 64°F", tmp_path, "tool")
+    try:
+        assert d.action is Action.REVISE and d.target_id == first_id
+    finally:
+        engine.close()
