@@ -45,6 +45,14 @@ def test_a_claim_is_compared_in_the_entry_s_unit() -> None:
     assert restated("the desk is 160 cm", "the shelf is 160 cm") == "the desk is 160 cm"      # one unit: left as said
 
 
+def test_thousands_are_written_as_the_entry_writes_them() -> None:
+    assert restated("on 45k a year", "User's salary is £45,000 a year") == "on 45,000 a year"
+    assert restated("bumped to 48k", "User's salary is £45,000 a year") == "bumped to 48,000"
+    assert restated("ad budget is $2,500 a month", "Monthly ad budget: 2.5k") == "ad budget is $2.5k a month"
+    assert restated("we've got 30 saved", "the deposit is 30k") == "we've got 30 saved"     # "30" is no thousands
+    assert restated("48k now", "45,000 or 46,000") == "48k now"         # two numbers: which one is unsaid
+
+
 @given(st.floats(min_value=20, max_value=5000), st.sampled_from([("kg", "lbs", 2.20462), ("km", "miles", 0.621371),
                                                                  ("l", "gallons", 0.264172), ("m²", "sq ft", 10.7639)]))
 def test_a_converted_amount_rounded_to_a_decimal_is_the_same_and_one_moved_a_tenth_is_not(value, units) -> None:
