@@ -81,13 +81,13 @@ _PLAIN = re.compile(r"\s*[A-Za-z][A-Za-z' -]*")
 
 def _bare(clause: str, labelled: bool) -> tuple[str, ...]:
     """A noun phrase of two or three words with no determiner, up to its verb ("home wifi password is ...", "personal
-    email is ...") or a note's colon ("Work email: ..."): read only where one ends it, since a bare sentence may as
-    well open with a verb or a name."""
+    email is ...") or a note's colon ("Work email: ..."), or in a label up to its preposition ("Outbound flight to
+    Lisbon: ..."): read only where one ends it, since a bare sentence may as well open with a verb or a name."""
     words = _parts(clause)
     if labelled and 2 <= len(words) <= HEAD and _PLAIN.fullmatch(clause):
         return tuple(words)
     n = _end(words)
-    return tuple(words[:n]) if n is not None and n >= 2 and words[n] in _VERB else ()
+    return tuple(words[:n]) if n is not None and n >= 2 and (words[n] in _VERB or labelled) else ()
 
 
 @lru_cache(maxsize=65536)

@@ -244,6 +244,8 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     ("my car insurance is with Admiral, renews in March", "home insurance is with Aviva, renews october"),  # "car" is
                                                                     # a family's cue, here of the insurance's kind
     ("Standing order: £50 to Savings on the 1st", "Standing order created: £20 to Holiday fund on the 15th"),  # made
+    ("Outbound train to Leeds: 08:15 from platform 3", "return train is the 17:40"),    # a label's phrase ends at "to"
+    ("Front door code for the office: 4471", "back door code is 9902"),
 ])
 def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
@@ -259,6 +261,7 @@ def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tm
     ("owner of payments-service: Priya", "owner of payments-service: Omar"),      # one compound, both sides
     ("the front-end team uses React", "the front-end team uses Vue now"),
     ("my car insurance is with Admiral", "car insurance is with Direct Line now, admiral wanted silly money"),
+    ("Outbound flight to Rome: AZ 201 on June 2", "outbound flight is AZ 205 now, they moved us"),
 ])
 def test_the_same_thing_changing_still_revises(first, then, tmp_path) -> None:
     revised(first, then, tmp_path)
