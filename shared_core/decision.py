@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import calls, change, chitchat, contrast, endings, grounding, linking, members, moments, pending, quantities, records
-from . import kin, slots, tense, units
+from . import initials, kin, slots, tense, units
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered, has_digit
 from .executor import Step
@@ -133,6 +133,7 @@ def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slo
     p = linking.gated(model, x)
     if units.amounts(claim.text):       # "im 183cm": about the entry holding that amount in another unit ("6 ft tall")
         p = np.where([units.same_amount(claim.text, e.text) for (e, _), s in zip(kept, scored) if s], 1.0, p)
+    p = np.where([initials.named(claim.text, e.text) for (e, _), s in zip(kept, scored) if s], np.maximum(p, model.threshold), p)
     if _MOVED_ON.search(claim.text):     # "bo left for a startup" about "Bo is the other ML eng": the person
         words = linking.lower_words(claim.text)     # named moved on, so their entry is the one it changes
         named = np.asarray([_moved_on(mine, e.text, theirs, words) for (e, theirs), s in zip(kept, scored) if s])
@@ -317,8 +318,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
             best, theirs = next(((e, t) for *_, e, t, _ in scored if e.id == best.target_id   # about the Accepted
                                  and e.ledger is Ledger.ACCEPTED), (best, theirs))            # entry contested
         runner = scored[1][1] if len(scored) > 1 else 0.0
-        if (said := units.restated(claim.text, best.text)) != claim.text:     # "about 183cm" is "about 6 ft" for "6 ft
-            claim = claim.model_copy(update={"text": said})                    # tall": compared in the entry's unit
+        if (said := initials.restated(units.restated(claim.text, best.text), best.text)) != claim.text:   # compared in
+            claim = claim.model_copy(update={"text": said})     # the entry's unit and words: "about 183cm" is "about 6 ft"
             mine = slot_of(claim)
         sim = sims.get(best.id, 0.0)
         f = features(claim, best, sim, runner)
