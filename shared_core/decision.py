@@ -133,7 +133,7 @@ def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slo
     p = linking.gated(model, x)
     if units.amounts(claim.text):       # "im 183cm": about the entry holding that amount in another unit ("6 ft tall")
         p = np.where([units.same_amount(claim.text, e.text) for (e, _), s in zip(kept, scored) if s], 1.0, p)
-    p = np.where([initials.named(claim.text, e.text) for (e, _), s in zip(kept, scored) if s], np.maximum(p, model.threshold), p)
+    p = np.where(initials.named(claim.text, [e.text for (e, _), s in zip(kept, scored) if s]), np.maximum(p, model.threshold), p)
     if _MOVED_ON.search(claim.text):     # "bo left for a startup" about "Bo is the other ML eng": the person
         words = linking.lower_words(claim.text)     # named moved on, so their entry is the one it changes
         named = np.asarray([_moved_on(mine, e.text, theirs, words) for (e, theirs), s in zip(kept, scored) if s])
@@ -220,6 +220,7 @@ def prepare(item: Claim | Entry) -> None:
     change.prepare(item.text), grounding.prepare(item.text), records.fields(item.text), records.note(item.text)
     slots.family(item.text), calls.call(item.text), calls.asked(item.text), hedged(item.text)
     tense.reported(item.text), kin.relation(item.text), quantities.quantities(item.text), contrast.prepare(item.text)
+    units.amounts(item.text), initials.prepare(item.text)
 
 
 def _attribute_known(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str, ids_shared: bool) -> bool:

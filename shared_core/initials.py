@@ -16,12 +16,16 @@ _TOKEN = re.compile(r"(?<![\w.'’-])([A-Z]{2,6}|[a-z]{3,6})(?![\w'’-])")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 _SKIP = frozenset("of and the for & de du la le van von".split())
 """Small words a name's initials pass over ("Royal Bank of Scotland" is "RBS")."""
+_RUN = re.compile(rf"[A-Z][\w'’-]*\s+(?:(?:{'|'.join(_SKIP)})\s+)*[A-Z]")
+"""Two capitalised words in a row: where a name may be."""
 
 
 @lru_cache(maxsize=65536)
 def _names(text: str) -> dict[str, str]:
     """Initials -> the words they stand for, for each run of two or more capitalised words in ``text`` (small words
     inside it passed over): "User lives in New York City" gives {"nyc": "New York City"}."""
+    if not _RUN.search(text):
+        return {}
     words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
     out: dict[str, str] = {}
     for i, (w, start, _) in enumerate(words):
@@ -53,10 +57,12 @@ def restated(claim: str, entry: str) -> str:
     return claim
 
 
-def named(claim: str, entry: str) -> bool:
-    """The claim gives a name of the entry's by its initials, or spells out initials the entry gives ("still in SF"
-    for "User lives in San Francisco"): the name is the link, as an amount in another unit is (``units``)."""
-    return not _tokens(claim).isdisjoint(_names(entry)) or not _caps(entry).isdisjoint(_names(claim))
+def named(claim: str, entries: list[str]) -> list[bool]:
+    """Per entry: the claim gives a name of the entry's by its initials, or spells out initials the entry gives ("still
+    in SF" for "User lives in San Francisco"): the name is the link, as an amount in another unit is (``units``). Asked
+    of every candidate of every claim: the claim's sets are read once."""
+    tokens, names = _tokens(claim), _names(claim)
+    return [not tokens.isdisjoint(_names(e)) or bool(names) and not _caps(e).isdisjoint(names) for e in entries]
 
 
 @lru_cache(maxsize=65536)
@@ -68,6 +74,11 @@ def _tokens(text: str) -> frozenset[str]:
 @lru_cache(maxsize=65536)
 def _caps(text: str) -> frozenset[str]:
     return frozenset(t.lower() for t in _CAPS.findall(text))
+
+
+def prepare(text: str) -> None:
+    """Fill the per-text caches a pair reads here (see ``decision.prepare``)."""
+    _names(text), _tokens(text), _caps(text)
 
 
 _CAPS = re.compile(r"(?<![\w.'’-])[A-Z]{2,6}(?![\w'’-])")

@@ -24,7 +24,7 @@ T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
 ])
 def test_initials_are_written_as_the_entry_writes_the_name(claim, entry, said) -> None:
     assert restated(claim, entry) == said
-    assert named(claim, entry) is (said != claim)
+    assert named(claim, [entry]) == [said != claim]
 
 
 def test_a_name_said_by_its_initials_again_changes_nothing(tmp_path) -> None:
