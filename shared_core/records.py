@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from . import slots
 from .cuescan import Prefiltered
+from .index.embedders import _stem
 from .grounding import names_every_value
 from .written import plain_number
 
@@ -159,6 +160,26 @@ def _names(attribute: str, key: str) -> bool:
     return key == attribute or attribute.endswith("_" + key) or key.endswith("_" + attribute)
 
 
+_COUNT = re.compile(r"(?<![\w.,-])(\d+(?:\.\d+)?)(?![\w,-]|\.\d)")
+"""A number standing alone: not part of an id ("AUTH-42"), a date or a time."""
+
+
+def _counted(text: str, record: dict[str, str]) -> dict[str, str]:
+    """A sentence's number read as the record's numeric field whose key's words it names ("3 story points" is
+    ``story_points``, "16 GB of RAM" is ``ram_gb``): where the sentence states one number and the key is named."""
+    counts = _COUNT.findall(text)
+    if len(counts) != 1:
+        return {}
+    words = {_stem(w) for w in _WORDS.findall(text.lower())}
+    return {k: plain_number(counts[0]) for k, v in record.items() if _COUNT.match(v) and not _IDENTITY.search(k)
+            and (keyed := {_stem(w) for w in re.split(r"[_.\s]+", k.lower()) if w}) and keyed <= words}
+
+
+def _leading(record: dict[str, str], read: dict[str, str]) -> dict[str, str]:
+    """A record's fields that a sentence was read at, their values cut to their leading number ("5 (edited by ...")."""
+    return {k: plain_number(m.group(1)) if k in read and (m := _COUNT.match(v)) else v for k, v in record.items()}
+
+
 def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
     """True when a field both records hold has another value (the record moved on), False when at least
     ``SAME_AT`` shared fields all agree (the same state read again, whatever else either adds), None when
@@ -173,6 +194,9 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
         a, b, noted = note(claim), note(entry), True
     elif noted:
         a, b = a or note(claim) or _fields(claim) or said(claim), b or note(entry) or _fields(entry) or said(entry)
+    if bool(a) != bool(b):          # a record against a sentence: "story_points=5" against "3 story points"
+        a, b, noted = a or _counted(claim, b), b or _counted(entry, a), True
+        a, b = _leading(a, b), _leading(b, a)
     shared = {k for k in a.keys() & b.keys() if not _READ_AT.search(k)}
     if not shared:
         return None

@@ -33,6 +33,17 @@ def test_a_note_s_label_ending_in_a_word_of_moving_names_the_key_before_it() -> 
     assert note("Delivery address: 4 Canal St") == {"address": "4 canal st"} == note("Delivery address updated: 4 Canal St")
 
 
+def test_a_record_s_number_is_read_in_a_sentence_that_names_its_key() -> None:
+    """"3 story points" is the record's ``story_points``: another number is the record moved on, the same one the same
+    state; a sentence with two numbers, or one that does not name the key, is not read so."""
+    said = "We estimated AUTH-42 at 3 story points."
+    assert compare("jira: AUTH-42 story_points=5 (edited by sprint lead)", said) is True
+    assert compare('{"issue": "AUTH-42", "story_points": 3}', said) is False
+    assert compare('{"issue": "AUTH-42", "story_points": 5}', "AUTH-42 has 3 story points and 2 subtasks") is None
+    assert compare('{"host": "web-1", "ram_gb": 32}', "Server has 16 GB of RAM.") is True
+    assert compare('{"headcount": 9}', "Team size is 8 engineers.") is None
+
+
 def test_a_call_s_arrow_and_parenthesis_end_a_bare_value() -> None:
     assert fields("nest.set device=hallway setpoint_c=19 -> ok") == {"device": "hallway", "setpoint_c": "19"}
     assert fields('backup.configure(job="nightly-db", retention_days=30) -> {"ok": true}') == {
