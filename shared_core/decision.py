@@ -18,12 +18,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from . import calls, change, chitchat, contrast, endings, grounding, linking, members, moments, pending, quantities, records
-from . import initials, kin, slots, tense, units
+from . import distinct, initials, kin, slots, tense, units
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered, has_digit
 from .executor import Step
@@ -45,17 +44,8 @@ class Outcome:
     comparison: Comparison | None
 
 
-RESTATES = 0.6
-"""Content-word Jaccard from which a claim repeats an entry: the same words are the same slot."""
-
-
 def restates(claim: Claim, entry: Entry) -> bool:
-    return restated(claim.text, entry.text)
-
-
-def restated(claim: str, entry: str) -> bool:
-    a, b = content_tokens(proposition(claim)), content_tokens(proposition(entry))
-    return bool(a) and len(a & b) / len(a | b) >= RESTATES
+    return linking.restated(claim.text, entry.text)
 
 
 def slot_of(item: Claim | Entry) -> slots.Slot:
@@ -65,59 +55,12 @@ def slot_of(item: Claim | Entry) -> slots.Slot:
     return slots.of(item.text, item.slot, many if many is True or many is False else None)
 
 
-_ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+$")
-"""A subject that names one thing by an id (``order#1000``, ``a-88213``, ``sup-4102``); a dose or a
-measure the subject guesser picked up ("20mg") is not one."""
-
-
-@lru_cache(maxsize=65536)
-def _id_like(subject: str) -> bool:
-    """``_ID_LIKE`` of a subject, cached: asked of both sides of every pair, of few subjects."""
-    return _ID_LIKE.search(subject) is not None
-
-
-def _distinct(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:
-    """Another order, item or person: subjects that both carry an id (digits, ``#``, a key path) or an explicit slot,
-    or both name a person ("Ana") the other text does not mention, and differ; or one kind of thing told apart by a
-    word before its noun (``contrast``: "the York office"). A guessed subject the other text holds as a value, and stray
-    words the subject guesser picked up ("20mg"), are left to the linker as evidence. One explicit slot on both sides is
-    one thing, whatever the texts' subjects ("Tom passed away" under the key ``pet``): a key holds one value."""
-    if mine.explicit is not None and mine.explicit == theirs.explicit:
-        return False
-    if calls.other(claim, entry) or records.other(claim, entry) or records.created(claim) or contrast.apart(claim, entry) or (
-            tense.reported(claim) and tense.reported(entry) and not restated(claim, entry)):
-        return True
-    if any(s.subject is None and not slots.pronoun(t) and kin.about_relative(o, t) for s, t, o in ((mine, claim, entry),
-                                                                                          (theirs, entry, claim))) \
-            and not linking.names_thing(claim, entry):     # ("Tesla Model 3 still going strong" names the wife's car)
-        return True         # "my partner is a celtics fan" is not about "warriors fan since the we believe team"
-    if slots.same_subject(mine, theirs):
-        return False
-    if "user" in (mine.subject, theirs.subject) and (kin.of_relative(claim, entry) or kin.of_relative(entry, claim)):
-        return True         # "my son is 5" is not about "I'm 34": the speaker and someone of theirs
-    if mine.attribute == theirs.attribute and mine.attribute in change.PERSON_VALUED \
-            and (_holds(theirs, mine) or _holds(mine, theirs)):
-        return True         # "Priya's manager is Tom" after "my manager is Priya": the manager's own manager
-    strong = [s.subject for s in (mine, theirs) if s.subject and (s.explicit or _id_like(s.subject))]
-    if len(strong) == 2:
-        return True
-    a, b = (linking.person_words(s.subject or "") for s in (mine, theirs))
-    a, b = a - b, b - a         # the words that tell them apart: "Project Borealis" is not "Project Atlas"
-    return bool(a and b) and not (a & linking.specific(entry) or b & linking.specific(claim))
-
-
 def _says_more(claim: str, entry: str) -> bool:
     """The claim says all the entry says and names more ("The user works at Acme as a senior engineer" after
     "... as an engineer", "Ticket ZX-4410 is open and assigned to Maria" after "Ticket ZX-4410 is open"):
     whatever else it is, it is no repeat to drop."""
     said = content_tokens(proposition(entry))
     return bool(said) and said <= content_tokens(proposition(claim)) and bool(linking.specific(claim) - linking.specific(entry))
-
-
-def _holds(owner: slots.Slot, other: slots.Slot) -> bool:
-    """``other``'s subject is a person ``owner`` holds as its value."""
-    people = linking.person_words(other.subject or "")
-    return bool(people) and people <= owner.values
 
 
 def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slot]],
@@ -272,7 +215,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         base["cue_recap"] = 0.0
     if source == "user" and kin.RELAYED.search(claim.text):     # "my sister thinks I live in Madrid": her word
         base.update(source_prior=cfg.source_priors["third_party"], untrusted=1.0)
-    kept = [(e, theirs) for e in pool if not _distinct(mine, theirs := slot_of(e), claim.text, e.text)]
+    kept = [(e, theirs) for e in pool if not distinct.things(mine, theirs := slot_of(e), claim.text, e.text)]
     links, link_at = _links(claim, mine, kept, sims), _link_at(cfg)
     moving = [quantities.moves(claim.text, e.text) for e, _ in kept] if quantities.moving(claim.text) else []
     if not any(moving) and moments.moving(claim.text):      # "it's the 27th now": the one entry holding when

@@ -330,3 +330,12 @@ def default() -> PairModel | None:
 def names_thing(claim: str, entry: str) -> bool:
     """Both texts name one thing by a name or a number ("Deloitte", "Model 3"), not only by a common word ("fan")."""
     return bool(specific(claim) & specific(entry) & (entities(claim) | entities(entry) | numbers(claim)))
+
+
+RESTATES = 0.6
+"""Content-word Jaccard from which a claim repeats an entry: the same words are the same slot."""
+
+
+def restated(claim: str, entry: str) -> bool:
+    a, b = content_tokens(proposition(claim)), content_tokens(proposition(entry))
+    return bool(a) and len(a & b) / len(a | b) >= RESTATES

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 import pytest
 
-from shared_core import Claim, MemoryEngine, change, contrast, endings, kin, linking, members, records, slots
+from shared_core import Claim, MemoryEngine, change, contrast, distinct, endings, kin, linking, members, records, slots
 from shared_core.schema import Action
 from shared_core.grounding import claim_features
 from shared_core.quantities import nudges, quantities
@@ -461,3 +461,28 @@ def test_a_choice_made_is_a_change_but_going_with_someone_is_not(tmp_path) -> No
 def test_switching_off_what_the_entry_has_on_revises_it(first, then, tmp_path) -> None:
     """Each was dropped as a repeat (own probes, session 34): it names the entry's thing again, switched off."""
     revised(first, then, tmp_path)
+
+
+def test_a_thing_s_own_id_in_the_other_record_is_one_thing() -> None:
+    """Two subjects with ids are two things, unless one's id (letters and digits) is in the other's text: a booking
+    that lists flight KL1009 is the thing a note on flight KL1009 is about. A bare number is no such id."""
+    booking = slots.of('{"booking": "RT4WZN", "flight": "KL1009", "depart": "2025-07-10T18:40"}')
+    note = slots.of("Flight KL1009 now departs 19:55")
+    assert not distinct.things(note, booking, "Flight KL1009 now departs 19:55",
+                               '{"booking": "RT4WZN", "flight": "KL1009", "depart": "2025-07-10T18:40"}')
+    other = "Flight KL1011 now departs 19:55"
+    assert distinct.things(slots.of(other), booking, other, '{"booking": "RT4WZN", "flight": "KL1009"}')
+    a, b = "Item 9 is stored in bin 27", "Item 3 is stored in bin 9"
+    assert distinct.things(slots.of(a), slots.of(b), a, b)
+
+
+def test_a_carrier_s_note_on_a_tracked_parcel_revises_the_order_it_tracks(tmp_path) -> None:
+    engine = MemoryEngine.open(tmp_path / "store")
+    try:
+        order = engine.write(Claim(text='{"order_id": "55120", "status": "shipped", "carrier": "DPD", "tracking": "QX8812ZZ"}',
+                                   namespace="u", source="tool", observed_at=T0))
+        d = engine.write(Claim(text="DPD: QX8812ZZ delivered to 4 Canal St. Signed for by ANA.", namespace="u",
+                               source="tool", observed_at=T0 + timedelta(days=1)))
+        assert d.action is Action.REVISE and d.target_id == order.entry_id
+    finally:
+        engine.close()

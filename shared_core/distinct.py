@@ -1,0 +1,71 @@
+"""Distinct things: the candidates a claim cannot be about, whatever its words share with them.
+
+Why before linking: another order, person or record worded alike ("Order #1049 ships to warehouse 49" after "Order #1000
+ships to warehouse 0") is the commonest way a memory loses a true fact, by revising it; so what tells two things apart
+(their ids, a person each names, a word before one noun, another call or record, a relative's thing) is read first, and
+only the candidates left are weighed by the linker. A thing's own id held in the other text ("flight KL1009" of the
+booking that lists it) is one thing, told by two of its ids.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from . import calls, change, contrast, kin, linking, records, slots, tense
+
+_ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+$")
+"""A subject that names one thing by an id (``order#1000``, ``a-88213``, ``sup-4102``); a dose or a
+measure the subject guesser picked up ("20mg") is not one."""
+
+
+@lru_cache(maxsize=65536)
+def id_like(subject: str) -> bool:
+    """``_ID_LIKE`` of a subject, cached: asked of both sides of every pair, of few subjects."""
+    return _ID_LIKE.search(subject) is not None
+
+
+_MIXED_ID = re.compile(r"(?=[a-z-]*\d)(?=[\d-]*[a-z])[a-z\d-]{4,}")
+
+
+def _held_id(subject: str, text: str) -> bool:
+    """The subject's id, letters and digits both ("kl1009", not "1009": a bare number may be any count), is in ``text``."""
+    key = subject.rsplit("#", 1)[-1]
+    return _MIXED_ID.fullmatch(key) is not None and re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", text.lower()) is not None
+
+
+def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:
+    """Another order, item or person: subjects that both carry an id (digits, ``#``, a key path) or an explicit slot,
+    or both name a person ("Ana") the other text does not mention, and differ; or one kind of thing told apart by a
+    word before its noun (``contrast``: "the York office"). A guessed subject the other text holds as a value, and stray
+    words the subject guesser picked up ("20mg"), are left to the linker as evidence. One explicit slot on both sides is
+    one thing, whatever the texts' subjects ("Tom passed away" under the key ``pet``): a key holds one value."""
+    if mine.explicit is not None and mine.explicit == theirs.explicit:
+        return False
+    if calls.other(claim, entry) or records.other(claim, entry) or records.created(claim) or contrast.apart(claim, entry) or (
+            tense.reported(claim) and tense.reported(entry) and not linking.restated(claim, entry)):
+        return True
+    if any(s.subject is None and not slots.pronoun(t) and kin.about_relative(o, t) for s, t, o in ((mine, claim, entry),
+                                                                                          (theirs, entry, claim))) \
+            and not linking.names_thing(claim, entry):     # ("Tesla Model 3 still going strong" names the wife's car)
+        return True         # "my partner is a celtics fan" is not about "warriors fan since the we believe team"
+    if slots.same_subject(mine, theirs):
+        return False
+    if "user" in (mine.subject, theirs.subject) and (kin.of_relative(claim, entry) or kin.of_relative(entry, claim)):
+        return True         # "my son is 5" is not about "I'm 34": the speaker and someone of theirs
+    if mine.attribute == theirs.attribute and mine.attribute in change.PERSON_VALUED \
+            and (_holds(theirs, mine) or _holds(mine, theirs)):
+        return True         # "Priya's manager is Tom" after "my manager is Priya": the manager's own manager
+    strong = [s.subject for s in (mine, theirs) if s.subject and (s.explicit or id_like(s.subject))]
+    if len(strong) == 2:        # unless one's own id is in the other record ("flight KL1009" of booking RT4WZN's)
+        return not any(s.explicit is None and _held_id(s.subject, t) for s, t in ((mine, entry), (theirs, claim)))
+    a, b = (linking.person_words(s.subject or "") for s in (mine, theirs))
+    a, b = a - b, b - a         # the words that tell them apart: "Project Borealis" is not "Project Atlas"
+    return bool(a and b) and not (a & linking.specific(entry) or b & linking.specific(claim))
+
+
+
+def _holds(owner: slots.Slot, other: slots.Slot) -> bool:
+    """``other``'s subject is a person ``owner`` holds as its value."""
+    people = linking.person_words(other.subject or "")
+    return bool(people) and people <= owner.values
