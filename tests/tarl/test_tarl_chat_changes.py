@@ -44,6 +44,7 @@ def two(first: str, then: str, tmp_path, source: str = "user", first_source: str
     ("the car is due a service in may", "the car is due a service in june, garage pushed it"),   # "in may": a month
     ("my timezone is GMT", "CET now, moved for work"),               # a zone's code alone names the attribute
     ("the party is on Saturday", "party's been bumped to Sunday"),    # "bumped" moves when something happens
+    ("Book club meets on the first Thursday of the month", "book club's moving to second tuesdays"),  # "second": when
 ])
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
