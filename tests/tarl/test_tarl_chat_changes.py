@@ -75,6 +75,9 @@ def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
     ("gym is $45 a month", "forty-five bucks a month for the gym", "user"),     # a count in words (blind probe)
     ("Flight BA117 LHR-JFK departs 18:30", "BA117 LHR-JFK scheduled departure 6:30 PM", "tool"),  # blind probe
     ("my meeting with the accountant is Friday at 10am", "Just confirming: accountant meeting, Fri 10:00.", "tool"),
+    ("The fish tank holds 200 litres", "the tank is about 53 gallons", "user"),      # one amount in another unit
+    ("User's dog Rolo weighs 14 kg", "rolo's around 31 lbs", "user"),
+    ("Living room thermostat setpoint: 20 C", "Thermostat setpoint: 68 F", "tool"),
 ])
 def test_a_restatement_in_another_shape_changes_nothing(first, then, source, tmp_path) -> None:
     engine, d, first_id = two(first, then, tmp_path, source=source)
@@ -487,3 +490,8 @@ def test_a_carrier_s_note_on_a_tracked_parcel_revises_the_order_it_tracks(tmp_pa
         assert d.action is Action.REVISE and d.target_id == order.entry_id
     finally:
         engine.close()
+
+
+def test_an_amount_that_moved_in_another_unit_revises_its_entry(tmp_path) -> None:
+    """"64°F" is 17.8 °C in the entry's unit (``units``): the setpoint moved, not a second one."""
+    revised("Thermostat setpoint: 21°C", "Thermostat setpoint: 64°F", tmp_path, source="tool")

@@ -1,19 +1,14 @@
-"""One amount in another unit (``shared_core.units``): "183 cm" is "6 ft" said again, "190 cm" is not; through a real
-engine, a restatement in metric changes nothing and a converted amount that moved revises its entry."""
+"""One amount in another unit (``shared_core.units``): "183 cm" is "6 ft" said again, "190 cm" is not. Through a real
+engine: ``test_tarl_chat_changes`` (a restatement in another unit changes nothing, a converted amount that moved
+revises its entry)."""
 
 from __future__ import annotations
-
-from datetime import datetime, timedelta, timezone
 
 from hypothesis import given
 from hypothesis import strategies as st
 import pytest
 
-from shared_core import Claim, MemoryEngine
-from shared_core.schema import Action
 from shared_core.units import amounts, restated, same_amount
-
-T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
 
 
 def test_amounts_read_the_units_people_and_tools_write() -> None:
@@ -60,31 +55,3 @@ def test_a_converted_amount_rounded_to_a_decimal_is_the_same_and_one_moved_a_ten
     entry = f"stated as {value:.1f} {metric}"
     assert same_amount(f"that is {value * factor:.1f} {other}", entry)
     assert not same_amount(f"that is {value * factor * 1.1:.1f} {other}", entry)
-
-
-def two(first: str, then: str, tmp_path, source: str = "user") -> tuple[MemoryEngine, object, str]:
-    engine = MemoryEngine.open(tmp_path / "store")
-    first_id = engine.write(Claim(text=first, namespace="u", source="user", observed_at=T0)).entry_id
-    return engine, engine.write(Claim(text=then, namespace="u", source=source, observed_at=T0 + timedelta(days=1))), first_id
-
-
-@pytest.mark.parametrize(("first", "then", "source"), [
-    ("The fish tank holds 200 litres", "the tank is about 53 gallons", "user"),
-    ("User's dog Rolo weighs 14 kg", "rolo's around 31 lbs", "user"),
-    ("Living room thermostat setpoint: 20 C", "Thermostat setpoint: 68 F", "tool"),
-])
-def test_the_same_amount_in_another_unit_changes_nothing(first, then, source, tmp_path) -> None:
-    engine, d, first_id = two(first, then, tmp_path, source)
-    try:
-        assert d.action is Action.NOOP and d.target_id == first_id
-        assert [e.text for e in engine.state("u").accepted] == [first]
-    finally:
-        engine.close()
-
-
-def test_an_amount_that_moved_in_another_unit_revises_its_entry(tmp_path) -> None:
-    engine, d, first_id = two("Thermostat setpoint: 21°C", "Thermostat setpoint: 64°F", tmp_path, "tool")
-    try:
-        assert d.action is Action.REVISE and d.target_id == first_id
-    finally:
-        engine.close()
