@@ -76,7 +76,6 @@ def _links(claim: Claim, mine: slots.Slot, kept: Sequence[tuple[Entry, slots.Slo
     p = linking.gated(model, x)
     if units.amounts(claim.text):       # "im 183cm": about the entry holding that amount in another unit ("6 ft tall")
         p = np.where([units.same_amount(claim.text, e.text) for (e, _), s in zip(kept, scored) if s], 1.0, p)
-    p = np.where(initials.named(claim.text, [e.text for (e, _), s in zip(kept, scored) if s]), np.maximum(p, model.threshold), p)
     if _MOVED_ON.search(claim.text):     # "bo left for a startup" about "Bo is the other ML eng": the person
         words = linking.lower_words(claim.text)     # named moved on, so their entry is the one it changes
         named = np.asarray([_moved_on(mine, e.text, theirs, words) for (e, theirs), s in zip(kept, scored) if s])
@@ -223,8 +222,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
     if not any(moving) and (members.only_member(claim.text) or members.sets_state(claim.text)):    # "aisle from now
         moving = [members.other(claim.text, e.text) or members.swapped(claim.text, e.text) for e, _ in kept]   # on"
     moved = {e.id for (e, _), m in zip(kept, moving) if m} if sum(moving) == 1 else set()
-    if moved:                           # "upped me to 2100": the one entry holding a number it moves
-        links = [max(p, link_at) if p is not None and e.id in moved else p for (e, _), p in zip(kept, links)]
+    named = initials.named(claim.text, [e.text for e, _ in kept])     # "still in SF": the entry naming San Francisco
+    links = [max(p, link_at) if p is not None and (e.id in moved or n) else p   # "upped me to 2100": the one entry
+             for (e, _), p, n in zip(kept, links, named)]                     # holding a number it moves
     scored, ending = [], set()
     asked, side = calls.call(claim.text), match_side(claim.text)
 
