@@ -13,6 +13,11 @@ from functools import lru_cache
 
 _TOKEN = re.compile(r"(?<![\w.'’-])([A-Z]{2,6}|[a-z]{3,6})(?![\w'’-])")
 """A token that may be initials: capitals ("NYC", "UCL") or three letters or more typed in lower case ("nyc")."""
+_CAPS = re.compile(r"(?<![\w.'’-])[A-Z]{2,6}(?![\w'’-])")
+"""Initials in capitals: the form an entry that gives a name by its initials writes them in."""
+_COMMON = frozenset("the and for but not you are was can its our out all any who how why now new old yes one two six "
+                    "ten get got has had her him his see saw say use way day man men did off per via too own yet".split())
+"""Lower-case words of three letters that read as initials of nothing."""
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 _SKIP = frozenset("of and the for & de du la le van von".split())
 """Small words a name's initials pass over ("Royal Bank of Scotland" is "RBS")."""
@@ -73,6 +78,7 @@ def _tokens(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=65536)
 def _caps(text: str) -> frozenset[str]:
+    """The text's initials in capitals, lower-cased: asked of each candidate of a claim that names a name in full."""
     return frozenset(t.lower() for t in _CAPS.findall(text))
 
 
@@ -80,8 +86,3 @@ def prepare(text: str) -> None:
     """Fill the per-text caches a pair reads here (see ``decision.prepare``)."""
     _names(text), _tokens(text), _caps(text)
 
-
-_CAPS = re.compile(r"(?<![\w.'’-])[A-Z]{2,6}(?![\w'’-])")
-_COMMON = frozenset("the and for but not you are was can its our out all any who how why now new old yes one two six "
-                    "ten get got has had her him his see saw say use way day man men did off per via too own yet".split())
-"""Lower-case words of three letters that read as initials of nothing."""
