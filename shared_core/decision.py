@@ -139,17 +139,17 @@ _CHANGE_AT = 0.5
 folded into its probability by ``_change``, so one cut serves both paths)."""
 
 
-def _change(claim: Claim, entry: Entry, sim: float, mine: slots.Slot, theirs: slots.Slot, f: dict[str, float],
+def _change(alike: tuple[str, str], sim: float, mine: slots.Slot, theirs: slots.Slot, f: dict[str, float],
             replaced: bool) -> float:
-    """How likely the claim says something different about its target, rescaled so 0.5 is the change
-    model's dev-chosen threshold: 1 on hard evidence (``replaced``); before a model is shipped, the
+    """How likely the claim says something different about its target (the two texts as written alike), rescaled so
+    0.5 is the change model's dev-chosen threshold: 1 on hard evidence (``replaced``); before a model is shipped, the
     slot comparison's verdict (0 or 1)."""
     if replaced:
         return 1.0          # a name, number or word swapped for another: a change, whatever the model says
     model = change.default()
     if model is None:
         return float(slots.differs(mine, theirs) or bool(f["numbers_differ"]))
-    p, t = change.probability(written_alike(claim.text), written_alike(entry.text), sim), model.threshold
+    p, t = change.probability(*alike, sim), model.threshold
     return float(0.5 * p / t if p < t else 0.5 + 0.5 * (p - t) / (1 - t))  # type: ignore[operator]
 
 
@@ -276,7 +276,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         alike = written_alike(claim.text), written_alike(best.text)   # "March 3rd" is "March 3"
         replaced = ended or revived or change.readdressed(claim.text, best.text) \
             or (record if record is not None else bool(f["value_replaced"]) or change.replaced(*alike))
-        change_p = 0.0 if record is False and not replaced else _change(claim, best, sim, mine, theirs, f, replaced)
+        change_p = 0.0 if record is False and not replaced else _change(alike, sim, mine, theirs, f, replaced)
         kept_by = cfg.source(best.source)               # the kind of source that wrote the entry
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
                  same_attribute=float(slots.same_attribute(mine, theirs)),
