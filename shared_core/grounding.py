@@ -129,7 +129,11 @@ def entities(text: str) -> frozenset[str]:
 
 def _values(text: str) -> set[str]:
     """The value-bearing tokens of a text: numbers, identifiers and names (possessive 's dropped)."""
-    return numbers(text) | identifiers(text) | {e.removesuffix("'s") for e in entities(text)}
+    return numbers(text) | identifiers(text) | {e.removesuffix("'s") for e in entities(text)} - _SPEAKER
+
+
+_SPEAKER = frozenset("i'm i've".split())
+"""Capitalised by rule mid-sentence ("Osei's lovely, I'm staying with her"), and no value."""
 
 
 def _words(text: str) -> set[str]:
@@ -238,7 +242,8 @@ CUES: dict[str, Prefiltered] = {
                       r"\b(?:should|could|might|may)\s+(?:well\s+)?(?:be\s+(?:moving|switching|leaving|starting|joining|changing|"
                       r"relocating)|end up)\b",
         "cue_conditional": r"\b(?:(?<!even )(?<!as )if(?! you(?:'re| are)? (?:ever |)(?:plan|planning|look|looking|book|booking|order|ordering|make|making|"
-                           r"cook|cooking|ask|asking|wonder|wondering|need|want|get|getting|do|doing)\b)|unless|depending on|assuming|provided|might|may be|could be|thinking (?:of|about)|"
+                           r"cook|cooking|ask|asking|wonder|wondering|need|want|get|getting|do|doing)\b)"
+                           r"(?! (?:that|it)(?:'s| is)? (?:helps?|matters?|useful|relevant)\b)|unless|depending on|assuming|provided|might|may be|could be|thinking (?:of|about)|"
                            + CONSIDERING + r"|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
     }.items()

@@ -37,7 +37,7 @@ _SPELLED = "|".join(sorted((re.escape(u) for u in _UNITS if u not in ("c", "f", 
 _AMOUNT = Prefiltered(re.compile(
     r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s?"
     rf"({'|'.join(_AREA)}|{'|'.join(_HEAT)}|{_SPELLED})(?![\w²])", re.I))
-_TALL = re.compile(r"(?<![\w.])(\d)\s?(?:'|’|ft|feet|foot)\s?(\d{1,2})\s?(?:\"|”|''|in\b|inch(?:es)?\b)?", re.I)
+_TALL = re.compile(r"(?<![\w.])(\d)\s?(?:'|’|ft|feet|foot)\s?(\d{1,2})(?:\s?(?:\"|”|''|in\b|inch(?:es)?\b))?", re.I)
 """A height in feet and inches ("5'9\"", "5 ft 9", "5 foot 9 in")."""
 _WARM = re.compile(r"°|\b(?:temp\w*|thermostat|setpoint|heat\w*|cool\w*|weather|forecast|oven|fridge|freezer|fever|"
                    r"outside|indoors?|degrees?|warm|cold|hot)\b", re.I)

@@ -88,6 +88,20 @@ def test_a_restatement_in_another_shape_changes_nothing(first, then, source, tmp
         engine.close()
 
 
+def test_the_speaker_capitalised_mid_sentence_is_no_value(tmp_path) -> None:
+    """"I'm" and "I've" are capitalised by rule, not names: on one key, "Osei's lovely, I'm staying with her" repeats
+    "I've been put with Dr Osei" (it revised it, each side holding a "name" the other lacked)."""
+    engine = MemoryEngine.open(tmp_path / "store")
+    try:
+        first = engine.write(Claim(text="Hanley's retired, I've been put with Dr Osei at the same surgery", namespace="u",
+                                   source="user", slot="user.gp", observed_at=T0))
+        d = engine.write(Claim(text="Osei's lovely, I'm staying with her", namespace="u", source="user", slot="user.gp",
+                               observed_at=T0 + timedelta(days=1)))
+        assert d.action is Action.NOOP and d.target_id == first.entry_id
+    finally:
+        engine.close()
+
+
 def test_things_a_list_names_by_one_letter_are_different_things(tmp_path) -> None:
     """"Room C" is not "Room B" (it revised it); a letter that starts an id ("Order A-1001") is no letter id."""
     engine, d, _ = two("Room B is booked by sales.", "Room C is booked by finance.", tmp_path)

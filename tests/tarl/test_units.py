@@ -38,6 +38,7 @@ def test_a_claim_is_compared_in_the_entry_s_unit() -> None:
     assert restated("the nurse says 190 cm", "User is 6 ft tall") == "the nurse says 6.2 ft"    # never rounded onto it
     assert restated("nest: target 68°F", "Thermostat setpoint: 21°C") == "nest: target 20 °C"
     assert restated("the desk is 160 cm", "the shelf is 160 cm") == "the desk is 160 cm"      # one unit: left as said
+    assert restated("I'm about 5 foot 11 if that helps", "User is 180 cm tall.") == "I'm about 180 cm if that helps"
 
 
 def test_thousands_are_written_as_the_entry_writes_them() -> None:
