@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from . import calls, change, contrast, kin, linking, records, slots, tense
+from .grounding import untagged
 
 _ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+$")
 """A subject that names one thing by an id (``order#1000``, ``a-88213``, ``sup-4102``); a dose or a
@@ -42,6 +43,7 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
     one thing, whatever the texts' subjects ("Tom passed away" under the key ``pet``): a key holds one value."""
     if mine.explicit is not None and mine.explicit == theirs.explicit:
         return False
+    claim, entry = untagged(claim), untagged(entry)     # "[vet] Mochi (cat) weight": the log's tag names no thing
     if calls.other(claim, entry) or records.other(claim, entry) or records.created(claim) or contrast.apart(claim, entry) or (
             tense.reported(claim) and tense.reported(entry) and not linking.restated(claim, entry)):
         return True

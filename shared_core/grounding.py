@@ -346,7 +346,17 @@ _ATTRIBUTION = re.compile(
 def proposition(text: str) -> str:
     """The claim without its attribution frame ("My cousin says ...", "According to X, ...", "Note: ..."):
     hearsay and relayed notes wrap a proposition, and it is the proposition that must match memory."""
-    return _ATTRIBUTION.sub("", text, count=1) or text
+    return _ATTRIBUTION.sub("", untagged(text), count=1) or text
+
+
+_TAG = re.compile(r"^\s*\[[\w.:/-]{1,30}\]\s*(?=\S)")
+"""A log's or a tool's one-word tag before its text ("[vet] Biscuit (dog) weight: 12 kg"); a sender's ("[from Jen]")
+is words, and says who is speaking."""
+
+
+def untagged(text: str) -> str:
+    """The text without its leading tag: which log wrote it, not what it is about."""
+    return _TAG.sub("", text, count=1) if text[:1] == "[" or text.lstrip()[:1] == "[" else text
 
 
 SHARED_ID_SCORE = 0.6

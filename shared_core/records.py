@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from . import slots
+from . import slots, units
 from .cuescan import Prefiltered
 from .index.embedders import _stem
 from .grounding import names_every_value
@@ -265,7 +265,8 @@ _ENDS = {frozenset(p.split("/")) for p in "in/out start/end from/to open/close o
 def _other_labels(claim: str, entry: str) -> bool:
     """Two notes whose labels of three words or more differ in one word ("printer toner black" and "... cyan", "disk
     usage /dev/sda1" and "... /dev/sdb1"), or where one label runs on past the other ("GitHub API rate limit" and
-    "... remaining"): two keys of one kind. Two words may be one key said two ways ("notification preference" and
+    "... remaining"): two keys of one kind, unless both state one amount ("Parcel 55-KX: 2500 g" is the weight of
+    "Parcel 55-KX weight: 2.5 kg"). Two words may be one key said two ways ("notification preference" and
     "notification settings"), so shorter labels are not read."""
     a, b = _key_words(claim), _key_words(entry)
     if 1 <= len(a) == len(b) <= 2 and sum(x != y for x, y in zip(a, b)) == 1 and frozenset(a) ^ frozenset(b) in _ENDS:
@@ -275,7 +276,7 @@ def _other_labels(claim: str, entry: str) -> bool:
     if len(a) == len(b):
         return sum(x != y for x, y in zip(a, b)) == 1
     short, long = sorted((a, b), key=len)
-    return long[:len(short)] == short
+    return long[:len(short)] == short and not units.same_amount(claim, entry)   # "Parcel 55-KX: 2500 g" is the weight
 
 
 def _name(value: str) -> str:

@@ -78,7 +78,8 @@ def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
     ("The fish tank holds 200 litres", "the tank is about 53 gallons", "user"),      # one amount in another unit
     ("User's dog Rolo weighs 14 kg", "rolo's around 31 lbs", "user"),
     ("Living room thermostat setpoint: 20 C", "Thermostat setpoint: 68 F", "tool"),
-])
+    ("[shipping] Parcel 55-KX weight: 2.5 kg", "[shipping] Parcel 55-KX: 2500 g", "tool"),   # the label runs on to
+])                                                                                          # the field it states
 def test_a_restatement_in_another_shape_changes_nothing(first, then, source, tmp_path) -> None:
     engine, d, first_id = two(first, then, tmp_path, source=source)
     try:
@@ -191,6 +192,23 @@ def test_the_same_value_again_changes_nothing(first, then, first_source, tmp_pat
 ])
 def test_notes_of_a_list_or_a_many_valued_key_are_kept_side_by_side(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
+
+
+@pytest.mark.parametrize(("first", "then", "action"), [
+    ("[vet] Biscuit (dog) weight: 12 kg", "[vet] Mochi (cat) weight: 4.1 kg", Action.APPEND),
+    ("[bank] Current account balance: £1,240", "[bank] Savings account balance: £8,900", Action.APPEND),
+    ("[thermostat] Kitchen setpoint: 20 C", "[thermostat] Bedroom setpoint: 17 C", Action.APPEND),
+    ("[calendar] Dentist: Tuesday 09:30", "[calendar] Dentist: Thursday 11:00", Action.REVISE),
+])
+def test_a_log_s_tag_names_no_thing(first, then, action, tmp_path) -> None:
+    """A one-word tag before a tool's line says which log wrote it: the pet, the account and the room after it tell
+    two things apart as they do untagged (each revised the other), and one thing's line still changes it."""
+    engine, d, first_id = two(first, then, tmp_path, source="tool", first_source="tool")
+    try:
+        assert d.action is action and (d.target_id == first_id) is (action is Action.REVISE)
+        assert len(engine.state("u").accepted) == (2 if action is Action.APPEND else 1)
+    finally:
+        engine.close()
 
 
 def kept_beside(first: str, then: str, tmp_path) -> None:
