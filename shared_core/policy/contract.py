@@ -173,7 +173,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         # (dev and train f-j, held-out sets: no decision moves but one wrong either way)
     if identity and f.get("begun") and not any(f.get(k) for k in SAYS_SAME):
         ok[Action.NOOP] = False         # "started taking milk in my coffee" about "I drink my coffee black": news
-    if identity and f.get("many") and f.get("adds_value"):
+    if identity and f.get("many") and f.get("adds_value") and (f.get("additive_cue") or not any(
+            f.get(k) for k in ("cue_confirm", "said_unchanged", "near_duplicate", "exact_duplicate"))):
         ok[Action.NOOP] = False         # "allergic to peanuts and tree nuts" after "allergic to peanuts": a value
         # more is news, not a repeat (dev and train f-j: slotted +1 / -1, a recap appended beside what it repeats)
     signal = f.get("change_signal") and not f.get("time_cue_only")     # "recently" dates an event; it changes nothing

@@ -211,6 +211,20 @@ def test_a_log_s_tag_names_no_thing(first, then, action, tmp_path) -> None:
         engine.close()
 
 
+@pytest.mark.parametrize(("then", "action"), [
+    ("still allergic to peanuts, the challenge failed", Action.NOOP),       # chat around a value said again
+    ("still allergic to peanuts and now shellfish too", Action.APPEND),     # and one more beside it
+])
+def test_a_value_of_several_said_still_is_a_repeat_unless_one_is_added(then, action, tmp_path) -> None:
+    """A many-valued attribute's claim with words the entry lacks was never a repeat (appended beside what it
+    repeats); "still" says it is, unless it adds a value ("too")."""
+    engine, d, first_id = two("User is allergic to peanuts.", then, tmp_path)
+    try:
+        assert d.action is action and (d.target_id == first_id) is (action is Action.NOOP)
+    finally:
+        engine.close()
+
+
 def kept_beside(first: str, then: str, tmp_path) -> None:
     """``then`` is appended after ``first`` (both the user's) and both are current."""
     engine, d, _ = two(first, then, tmp_path)
