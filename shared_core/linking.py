@@ -150,11 +150,14 @@ def prepare(text: str) -> None:
     _view(text)
 
 
+_OPENING = re.compile(r"[a-z][\w-]*")
+
+
 @lru_cache(maxsize=65536)
 def _view(text: str) -> tuple[frozenset[str], ...]:
     """Every per-text set ``pair`` reads, in one cache lookup (a claim meets ~16 candidates a write)."""
     return (specific(text), identifiers(text), keys(text), types(text), entities(text), numbers(text),
-            values(text), lower_words(text))
+            values(text), lower_words(text), frozenset(_OPENING.findall(text.lower(), 0, 40)[:1]))
 
 
 PAIR_NAMES: tuple[str, ...] = (
@@ -191,10 +194,12 @@ def pair(claim_text: str, mine: slots.Slot, entry_text: str, theirs: slots.Slot,
 def _pair(claim: tuple[frozenset[str], ...], mine: slots.Slot, mine_people: frozenset[str],
           entry: tuple[frozenset[str], ...], theirs: slots.Slot, cosine: float) -> list[float]:
     """``pair`` from the two texts' ``_view``s: the claim's side is looked up once per candidate list."""
-    a, ia, ka, ta, ea, na, _, claim_words = claim
-    b, ib, kb, tb, eb, nb, entry_values, _ = entry
+    a, ia, ka, ta, ea, na, _, claim_words, _ = claim
+    b, ib, kb, tb, eb, nb, entry_values, entry_words, opening = entry
     shared = a & b
-    beyond = shared - mine_people - _subject_words(theirs)
+    held = bool(mine_people) and theirs.subject is not None and not _subject_words(theirs) \
+        and mine_people <= entry_words and not mine_people & opening
+    beyond = shared - (frozenset() if held else mine_people) - _subject_words(theirs)
     ids, kinds, known = ia & ib, ta & tb, mine.known and theirs.known
     return [
         min(len(shared), 3) / 3, len(shared) / max(1, len(a)), len(shared) / max(1, len(b)),
@@ -205,7 +210,7 @@ def _pair(claim: tuple[frozenset[str], ...], mine: slots.Slot, mine_people: froz
         float(known and mine.attribute == theirs.attribute),
         float(known and mine.attribute != theirs.attribute),
         float(mine.subject is not None and mine.subject == theirs.subject),
-        float(not slots.same_subject(mine, theirs)),
+        float(not held and not slots.same_subject(mine, theirs)),
         float(slots.identity(mine, theirs)),
         float(cosine), min(len(a), 12) / 12, min(len(b), 12) / 12,
         len(entry_values & claim_words) / max(1, len(entry_values)),

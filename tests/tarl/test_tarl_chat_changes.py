@@ -225,6 +225,14 @@ def test_a_value_of_several_said_still_is_a_repeat_unless_one_is_added(then, act
         engine.close()
 
 
+def test_someone_the_entry_names_is_what_it_is_about(tmp_path) -> None:
+    """"theo's 5 now" is about "User has a son, Theo, aged 4.": the son's name, held in an entry about the user, is the
+    link (the subject's own words count for nothing, so it was appended beside the age it changes); a new fact about
+    him is still kept beside it."""
+    revised("User has a son, Theo, aged 4.", "theo's 5 now, had his party sunday, carnage", tmp_path)
+    kept_beside("User has a daughter, Mia (7).", "mia started swimming lessons on tuesdays", tmp_path / "apart")
+
+
 def kept_beside(first: str, then: str, tmp_path) -> None:
     """``then`` is appended after ``first`` (both the user's) and both are current."""
     engine, d, _ = two(first, then, tmp_path)
