@@ -149,7 +149,9 @@ _LETTER = re.compile(r"[a-z]")
 def _named(value: str, words: set[str]) -> bool:
     """The other text mentions ``value``: as a word, or a number as the tail of a longer one ("412" of 07700 900412)."""
     return value in words or (value.isdigit() and len(value) >= 3 and any(w.isdigit() and w.endswith(value) for w in words)) \
-        or ("." in value and any(w.startswith(value + ".") for w in words))    # "3.11" of "3.11.4"
+        or ("." in value and any(w.startswith(value + ".") for w in words)) \
+        or (len(value) > 3 and value.isalpha() and (value + "s" in words or value[-1] == "s" and value[:-1] in words))
+    # "3.11" of "3.11.4"; "Tuesday" of "Tuesdays"
 
 
 def value_replaced(claim: str, entry: str) -> bool:

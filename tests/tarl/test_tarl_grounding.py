@@ -73,6 +73,8 @@ def test_values_written_alike_are_one_value() -> None:
     assert not value_replaced("we signed off the rent thing, 1180 from March 1st", "your rent will be 1,180 from 1 March")
     assert value_replaced("rent is 1,250 now", "rent is 1,180")
     assert not value_replaced("the 412 number is the right one", "new mobile number: 07700 900 412")
+    assert not value_replaced("Zara's still at ballet every Monday.", "Our daughter Zara does ballet on Mondays.")
+    assert value_replaced("Zara's at ballet every Tuesday now.", "Our daughter Zara does ballet on Mondays.")
     assert not value_replaced("the project uses python 3.11", "$ python --version -> Python 3.11.4")
     assert value_replaced("the project uses python 3.12", "$ python --version -> Python 3.11.4")
     assert not value_replaced("$ ssh-add -l -> 256 SHA256:Zp1c...m0 pat@laptop", "made a new key, fp SHA256:Zp1c...m0")
