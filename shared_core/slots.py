@@ -14,7 +14,6 @@ claim's own words and nothing else, so it generalises to text it never saw:
   seat, status, location, credentials, ...), each with its cardinality (likes, allergies, members,
   activities hold several values); words no family knows fall back to the claim's predicate frame;
 - the values: the words that remain once subject, attribute cues and filler are removed.
-
 Explicit slots given by the caller are parsed the same way, so a free-text claim meets a slotted entry.
 """
 
@@ -254,10 +253,11 @@ def infer(text: str) -> Slot:
         name, many, attribute = "record", False, "record"       # a tool's record of one thing: one current state
     elif relative is not None:
         name, many, attribute = relative, False, relative       # "my sister is called Ana": who the sister is
-    elif (ida := _ID_ATTRIBUTE.search(prop)) and (subject in (None, "user") or subject.removeprefix("the ") in _words(ida.group(0))):
-        subject = "user" if _FIRST_PERSON.search(prop) or _USER.search(prop) else None
-        rest = prop[ida.end():]
-        name, many, attribute = f"{ida.group(1).lower()}_id", False, f"{ida.group(1).lower()}_id"
+    elif (ida := _ID_ATTRIBUTE.search(prop)) and not (fam and fam[0] == "phone") \
+            and (subject in (None, "user") or subject.removeprefix("the ") in _words(ida.group(0))):   # (mobile number: a phone)
+        subject, rest = "user" if _FIRST_PERSON.search(prop) or _USER.search(prop) else None, prop[ida.end():]
+        name = attribute = f"{ida.group(1).lower()}_id"
+        many = False
     elif fam is not None:
         name, many, m = fam
         attribute = _qualified(name, m)
@@ -276,27 +276,24 @@ def infer(text: str) -> Slot:
 
 
 _QUALIFIER = re.compile(r"([a-z]+)\s+$")
+_CHANNELS = frozenset("work office business personal private home school uni".split())
 
 
 def _qualified(name: str, cue: re.Match[str]) -> str:
-    """A preference named by what it is of ("his sports preference", "music preferences") is that
-    preference: a sports preference and a beverage preference are two attributes, not one changing."""
-    if name != "preference" or not (q := _QUALIFIER.search(cue.string, 0, cue.start())):
-        return name
-    word = q.group(1)
-    return name if word in STOP or word in FILLER or word in _NEGATORS else f"{word} {name}"
+    """A preference named by what it is of ("his sports preference", "music preferences") is that preference: a sports
+    preference and a beverage preference are two attributes, not one changing; so are a work and a home phone or email."""
+    q = _QUALIFIER.search(cue.string.lower(), 0, cue.start()) if name in ("preference", "phone", "email") else None
+    word = q.group(1) if q else ""
+    if name != "preference":
+        return f"{word} {name}" if word in _CHANNELS else name
+    return name if not word or word in STOP or word in FILLER or word in _NEGATORS else f"{word} {name}"
 
 
 _NEGATORS = frozenset("not no never don't doesn't didn't isn't aren't won't can't anymore longer".split())
 
 
 def _capitalised(word: str, text: str) -> bool:
-    return bool(_capital_re(word).search(text)) and not text.lower().startswith(word)
-
-
-@lru_cache(maxsize=8192)
-def _capital_re(word: str) -> re.Pattern[str]:
-    return re.compile(rf"\b{re.escape(word.capitalize())}\b")
+    return bool(re.search(rf"\b{re.escape(word.capitalize())}\b", text)) and not text.lower().startswith(word)
 
 
 @lru_cache(maxsize=65536)

@@ -233,6 +233,16 @@ def test_someone_the_entry_names_is_what_it_is_about(tmp_path) -> None:
     kept_beside("User has a daughter, Mia (7).", "mia started swimming lessons on tuesdays", tmp_path / "apart")
 
 
+def test_a_work_line_is_another_line_and_a_mobile_number_a_phone(tmp_path) -> None:
+    """"work phone is ..." is kept beside the user's phone, as a work email beside their email; "mobile number is" names
+    a phone (it was a "mobile_id" no later phone claim could be about: a new number was appended beside the old)."""
+    kept_beside("my phone number is 07700 900123", "work phone is 020 7946 0321", tmp_path / "phone")
+    kept_beside("my email is li.wei@proton.me", "my work email is lwei@northwind.co", tmp_path / "email")
+    revised("User's mobile number is +44 7700 900123.", "phone got nicked so new number: 07700 900456", tmp_path)
+    assert slots.of("User's mobile number is +44 7700 900123.").attribute == "phone"
+    assert slots.of("Work email: a@b.co").attribute == "work email"
+
+
 def kept_beside(first: str, then: str, tmp_path) -> None:
     """``then`` is appended after ``first`` (both the user's) and both are current."""
     engine, d, _ = two(first, then, tmp_path)
