@@ -139,7 +139,12 @@ _SPEAKER = frozenset("i'm i've".split())
 def _words(text: str) -> set[str]:
     """Words of ``text`` a value may be: tokens, their parts ("SHA256:Zp1c" names sha256, "arn:aws:eu-west-1" eu-west-1)."""
     words = {t.removesuffix("'s") for t in content_tokens(text)}
-    return words | {p for w in words if _LETTER.search(w) for rx in (_PARTS, _PATH) for p in rx.split(w) if p} | numbers(text)
+    ends = {e for w in words if _SPAN.fullmatch(w) for e in w.split("-")}      # "4:00-5:00" names 4:00 and 5:00
+    parts = {p for w in words if _LETTER.search(w) for rx in (_PARTS, _PATH) for p in rx.split(w) if p}
+    return words | ends | parts | numbers(text)
+
+
+_SPAN = re.compile(r"\d{1,2}:\d{2}-\d{1,2}:\d{2}")
 
 
 _PARTS, _PATH = re.compile(r"[:/_@-]+|\.{2,}"), re.compile(r"[:/@]+")
@@ -147,11 +152,12 @@ _LETTER = re.compile(r"[a-z]")
 
 
 def _named(value: str, words: set[str]) -> bool:
-    """The other text mentions ``value``: as a word, or a number as the tail of a longer one ("412" of 07700 900412)."""
+    """The other text mentions ``value``: as a word, a number as the tail of a longer one ("412" of 07700 900412), a
+    version's head ("3.11" of "3.11.4"), a word in its plural ("Tuesday" of "Tuesdays"), a span by its two ends."""
     return value in words or (value.isdigit() and len(value) >= 3 and any(w.isdigit() and w.endswith(value) for w in words)) \
         or ("." in value and any(w.startswith(value + ".") for w in words)) \
-        or (len(value) > 3 and value.isalpha() and (value + "s" in words or value[-1] == "s" and value[:-1] in words))
-    # "3.11" of "3.11.4"; "Tuesday" of "Tuesdays"
+        or (len(value) > 3 and value.isalpha() and (value + "s" in words or value[-1] == "s" and value[:-1] in words)) \
+        or (_SPAN.fullmatch(value) is not None and all(e in words for e in value.split("-")))
 
 
 def value_replaced(claim: str, entry: str) -> bool:

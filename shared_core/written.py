@@ -45,7 +45,7 @@ def _clock(m: re.Match[str]) -> str:
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:T[\d:.]+Z?)?\b|"
+_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}:\d{2})[\d:.]*Z?)?\b|"
                    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)? {_MONTH}(?:,? (\d{{4}}))?\b|"
                    rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?\b(?:,? (\d{{4}}))?", re.I)
 
@@ -60,9 +60,9 @@ def _date(m: re.Match[str]) -> str:
             return m.group()
         name = _MONTHS[month - 1]
     else:
-        day, name, year = (int(g[3]), g[4], g[5]) if g[3] else (int(g[7]), g[6], g[8])
+        day, name, year = (int(g[4]), g[5], g[6]) if g[4] else (int(g[8]), g[7], g[9])
         name = name.lower()[:3]
-    return f" {name}-{day}{' ' + year if year else ''} "
+    return f" {name}-{day}{' ' + year if year else ''}{' ' + g[3] if g[3] else ''} "   # a timestamp's time of day kept
 
 
 def unphoned(text: str) -> str:

@@ -74,6 +74,11 @@ def test_values_written_alike_are_one_value() -> None:
     assert value_replaced("rent is 1,250 now", "rent is 1,180")
     assert not value_replaced("the 412 number is the right one", "new mobile number: 07700 900 412")
     assert not value_replaced("Zara's still at ballet every Monday.", "Our daughter Zara does ballet on Mondays.")
+    assert written_alike('"depart": "2025-07-10T18:40"').split() == ['"depart":', '"', "jul-10", "2025", "6:40", '"']
+    record = '{"flight": "KL1009", "depart": "2025-07-10T18:40"}'
+    assert not value_replaced("Your return flight KL1009 departs 10 July at 18:40.", record)
+    assert value_replaced("Your return flight KL1009 departs 10 July at 19:40.", record)
+    assert not value_replaced("quiet hours 18:00-08:00 saved", "nothing after 6pm, and not before 8am")    # a span's ends
     assert value_replaced("Zara's at ballet every Tuesday now.", "Our daughter Zara does ballet on Mondays.")
     assert not value_replaced("the project uses python 3.11", "$ python --version -> Python 3.11.4")
     assert value_replaced("the project uses python 3.12", "$ python --version -> Python 3.11.4")
