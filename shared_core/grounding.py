@@ -208,17 +208,18 @@ class Grounding:
     candidates: tuple[tuple[Entry, float], ...] = ()
 
 
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 CUES: dict[str, Prefiltered] = {
     name: Prefiltered(re.compile(rx, re.I)) for name, rx in {
         "cue_hearsay": r"\b(?:says?|said|told (?:me|us)|heard|reckons?|according to|apparently|rumou?r\w*|word is|"
                        r"claims?|supposedly|allegedly|someone)\b",
-        "cue_future": r"\b(?:next (?:week|month|year|term|quarter|monday|season)|starting|from (?:next|monday|january|"
+        "cue_future": r"\b(?:next (?:week|month|year|term|quarter|monday|season|" + _MONTHS + r")|(?<![._])upcoming|starting|from (?:next|monday|january|"
                       r"february|march|april|may|june|july|august|september|october|november|december)|will|going to|"
                       r"gonna|planning|plan to|soon|tomorrow|effective|as of|from the \d+|in q[1-4]|"
                       r"(?:by|at|before) the end of (?:the )?(?:month|week|year|term|quarter)|"
                       r"(?:getting|being) (?:pushed|moved|delayed|postponed|acquired)|"
                       r"(?:going|moving|moves?|switching|switch(?:es)?|changing|changes?|starting|starts?|closing|closes?|leaving|leaves?|"
-                      r"joining|joins?)\b[^.;]{0,40}\bin (?:jan|feb|"
+                      r"joining|joins?|coming|comes|returning|returns?|merging|merges?)\b[^.;]{0,40}\bin (?:jan|feb|"
                       r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b",
         "cue_later": r"\b(?:he|she|they|it|we|you|that)'ll\b|\bin (?:a|one|two|three|four|a couple of|a few|the next|the coming) (?:days?|weeks?|months?|years?)\b|"
                      r"\bin the (?:summer|spring|autumn|fall|winter|new year)\b|\bby (?:christmas|easter|the summer|summer|spring|"

@@ -243,6 +243,22 @@ def test_a_work_line_is_another_line_and_a_mobile_number_a_phone(tmp_path) -> No
     assert slots.of("Work email: a@b.co").attribute == "work email"
 
 
+@pytest.mark.parametrize(("then", "action"), [
+    ("school whatsapp: apparently st anne's is merging with holy cross next september", Action.DEFER_VERIFY),
+    ("Marco's old headteacher says he's coming back to the school in September.", Action.DEFER_VERIFY),
+    ("the school secretary says ruby's in year 4 now", Action.REJECT_CONFLICT),
+])
+def test_hearsay_about_a_later_change_waits_and_about_now_is_rejected(then, action, tmp_path) -> None:
+    """A third party's word of a change to come ("next september", "coming back ... in September") is a rumour that
+    waits (it was rejected as a contradiction of what holds now); of a change already made it is rejected."""
+    engine, d, first_id = two("ruby's in year 3 at st anne's, marco teaches her", then, tmp_path, source="third_party")
+    try:
+        assert d.action is action and d.target_id == first_id
+    finally:
+        engine.close()
+    assert cue("cue_future", "congrats on the upcoming move!") and not cue("cue_future", "stripe.invoices.upcoming()")
+
+
 def kept_beside(first: str, then: str, tmp_path) -> None:
     """``then`` is appended after ``first`` (both the user's) and both are current."""
     engine, d, _ = two(first, then, tmp_path)
