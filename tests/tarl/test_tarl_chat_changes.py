@@ -214,6 +214,7 @@ def test_a_log_s_tag_names_no_thing(first, then, action, tmp_path) -> None:
 @pytest.mark.parametrize(("then", "action"), [
     ("still allergic to peanuts, the challenge failed", Action.NOOP),       # chat around a value said again
     ("still allergic to peanuts and now shellfish too", Action.APPEND),     # and one more beside it
+    ("peanuts are a no-go for me, as you know, even a trace", Action.NOOP),  # "as you know": said before
 ])
 def test_a_value_of_several_said_still_is_a_repeat_unless_one_is_added(then, action, tmp_path) -> None:
     """A many-valued attribute's claim with words the entry lacks was never a repeat (appended beside what it
