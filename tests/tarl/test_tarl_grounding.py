@@ -62,6 +62,7 @@ def test_values_written_alike_are_one_value() -> None:
     from shared_core.grounding import value_replaced, written_alike
 
     assert written_alike("MOT due 12 Oct").split() == ["MOT", "due", "oct-12"]
+    assert written_alike("bday's 03/03").split() == ["bday's", "mar-3"] and written_alike("1/2 a cup") == "1/2 a cup"
     assert written_alike('{"expiry": "2024-10-12"}') == written_alike('{"expiry": "October 12th, 2024"}')
     assert not value_replaced('DVLA: {"reg": "KX19FJD", "motTestExpiryDate": "2024-10-12"}', "MOT due 12 Oct")
     assert value_replaced("MOT expires 2025-10-12", "MOT expires 2024-10-12")
