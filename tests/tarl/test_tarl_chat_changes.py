@@ -260,6 +260,15 @@ def test_hearsay_about_a_later_change_waits_and_about_now_is_rejected(then, acti
     assert cue("cue_future", "congrats on the upcoming move!") and not cue("cue_future", "stripe.invoices.upcoming()")
 
 
+def test_call_me_names_what_one_is_called(tmp_path) -> None:
+    """"call me Nessa, everyone does" changes the name the user goes by (its words said nothing of a name, and it was
+    appended beside it); "call me on ..." and "call me whenever" ask for a call."""
+    revised("my name is Inês", "call me Nessa, everyone does", tmp_path)
+    assert slots.of("pls just call me Rob from now on").attribute == "name"
+    assert slots.of("call me on 07700 900123").attribute == "phone"
+    assert slots.of("you can call me whenever, evenings are best").attribute != "name"
+
+
 def kept_beside(first: str, then: str, tmp_path) -> None:
     """``then`` is appended after ``first`` (both the user's) and both are current."""
     engine, d, _ = two(first, then, tmp_path)
