@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cuescan import Prefiltered, has_digit
-from .reliability import CONSIDERING
-from .tense import USED_TO, USED_TO_RX
+from .cues import CUES
+from .tense import USED_TO
 from .written import plain_number, unphoned, written_alike
 from .schema import Claim, Entry, Ledger
 
@@ -206,65 +206,6 @@ class Grounding:
     similarity: float
     features: dict[str, float] = field(default_factory=dict)
     candidates: tuple[tuple[Entry, float], ...] = ()
-
-
-_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
-CUES: dict[str, Prefiltered] = {
-    name: Prefiltered(re.compile(rx, re.I)) for name, rx in {
-        "cue_hearsay": r"\b(?:says?|said|told (?:me|us)|heard|reckons?|according to|apparently|rumou?r\w*|word is|"
-                       r"claims?|supposedly|allegedly|someone)\b",
-        "cue_future": r"\b(?:next (?:week|month|year|term|quarter|monday|season|" + _MONTHS + r")|(?<![._])upcoming|starting|from (?:next|monday|january|"
-                      r"february|march|april|may|june|july|august|september|october|november|december)|will|going to|"
-                      r"gonna|planning|plan to|soon|tomorrow|effective|as of|from the \d+|in q[1-4]|"
-                      r"(?:by|at|before) the end of (?:the )?(?:month|week|year|term|quarter)|"
-                      r"(?:getting|being) (?:pushed|moved|delayed|postponed|acquired)|"
-                      r"(?:going|moving|moves?|switching|switch(?:es)?|changing|changes?|starting|starts?|closing|closes?|leaving|leaves?|"
-                      r"joining|joins?|coming|comes|returning|returns?|merging|merges?)\b[^.;]{0,40}\bin (?:jan|feb|"
-                      r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b",
-        "cue_later": r"\b(?:he|she|they|it|we|you|that)'ll\b|\bin (?:a|one|two|three|four|a couple of|a few|the next|the coming) (?:days?|weeks?|months?|years?)\b|"
-                     r"\bin the (?:summer|spring|autumn|fall|winter|new year)\b|\bby (?:christmas|easter|the summer|summer|spring|"
-                     r"autumn|winter|the new year)\b|\bend of (?:the )?(?:month|week|year|term)\b|\b(?:coming|going|be) back\b",
-        "cue_injection": r"\b(?:ignore (?:all |the |any )?(?:previous|prior|above|earlier)|disregard|override|"
-                         r"system prompt|store (?:this|the following)|forget (?:everything|what)|new instructions?|"
-                         r"if you(?:'re| are) an? (?:ai|assistant|bot|llm|language model)|(?:note|message|instructions?) (?:to|for) "
-                         r"(?:the |any )?(?:ai|assistants?|bots?|support bots?|llms?|agents?)|remove (?:it|this|that) from (?:the )?"
-                         r"(?:user's )?(?:record|memory|profile))\b",
-        "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
-        "cue_confirm": r"\b(?:still|yep|yup|as usual|same as|confirm(?:ed|s|ing)?|indeed|as before|again|as (?:always|ever)|"
-                       r"as you know|(?:like|as) i (?:said|say)|as (?:i )?mentioned|like always|"
-                       r"(?:not|never|nothing's|nothing has) changed|unchanged|no change)\b",
-        "cue_stale": r"\b(?:(?<!years )(?<!year )(?<!months )(?<!weeks )(?<!days )(?<!yrs )(?<!-)(?!(?-i:Old\s+[A-Z]))old|"
-                     r"outdated|cached?|(?:cached?|fetched|synced|retrieved|snapshot)_(?:at|ts|time)|snapshot|archived?|"
-                     r"last year|" + USED_TO_RX + r"|years ago|"
-                     r"back in(?! (?:a|an|my|his|her|their|our|its|stock|place|use)\b)(?! the (?!day\b))|"
-                     r"previous(?:ly)?|former(?:ly)?|20[01]\d|last (?:edited|updated|modified|synced|checked)|"
-                     r"as_of|as of \d|record_updated|late upload|months ago|weeks ago|when (?:we|i) (?:went|were|stayed)|"
-                     r"last (?:summer|winter|spring|autumn|term|season)|(?<=\()20\d\d(?=\)))",   # "record (2021):"
-        "cue_sender": r"^[^\w{\[]*(?:e-?mail|sms|text|letter|message|dm|voicemail|notification)\s+(?:from|by)\b[^:]{0,80}:|"
-                      r"^[^\w{\[]*from:\s|"
-                      r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b",
-        "cue_speculative": r"\b(?:maybe|perhaps|possibly|might|could be|not sure|unsure|i wonder|wondering whether)\b",
-        "cue_may": r"\b(?-i:may)\s+(?:well\s+|soon\s+|also\s+|yet\s+|not\s+|even\s+)?(?-i:[a-z]{3,})\b|"
-                   r"\b(?:weighing|mulling)(?: up| over)? (?:a |the )?(?:switch|move|change)\b",
-        "cue_intent": r"(?<!no )(?<!not )(?<!n't )\b(?:wants?|wanting|hop(?:e|es|ing)|plan(?:s|ning)?|intend(?:s|ing)?|"
-                      r"aim(?:s|ing)?|would like|'d like|keen|looking|likely|supposed)\s+to\s+(?:\w+\s+)?"
-                      r"(?:move|relocate|switch|leave|quit|change|join|start|retire|sell|transfer|swap|drop|stop|go back)\b|"
-                      r"\b(?:should|could|might|may)\s+(?:well\s+)?(?:be\s+(?:moving|switching|leaving|starting|joining|changing|"
-                      r"relocating)|end up)\b",
-        "cue_conditional": r"\b(?:(?<!even )(?<!as )if(?! you(?:'re| are)? (?:ever |)(?:plan|planning|look|looking|book|booking|order|ordering|make|making|"
-                           r"cook|cooking|ask|asking|wonder|wondering|need|want|get|getting|do|doing)\b)"
-                           r"(?! (?:that|it)(?:'s| is)? (?:helps?|matters?|useful|relevant)\b)|unless|depending on|assuming|provided|might|may be|could be|thinking (?:of|about)|"
-                           + CONSIDERING + r"|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
-        "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
-    }.items()
-}
-"""General language cues (not phrases of any data set): who is speaking about what, and when.
-``cue_speculative`` marks a guess rather than a report ("maybe she lives in Rome"); weaker hedges ("I
-think", "probably") are left to the policy: people use them on completed changes. ``cue_later`` is read by
-the contract only (a rumour of a later change waits): the policy's networks were trained without it, so
-``cue_future`` keeps the meaning they learned. ``cue_may`` is the contract's too: "Ezra may move to Northfield" is a guess
-like "might", but the networks learned "may" as a weak hedge, which people also put on completed changes. ``cue_intent``
-(contract only) is a change wished, planned or expected, not made: "hoping to move to York", "should be moving soon"."""
 
 
 _FIELD = Prefiltered(re.compile(r"\b\w+\s*[=:]\s*\S"))

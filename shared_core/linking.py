@@ -151,6 +151,8 @@ def prepare(text: str) -> None:
 
 
 _OPENING = re.compile(r"[a-z][\w-]*")
+"""A text's first word (``_view``'s last set): an entry that opens with the claim's subject is about it, so that word
+is the subject both share, no evidence of their link."""
 
 
 @lru_cache(maxsize=65536)

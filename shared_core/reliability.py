@@ -17,7 +17,7 @@ from .schema import Claim, Entry
 
 CONSIDERING = r"considering(?!\s+(?:it|them|him|her|this|that|these|those)\b)"
 """Weighing a plan ("considering a move to Leeds"), not regarding a fact ("considering it rained"): a hedge and
-a condition (``grounding``'s ``cue_conditional``)."""
+a condition (``cues``' ``cue_conditional``)."""
 
 _HEDGE = Prefiltered(re.compile(
     r"\b(?:maybe|perhaps|probably|possibly|might|i think|i guess|i believe|not sure|unsure|i heard|"

@@ -356,7 +356,7 @@ def test_a_dose_moved_with_only_the_number_and_its_unit_revises_the_medicine(tmp
 def test_a_date_names_when_a_record_was_read_not_which_record() -> None:
     """"account.get (cached 2025-01-02)" is no record with the id 2025-01-02, and "record (2022):" is dated."""
     from shared_core import calls
-    from shared_core.grounding import CUES
+    from shared_core.cues import CUES
 
     assert calls.subject('account.get (cached 2025-01-02) -> {"plan": "Free"}') is None
     assert calls.subject('orders.get("A-771") -> {"status": "shipped"}') == "a-771"
@@ -370,7 +370,7 @@ def test_a_thing_that_moved_to_another_holder_or_place_is_a_change(tmp_path) -> 
     engine, out, first = run([("Dana has the keys.", "user"), ("The keys are in the drawer.", "user")], tmp_path)
     assert out[1].action is Action.REVISE and out[1].target_id == first
     assert not change.replaced("User's spare key is held by Priyanka.", "the key's with Priyanka from work now")
-    from shared_core.grounding import CUES
+    from shared_core.cues import CUES
     assert not CUES["cue_stale"].search("Spare key is back in the drawer.") and CUES["cue_stale"].search("back in 2019")
 
 
