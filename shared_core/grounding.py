@@ -129,7 +129,7 @@ def entities(text: str) -> frozenset[str]:
 
 def _values(text: str) -> set[str]:
     """The value-bearing tokens of a text: numbers, identifiers and names (possessive 's dropped)."""
-    return numbers(text) | identifiers(text) | {e.removesuffix("'s") for e in entities(text)} - _SPEAKER
+    return numbers(text) | identifiers(text) | ({e.removesuffix("'s") for e in entities(text)} - _SPEAKER)
 
 
 _SPEAKER = frozenset("i'm i've".split())
@@ -307,7 +307,7 @@ is words, and says who is speaking."""
 
 def untagged(text: str) -> str:
     """The text without its leading tag: which log wrote it, not what it is about."""
-    return _TAG.sub("", text, count=1) if text[:1] == "[" or text.lstrip()[:1] == "[" else text
+    return _TAG.sub("", text, count=1)
 
 
 SHARED_ID_SCORE = 0.6

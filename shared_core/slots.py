@@ -293,7 +293,10 @@ _NEGATORS = frozenset("not no never don't doesn't didn't isn't aren't won't can'
 
 
 def _capitalised(word: str, text: str) -> bool:
-    return bool(re.search(rf"\b{re.escape(word.capitalize())}\b", text)) and not text.lower().startswith(word)
+    return bool(_capital_re(word).search(text)) and not text.lower().startswith(word)
+
+
+_capital_re = lru_cache(maxsize=8192)(lambda word: re.compile(rf"\b{re.escape(word.capitalize())}\b"))   # compiled once
 
 
 @lru_cache(maxsize=65536)

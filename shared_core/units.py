@@ -118,7 +118,7 @@ def _others(claim: str, entry: str) -> list[tuple[Amount, Amount]]:
     return pairs
 
 
-_THOUSANDS = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?k(?!\w)", re.I)
+_IN_K = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?k(?!\w)", re.I)
 """A count in thousands ("45k", "2.5k")."""
 _PLAIN = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{4,7})(?![\w,]|\.\d)")
 """A number of a thousand or more written out ("45,000", "1150")."""
@@ -127,10 +127,10 @@ _PLAIN = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{4,7})(?![\w,]|\.\d)")
 def _thousands(claim: str, entry: str) -> str:
     """``claim`` with its thousands written as the entry writes them ("45k" for "£45,000" reads "45,000", "$2,500"
     for "2.5k" reads "2.5k"), where the entry writes one such number and none the other way."""
-    ks, plain = _THOUSANDS.findall(entry) if "k" in entry.lower() else [], _PLAIN.findall(entry)
+    ks, plain = _IN_K.findall(entry) if "k" in entry.lower() else [], _PLAIN.findall(entry)
     if len(plain) == 1 and not ks and "k" in claim.lower():
         value = float(plain[0].replace(",", ""))
-        return _THOUSANDS.sub(lambda m: plain[0] if float(m.group(1)) * 1000 == value else
+        return _IN_K.sub(lambda m: plain[0] if float(m.group(1)) * 1000 == value else
                               f"{float(m.group(1)) * 1000:{',' if ',' in plain[0] else ''}.0f}", claim)
     if len(ks) == 1 and not plain:
         value = float(ks[0]) * 1000
@@ -142,7 +142,7 @@ def _thousands(claim: str, entry: str) -> str:
 def restated(claim: str, entry: str) -> str:
     """``claim`` with each amount the entry states in another unit written in the entry's: as the entry wrote it where
     it is the same amount ("about 183cm" for "6 ft tall" reads "about 6 ft"), else converted at the entry's decimals;
-    its thousands as the entry writes them (``_THOUSANDS``)."""
+    its thousands as the entry writes them (``_IN_K``)."""
     claim = _thousands(claim, entry) if has_digit(claim) else claim
     pairs = _others(claim, entry) if amounts(claim) else []
     for a, b in sorted(pairs, reverse=True):

@@ -114,8 +114,9 @@ with her dogs") is another fact about them far more often than the entry's new v
 observations superseded 108 -> 53 of 1,487; HaluMem teacher-forced next-state 0.599 -> 0.623; hand-written,
 free text: choosing sets 0 (7 decisions move), held-out -2, later check sets +4; slotted: none moves (0.6-0.8
 tried; 0.6 and 0.75 lose 1 on the choosing sets, 0.8 loses 5)."""
-SAYS_SAME = ("near_duplicate", "exact_duplicate", "cue_confirm", "said_unchanged", "record_same", "content_free",
-             "structured")
+SAID_AGAIN = ("near_duplicate", "exact_duplicate", "cue_confirm", "said_unchanged")
+"""A claim that says it repeats: its words are the entry's, or it says it confirms or that nothing changed."""
+SAYS_SAME = (*SAID_AGAIN, "record_same", "content_free", "structured")
 """What lets a claim on a middling link (``LINK_UNSURE``) be dropped as a repeat beside a change model that calls it
 unchanged: its words are the entry's, it says it confirms or that nothing changed, a record read again alike, a
 remark (chit-chat is dropped anyway), or a tool's structured output (a record's fields, read for what they hold).
@@ -173,8 +174,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         # (dev and train f-j, held-out sets: no decision moves but one wrong either way)
     if identity and f.get("begun") and not any(f.get(k) for k in SAYS_SAME):
         ok[Action.NOOP] = False         # "started taking milk in my coffee" about "I drink my coffee black": news
-    if identity and f.get("many") and f.get("adds_value") and (f.get("additive_cue") or not any(
-            f.get(k) for k in ("cue_confirm", "said_unchanged", "near_duplicate", "exact_duplicate"))):
+    if identity and f.get("many") and f.get("adds_value") and (f.get("additive_cue") or not any(f.get(k) for k in SAID_AGAIN)):
         ok[Action.NOOP] = False         # "allergic to peanuts and tree nuts" after "allergic to peanuts": a value
         # more is news, not a repeat (dev and train f-j: slotted +1 / -1, a recap appended beside what it repeats)
     signal = f.get("change_signal") and not f.get("time_cue_only")     # "recently" dates an event; it changes nothing
