@@ -176,6 +176,15 @@ def shaped(text: str) -> tuple[str, bool, re.Match[str]] | None:
     return None
 
 
+_SCALAR_KEY = re.compile(r'"\s*:(?!\s*\[)')
+
+
+def scalar_key(cue: re.Match[str]) -> bool:
+    """A record's key holding one value ("member": "C. Duarte", "cat": "Sooty"): that record's one value, however many
+    members or cats a person has; a key holding a list ("rx": [...]) keeps the family's several values."""
+    return cue.string[cue.start() - 1:cue.start()] == '"' and bool(_SCALAR_KEY.match(cue.string, cue.end()))
+
+
 _SAME = {"plantbased": "vegan", "centigrade": "celsius", "kilometre": "km", "kilometer": "km", "cycling": "cycle",
          "biking": "bike", "driving": "drive", "walking": "walk"}
 

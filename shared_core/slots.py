@@ -26,7 +26,7 @@ from itertools import chain
 
 from . import calls, kin
 from .cuescan import CueScanner, Prefiltered, has_digit
-from .families import FAMILIES, shaped
+from .families import FAMILIES, scalar_key, shaped
 from .grounding import MEASURE, STOP, negated, numbers, proposition
 from .kin import ACTS, RELATIONS
 
@@ -67,8 +67,7 @@ _RANKED = re.compile(rf"(?:{_RANKS})\s+(\w+)", re.I)
 ID_NOUNS = frozenset(
     "order ticket invoice item fact build flight booking case issue pr file task job bug incident room account "
     "request shipment package parcel run deploy release sprint version table row record project step apartment "
-    "unit suite platform desk locker plot".split()
-)
+    "unit suite platform desk locker plot".split())
 _LETTER_ID = Prefiltered(re.compile(rf"\b((?i:{'|'.join(sorted(ID_NOUNS))}))\s+([A-HJ-Z])(?![\w'’-])(?!\.\w)"))
 """``Room C``, ``Booking B``: a thing the list names by one capital letter ("I" is the speaker). Built from
 ``ID_NOUNS``, so a text naming none of them is not scanned."""
@@ -91,8 +90,7 @@ FILLER = frozenset(
 )
 _COMMON_INITIAL = FILLER | STOP | frozenset(
     "perhaps maybe apparently some starting from since got please remember remind reminder hey hi hello big "
-    "switched changed moved started stopped went finally booked".split()
-)
+    "switched changed moved started stopped went finally booked".split())
 
 
 @dataclass(frozen=True)
@@ -261,6 +259,7 @@ def infer(text: str) -> Slot:
     elif fam is not None:
         name, many, m = fam
         attribute = _qualified(name, m)
+        many = many and not scalar_key(m)
     else:
         name, many = "", False
         frame = sorted({w for w in _words(rest) if w and w not in STOP and w not in FILLER and not any(c.isdigit() for c in w)

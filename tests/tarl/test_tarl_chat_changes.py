@@ -585,3 +585,12 @@ def test_a_carrier_s_note_on_a_tracked_parcel_revises_the_order_it_tracks(tmp_pa
 def test_an_amount_that_moved_in_another_unit_revises_its_entry(tmp_path) -> None:
     """"64°F" is 17.8 °C in the entry's unit (``units``): the setpoint moved, not a second one."""
     revised("Thermostat setpoint: 21°C", "Thermostat setpoint: 64°F", tmp_path, source="tool")
+
+
+def test_a_record_s_key_with_one_value_holds_one_value(tmp_path) -> None:
+    """A loyalty account's "member" key names the one member of that record, not a team's several members: its tier
+    moving revises the record (it was appended beside it as a further member); a key holding a list keeps several."""
+    revised('{"club": "Avios", "member": "K. Osei", "tier": "Bronze"}', '{"club": "Avios", "member": "K. Osei", "tier": "Silver"}',
+            tmp_path, source="tool")
+    assert not slots.of('{"member": "K. Osei", "tier": "Bronze"}').many
+    assert slots.of('{"members": ["ana", "raj"], "team": "ops"}').many
