@@ -60,7 +60,9 @@ CUES: dict[str, Prefiltered] = {
                       r"relocating)|end up)\b",
         "cue_conditional": r"\b(?:(?<!even )(?<!as )if(?! you(?:'re| are)? (?:ever |)(?:plan|planning|look|looking|book|booking|order|ordering|make|making|"
                            r"cook|cooking|ask|asking|wonder|wondering|need|want|get|getting|do|doing)\b)"
-                           r"(?! (?:that|it)(?:'s| is)? (?:helps?|matters?|useful|relevant)\b)|"
+                           r"(?! (?:that|it)(?:'s| is)? (?:helps?|matters?|useful|relevant)\b)"
+                           r"(?! (?:(?:the |my |your )?\w+ )?(?:ever )?(?:needs?|wants?) (?:it|them|one|this|that|to know)\b|"
+                           r" (?:anyone|anybody|someone)(?:'s| is)? (?:asking|wondering)\b| anything (?:happens|goes wrong|comes up)\b)|"
                            r"unless|depending on|assuming|provided|might|may be|could be|thinking (?:of|about)|"
                            + CONSIDERING + r"|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",

@@ -91,7 +91,9 @@ def test_values_written_alike_are_one_value() -> None:
     ("John values his family, considering them the best thing ever.", False),   # "considering" as "regarding"
     ("Maria loves volunteering, even if it is a small difference.", False),     # concessive, not a condition
     ("Tom acts as if nothing happened.", False),
-    ("I'm about 5 foot 11 if that helps for the bike sizing", False)])     # a courtesy, not a condition
+    ("I'm about 5 foot 11 if that helps for the bike sizing", False),      # a courtesy, not a condition
+    ("my landline's 01632 960 111 if the plumber needs it", False),        # when it is used, not whether it holds
+    ("tariq's the one to call if anything goes wrong", False), ("we'll rent it out if they need the money", True)])
 def test_a_condition_is_not_read_into_regard_or_concession(text: str, conditional: bool) -> None:
     """LoCoMo's extracted observations ("... considering it both a sanctuary and a source of comfort") were held
     in Pending as plans: "considering it/them ..." regards, "even if" / "as if" concede or compare."""
