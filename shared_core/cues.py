@@ -65,6 +65,8 @@ CUES: dict[str, Prefiltered] = {
                            r" (?:anyone|anybody|someone)(?:'s| is)? (?:asking|wondering)\b| anything (?:happens|goes wrong|comes up)\b)|"
                            r"unless|depending on|assuming|provided|might|may be|could be|thinking (?:of|about)|"
                            + CONSIDERING + r"|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
+        "cue_listing": r"\b(?:booking\.com|expedia|hotels\.com|airbnb|agoda|trivago|(?:booking|travel|hotel|holiday) (?:site|website|app|"
+                       r"platform|portal))\b.*\bcheck[- ]?(?:in|out)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
     }.items()
 }
@@ -74,4 +76,6 @@ think", "probably") are left to the policy: people use them on completed changes
 the contract only (a rumour of a later change waits): the policy's networks were trained without it, so
 ``cue_future`` keeps the meaning they learned. ``cue_may`` is the contract's too: "Ezra may move to Northfield" is a guess
 like "might", but the networks learned "may" as a weak hedge, which people also put on completed changes. ``cue_intent``
-(contract only) is a change wished, planned or expected, not made: "hoping to move to York", "should be moving soon"."""
+(contract only) is a change wished, planned or expected, not made: "hoping to move to York", "should be moving soon".
+``cue_listing`` (contract only): a booking site's page on a stay's check-in or check-out, the labels' example of a source
+neither clearly weaker nor stronger than the place's own word."""

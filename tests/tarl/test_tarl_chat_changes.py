@@ -594,3 +594,18 @@ def test_a_record_s_key_with_one_value_holds_one_value(tmp_path) -> None:
             tmp_path, source="tool")
     assert not slots.of('{"member": "K. Osei", "tier": "Bronze"}').many
     assert slots.of('{"members": ["ana", "raj"], "team": "ops"}').many
+
+
+def test_a_booking_site_s_check_in_against_the_place_s_own_waits(tmp_path) -> None:
+    """The labels' example of a source neither clearly weaker nor stronger: a booking site's check-in time against the
+    guesthouse's own email waits in Pending (unhedged hearsay against a current fact, it was rejected); a booking site's
+    word on anything but a stay's terms is no such page."""
+    engine, d, first_id = two("the guesthouse in porto emailed: check-in from 3pm, late arrivals fine",
+                              "Agoda page for Casa Ribeira: check-in 13:00-20:00", tmp_path, source="web")
+    try:
+        assert d.action is Action.DEFER_VERIFY and d.target_id == first_id
+        assert [e.id for e in engine.state("u").accepted] == [first_id]
+    finally:
+        engine.close()
+    assert cue("cue_listing", "Booking.com listing for Casa Ribeira: check-out by 11", source="web")
+    assert not cue("cue_listing", "A travel site profile still lists the seat preference as window.", source="web")
