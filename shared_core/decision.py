@@ -290,6 +290,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                             and mine.explicit == theirs.explicit else mine.many or theirs.many),   # the put says
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
                  ended=float(ended), revived=float(revived), same_call=float(again(best, theirs)),
+                 denied=float(endings.denied(claim.text, best.text)),
                  adds_value=float(bool(theirs.values) and theirs.values < mine.values   # its values and more, beyond the word
                                    and bool(mine.values - theirs.values - slots.cue_words(claim.text))),   # naming them
                  values_apart=float(bool(mine.values) and bool(theirs.values) and not mine.values & theirs.values),

@@ -63,6 +63,18 @@ def revived(claim: str, entry: str) -> bool:
     return ended(entry, claim) and not negated(claim) and not ends(claim)
 
 
+_STILL = Prefiltered(re.compile(r"\b(?:still|no change|unchanged|as before)\b", re.I))
+_CHANGED = Prefiltered(re.compile(r"\b(?:upped|bumped|raised|lowered|increased|decreased|reduced|doubled|halved|cut|paid|"
+                                  r"moved|switched|swapped|changed|upgraded|downgraded)\b", re.I))
+
+
+def denied(claim: str, entry: str) -> bool:
+    """The claim says as still holding what its entry reports changed ("you're still on 50mg sertraline" about "gp upped
+    the sertraline", "INV-2291 is still outstanding" about "brightwave paid the 2291 one"): the value from before the
+    change, not a repeat of the entry (the contract reads it only beside a value the entry does not hold)."""
+    return bool(_STILL.search(claim)) and bool(_CHANGED.search(entry)) and not _STILL.search(entry)
+
+
 _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |just )?(?:died|passed away|passed on|"
                                r"was put down|was put to sleep|is gone|is no more|closed down|shut down|went bust|"
                                r"went under|retired|resigned|stepped down|has left|lapsed|expired|dropped out|pulled out|"

@@ -242,6 +242,11 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.APPEND] = False       # a recap that contradicts the owner's value ("User uses an iPhone 13"
         # after "pixel 9 is growing on me", "The user eats meat." after "I'm vegetarian") is not a second value beside it
         # (hand-written dev, fresh sets: 0 of 57 append; from change_sure to value_differs: 0 decisions of dev and train f-j move)
+    denies = identity and accepted and f.get("weaker_source") and f.get("denied") \
+        and (f.get("numbers_differ") or f.get("values_apart"))
+    if denies:
+        ok[Action.NOOP] = ok[Action.APPEND] = False     # a recap of the value from before the owner's change ("still
+        # on 50mg" after "gp upped the sertraline") contradicts it: no repeat, nor a second value beside it
     if f.get("source_prior", 0.0) >= SPEAKER_PRIOR and not f.get("against_record") \
             and not any(f.get(k) for k in ("cue_injection", "hedged")) and not _snapshot(f):
         ok[Action.REJECT_CONFLICT] = False  # the user's unhedged word loses only to a tool's record or to what it predates
@@ -302,7 +307,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if f.get("untrusted"):
         ok[Action.APPEND] = False
         ok[Action.REVISE] = bool(firm) and ok[Action.REVISE]    # a signed notice's dated change, not hearsay
-    hearsay = f.get("untrusted") or (f.get("weaker_source") and f.get("value_differs"))
+    hearsay = f.get("untrusted") or (f.get("weaker_source") and f.get("value_differs")) or denies
     if hearsay and ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (fut and f.get("untrusted")) \
             and not (f.get("many") and f.get("additive_cue")) and not f.get("says_more") and not (
             f.get("held_untrusted") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates"))):

@@ -609,3 +609,19 @@ def test_a_booking_site_s_check_in_against_the_place_s_own_waits(tmp_path) -> No
         engine.close()
     assert cue("cue_listing", "Booking.com listing for Casa Ribeira: check-out by 11", source="web")
     assert not cue("cue_listing", "A travel site profile still lists the seat preference as window.", source="web")
+
+
+def test_a_recap_of_the_value_from_before_a_change_contradicts_it(tmp_path) -> None:
+    """An assistant's "still" of the value the user just changed is no repeat (it was dropped as one): it is rejected,
+    and the user's change stays current. Its "still" of the new value is a repeat."""
+    engine, d, first_id = two("bumped my running to 5 days a week, knees are fine", "Great, so you're still doing 3 runs a week.",
+                              tmp_path, source="assistant")
+    try:
+        assert d.action is Action.REJECT_CONFLICT and d.target_id == first_id
+        assert [e.id for e in engine.state("u").accepted] == [first_id]
+    finally:
+        engine.close()
+    engine, d, _ = two("bumped my running to 5 days a week, knees are fine", "Nice, still 5 runs a week then.", tmp_path / "b",
+                       source="assistant")
+    engine.close()
+    assert d.action is Action.NOOP
