@@ -67,6 +67,10 @@ CUES: dict[str, Prefiltered] = {
                            + CONSIDERING + r"|tbc|tbd|pending|waiting (?:for|on)|not (?:yet )?(?:tested|confirmed|official)|untested)\b",
         "cue_listing": r"\b(?:booking\.com|expedia|hotels\.com|airbnb|agoda|trivago|(?:booking|travel|hotel|holiday) (?:site|website|app|"
                        r"platform|portal))\b.*\bcheck[- ]?(?:in|out)\b",
+        "cue_details": r"\b(?:new|changed|updated|reissued|different)\b[^.;!?]{0,40}\b(?:bank(?:ing)? details|iban|sort code|"
+                       r"account (?:number|details)|payment details|bank account)\b|\b(?:bank(?:ing)? details|account details|"
+                       r"payment details|iban|(?:mobile|phone|membership|account|card) number)\b[^.;!?]{0,30}"
+                       r"\b(?:ha(?:ve|s) (?:been )?(?:changed|updated|reissued)|(?:is|are) now)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
     }.items()
 }
@@ -77,5 +81,6 @@ the contract only (a rumour of a later change waits): the policy's networks were
 ``cue_future`` keeps the meaning they learned. ``cue_may`` is the contract's too: "Ezra may move to Northfield" is a guess
 like "might", but the networks learned "may" as a weak hedge, which people also put on completed changes. ``cue_intent``
 (contract only) is a change wished, planned or expected, not made: "hoping to move to York", "should be moving soon".
-``cue_listing`` (contract only): a booking site's page on a stay's check-in or check-out, the labels' example of a source
+``cue_details`` (contract only): word of new bank, payment or account details, the labels' other example ("an unknown
+email claiming to be the landlord with new bank details"). ``cue_listing`` (contract only): a booking site's page on a stay's check-in or check-out, the labels' example of a source
 neither clearly weaker nor stronger than the place's own word."""

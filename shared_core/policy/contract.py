@@ -298,9 +298,10 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if f.get("untrusted") and fut and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates")):
         ok[Action.REJECT_CONFLICT] = False  # hearsay about a future change is a rumour to verify, not a contradiction
         # of what holds now (labels: a rumour about a future change waits)
-    if f.get("untrusted") and f.get("cue_listing") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates")):
-        ok[Action.REJECT_CONFLICT] = False  # a booking site's terms of a stay against the place's own: neither source
-        # clearly weaker, so it waits (labels: "a booking site whose check-in time differs from the hotel's own")
+    if f.get("untrusted") and (f.get("cue_listing") or f.get("cue_details")) \
+            and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates")):
+        ok[Action.REJECT_CONFLICT] = False  # a booking site's terms of a stay against the place's own, new bank details
+        # from someone claiming to be the payee: neither source clearly weaker, so it waits (the labels' two examples)
     if f.get("unknown_sender") and not f.get("cue_injection"):
         ok[Action.REJECT_CONFLICT] = False  # an unknown sender claiming to speak for the fact ("Text from 07700 900555:
         # hi this is Mrs Okoro, new number") is checked with them, not dismissed: it waits (a friend's text is hearsay)

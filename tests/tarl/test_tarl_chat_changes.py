@@ -625,3 +625,18 @@ def test_a_recap_of_the_value_from_before_a_change_contradicts_it(tmp_path) -> N
                        source="assistant")
     engine.close()
     assert d.action is Action.NOOP
+
+
+def test_new_bank_details_from_someone_claiming_to_be_the_payee_wait(tmp_path) -> None:
+    """The labels' example: new bank details in a message that says it is from the payee wait in Pending to be checked
+    (with no sender line it was rejected as hearsay); the user's own word of them is a change."""
+    first = "nursery fees go to Little Oaks, sort code 30-90-12, account 55501234"
+    engine, d, first_id = two(first, "Little Oaks Accounts: please note our bank details have changed, new account 66612345",
+                              tmp_path, source="document")
+    try:
+        assert d.action is Action.DEFER_VERIFY and d.target_id == first_id
+        assert [e.id for e in engine.state("u").accepted] == [first_id]
+    finally:
+        engine.close()
+    assert cue("cue_details", "your membership number has been reissued as 5520 8813", source="unknown")
+    assert not cue("cue_details", "my account number is 55501234")
