@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .cuescan import Prefiltered, has_digit
+from .written import phoned_as
 
 _UNITS: dict[str, tuple[str, float, float]] = {}
 """A unit's spelling -> (what it measures, factor to the base unit, offset added before the factor)."""
@@ -142,8 +143,8 @@ def _thousands(claim: str, entry: str) -> str:
 def restated(claim: str, entry: str) -> str:
     """``claim`` with each amount the entry states in another unit written in the entry's: as the entry wrote it where
     it is the same amount ("about 183cm" for "6 ft tall" reads "about 6 ft"), else converted at the entry's decimals;
-    its thousands as the entry writes them (``_IN_K``)."""
-    claim = _thousands(claim, entry) if has_digit(claim) else claim
+    its thousands as the entry writes them (``_IN_K``), and a phone number the entry holds as it spells it."""
+    claim = phoned_as(_thousands(claim, entry), entry) if has_digit(claim) else claim
     pairs = _others(claim, entry) if amounts(claim) else []
     for a, b in sorted(pairs, reverse=True):
         said = entry[b.start:b.end] if same(a, b) else f"{_moved(_in(a, b), b)} {_written(entry, b)}"

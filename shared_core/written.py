@@ -70,6 +70,16 @@ def unphoned(text: str) -> str:
     return _PHONE.sub(" ", text) if has_digit(text) else text
 
 
+def phoned_as(claim: str, entry: str) -> str:
+    """``claim`` with each phone number the entry holds too written as the entry writes it ("07700900123" for "+44 7700
+    900123": one number, its country code, trunk zero and spacing aside), so the two compare word for word."""
+    if not (has_digit(claim) and has_digit(entry)):
+        return claim
+    held = {d[-9:]: m.group() for m in _PHONE.finditer(entry) if len(d := re.sub(r"\D", "", m.group())) >= 9}
+    return _PHONE.sub(lambda m: held.get(re.sub(r"\D", "", m.group())[-9:], m.group())
+                      if len(re.sub(r"\D", "", m.group())) >= 9 else m.group(), claim) if held else claim
+
+
 def _phone(m: re.Match[str]) -> str:
     digits = re.sub(r"\D", "", m.group())
     return f" {digits[-10:]} " if len(digits) >= 9 else m.group()

@@ -56,3 +56,12 @@ def test_a_converted_amount_rounded_to_a_decimal_is_the_same_and_one_moved_a_ten
     entry = f"stated as {value:.1f} {metric}"
     assert same_amount(f"that is {value * factor:.1f} {other}", entry)
     assert not same_amount(f"that is {value * factor * 1.1:.1f} {other}", entry)
+
+
+def test_a_phone_number_is_written_as_the_entry_spells_it() -> None:
+    """One number with or without its country code, trunk zero and spaces: written as the entry has it, so a courier's
+    "my number's 07700900123" repeats "+44 7700 900123" word for word (it was appended beside it as a second phone)."""
+    assert restated("my number's 07700900123 if the courier needs it", "mobile: +44 7700 900123") == \
+        "my number's +44 7700 900123 if the courier needs it"
+    assert restated("new number 07700900456", "mobile: +44 7700 900123") == "new number 07700900456"
+    assert restated("flight on 2025-07-10 at 18:40", "flight 2025-07-10") == "flight on 2025-07-10 at 18:40"
