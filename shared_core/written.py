@@ -24,14 +24,14 @@ def plain_number(value: str) -> str:
 
 
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
-_CLOCK = re.compile(r"(?<![\d.:])(\d{1,2})(?:[:.](\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b|"
+_CLOCK = re.compile(r"(?<![\d.:])(\d{1,2})(?:[:.](\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})(?::00(?!:))?\b|"
                     r"\b(at|from|until|till|before|after|around)\s+(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\b"
                     r"(?![:.,]?\d|\s*(?:%|x\b|(?:days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|people|kids|times|of|"
                     r"per|miles?|km|kg)\b|\s?[ap]\.?m\b))", re.I)
 """A time of day: "4pm", "6.15am" (a dot before the minutes where a meridiem follows), "16:00", or an hour after "at",
-"from", "until" ("at 8", "from 7.30"). Written on a twelve-hour clock, "4:00": people drop the meridiem ("guitar's at 5"
-after "guitar lesson is at 5pm"), so a time said again without it is the same time; a morning moved to the evening
-at the same hour is the one change this misses."""
+"from", "until" ("at 8", "from 7.30"); a tool's zero seconds ("09:30:00") say nothing. Written on a twelve-hour clock,
+"4:00": people drop the meridiem ("guitar's at 5" after "guitar lesson is at 5pm"), so a time said again without it is
+the same time; a morning moved to the evening at the same hour is the one change this misses."""
 _PHONE = re.compile(r"(?<![\w/-])\+?\(?\d[\d ().-]{6,}\d\b")
 
 
