@@ -21,7 +21,7 @@ import numpy as np
 
 from . import members, moments, records, slots
 from .cuescan import Prefiltered
-from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers
+from .grounding import _UPDATE_CUE, STOP, contrasted, entities, identifiers, negated, numbers
 from .index.embedders import _stem
 from .linking import COMMON, PairModel, lower_words, specific, values
 from .endings import ends
@@ -206,7 +206,12 @@ _UNCHANGED = Prefiltered(re.compile(r"\b(?:(?:has|have|had|is|was)n'?t changed|(
                                     r"nothing(?:'s| has)? changed|unchanged|no change|same as (?:ever|always|usual))\b", re.I))
 """Said in so many words ("bank details haven't changed, that email was a scam", "same as ever"): a confirmation,
 whatever else."""
-unchanged = _UNCHANGED.search
+
+
+def unchanged(text: str) -> bool:
+    """Said unchanged, not only before a contrast that tells the news (``grounding.contrasted``)."""
+    news = contrasted(text)
+    return bool(_UNCHANGED.search(news if news else text))
 
 
 _BEGUN = Prefiltered(re.compile(r"\b(?:start(?:ed|ing)|beg[au]n|beginning|t(?:ook|aking|aken) up|pick(?:ed|ing) up|"

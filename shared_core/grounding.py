@@ -222,6 +222,8 @@ def _text_features(text: str) -> dict[str, float]:
     """``claim_features`` of one text, computed once per text: a decision reads them twice (with a
     target and in the policy's view). Callers get a copy, so this cached dict is never changed."""
     cues = {name: float(bool(rx.search(text))) for name, rx in CUES.items()}
+    if cues["cue_confirm"] and (news := contrasted(text)):
+        cues["cue_confirm"] = float(bool(CUES["cue_confirm"].search(news)))
     return {
         **cues,
         "structured": float(text.lstrip().startswith(("{", "[")) or bool(_FIELD.search(text))),
@@ -233,6 +235,18 @@ def _text_features(text: str) -> dict[str, float]:
         "stale_dated_only": float(bool(cues["cue_stale"]) and _dated_only(text)),
         "past_habit": float(bool(USED_TO.search(text))),
     }
+
+
+_BUT = re.compile(r".*\b(?:but|though|whereas|while)\b", re.I | re.S)
+
+
+def contrasted(text: str) -> str:
+    """What a claim says after its last contrast, when that is a statement of its own (four words or more): what it says
+    unchanged before it ("mia's swimming is unchanged but sam's piano got bumped to wednesdays") is not what it confirms.
+    Empty when there is none ("nothing's changed but thanks for checking")."""
+    but = _BUT.match(text)
+    rest = text[but.end():] if but else ""
+    return rest if len(rest.split()) >= 4 else ""
 
 
 _STALE_DATES = re.compile(r"(?:last year|years ago|months ago|weeks ago|last (?:summer|winter|spring|autumn|term|season)|used to|"

@@ -643,3 +643,11 @@ def test_new_bank_details_from_someone_claiming_to_be_the_payee_wait(tmp_path) -
         engine.close()
     assert cue("cue_details", "your membership number has been reissued as 5520 8813", source="unknown")
     assert not cue("cue_details", "my account number is 55501234")
+
+
+def test_what_is_said_unchanged_before_a_contrast_is_not_what_the_claim_confirms(tmp_path) -> None:
+    """"ana's ballet is unchanged but ori's violin moved to fridays" changes Ori's lesson (its "unchanged" made it a
+    repeat, a silent drop); a contrast too short to tell news ("but thanks for checking") leaves the confirmation."""
+    revised("Ori's violin lesson is on Tuesdays at 4pm", "ana's ballet is unchanged but ori's violin got moved to fridays", tmp_path)
+    assert not change.unchanged("ana's ballet is unchanged but ori's violin got moved to fridays")
+    assert change.unchanged("nothing's changed but thanks for checking")
