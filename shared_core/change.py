@@ -99,7 +99,8 @@ def replaced(claim: str, entry: str) -> bool:
     if forms := {_form(w) for w in new} & {_form(w) for w in lost}:      # "opening time" for "opens at": one word in
         a, b = [w for w in a if w not in new or _form(w) not in forms], [w for w in b if w not in lost or _form(w) not in forms]
         new, lost = set(a) - set(b), set(b) - set(a)                     # two forms is no swapped value
-    said, gone = new - _CARRIED, lost - _CARRIED    # "plays striker" for "plays in goal": the preposition went with it
+    light = _LIGHT if new & _LIGHT and lost & _LIGHT else frozenset()     # "drinks dairy milk" for "takes oat milk", and
+    said, gone = new - _CARRIED - light, lost - _CARRIED - light    # "plays striker" for "plays in goal": the preposition went
     set_aside = (said, gone) != (new, lost)
     if not (1 <= len(said) <= 2 and 1 <= len(gone) <= 2 and len(new) <= 3 and len(lost) <= 3) \
             or not (_valued(said) and _valued(gone)):
@@ -210,8 +211,7 @@ whatever else."""
 
 def unchanged(text: str) -> bool:
     """Said unchanged, not only before a contrast that tells the news (``grounding.contrasted``)."""
-    news = contrasted(text)
-    return bool(_UNCHANGED.search(news if news else text))
+    return bool(_UNCHANGED.search(contrasted(text) or text))
 
 
 _BEGUN = Prefiltered(re.compile(r"\b(?:start(?:ed|ing)|beg[au]n|beginning|t(?:ook|aking|aken) up|pick(?:ed|ing) up|"
@@ -253,11 +253,9 @@ STATES: dict[str, str] = {
     "shipped": r"shipped|dispatched|in transit|out for delivery",
     "delivered": r"delivered|arrived|showed up|turned up|received",
     "cancelled": r"cancell?ed|refunded|voided",
-    "paid": r"paid|settled",
-    "unpaid": r"unpaid|overdue|outstanding",
+    "paid": r"paid|settled", "unpaid": r"unpaid|overdue|outstanding",
     "sent": r"sent|issued",
-    "online": r"online|connected|reconnected",
-    "offline": r"offline|disconnected",
+    "online": r"online|connected|reconnected", "offline": r"offline|disconnected",
     "active": r"active|enabled|live",
     "inactive": r"inactive|disabled|suspended|paused|expired|deactivated",
     "failed": r"failed|failing|errored|crashed",
@@ -356,6 +354,8 @@ def _valued(words: set[str]) -> bool:
 
 _CARRIED = frozenset("in on at to for as with by from into onto a an the".split())
 """Words a value brings with it ("on a Kindle", "an oat cortado"): set aside when judging what was swapped."""
+_LIGHT = frozenset("take takes taking drink drinks drinking have has having use uses using eat eats eating get gets".split())
+"""Verbs that say only that one has or consumes the value: one swapped for another is no value swapped."""
 _ASIDE = frozenset("still yeah yep yup lol haha tbh ngl honestly basically literally actually anyway tho though kinda "
                    "sorta".split())
 """Words that say how a thing is said, never what it is: no swapped value ("ok" and "yes" may be a tool's values)."""

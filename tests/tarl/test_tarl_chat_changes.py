@@ -651,3 +651,10 @@ def test_what_is_said_unchanged_before_a_contrast_is_not_what_the_claim_confirms
     revised("Ori's violin lesson is on Tuesdays at 4pm", "ana's ballet is unchanged but ori's violin got moved to fridays", tmp_path)
     assert not change.unchanged("ana's ballet is unchanged but ori's violin got moved to fridays")
     assert change.unchanged("nothing's changed but thanks for checking")
+
+
+def test_a_light_verb_swapped_beside_the_value_is_no_restatement(tmp_path) -> None:
+    """"Ana takes almond milk in her tea." after "Ana has soy milk in her tea.": the verb of having changed with the value,
+    and the two words moved made it no word-for-word swap (it was dropped as a repeat)."""
+    revised("Ana has soy milk in her tea.", "Ana takes almond milk in her tea.", tmp_path)
+    assert not change.replaced("Ana takes soy milk in her tea.", "Ana has soy milk in her tea.")
