@@ -88,16 +88,18 @@ def _phone(m: re.Match[str]) -> str:
 @lru_cache(maxsize=65536)
 def written_alike(text: str) -> str:
     """One spelling for the values people write in many ways: a time of day as ``H:MM`` on a twelve-hour clock
-    ("4pm", "4:00 PM", "16:00", "at 4"), a phone number as its last ten digits ("+14155550188", "415-555-0188"), a
+    ("4pm", "4:00 PM", "16:00", "at 4", "noon"), a phone number as its last ten digits ("+14155550188", "415-555-0188"), a
     day as ``oct-12`` ("2024-10-12", "12 Oct", "12/10/2024"), a count as digits ("two", "forty-five"), a rate without
     trailing zeros ("4.20%"), a street's kind and a short weekday in full ("Rd", "St,", "Fri 10:00"), so a tool that
     restates what the user said in its own format is not taken for a new value. Cached: an entry's text meets every
-    later claim that grounds on it. (Each pattern but the street's, the counts' and the weekdays' needs a digit.)"""
+    later claim that grounds on it. (Each pattern but the street's, noon's, the counts' and the weekdays' needs a digit.)"""
     text = _IS.sub(" is ", text)        # (prefiltered: a text without "'s" is returned as it is)
     if _WEEKDAY.search(text):
         text = _WEEKDAY.sub(_weekday, text)
     if _STREET.search(text):
         text = _STREET.sub(_street, text)
+    if _NOON.search(text):
+        text = _NOON.sub("12:00", text)
     if _NUMBER_WORD.search(text):
         text = _NUMBER_WORD.sub(_number, text)
     if _ORDINAL.search(text):
@@ -109,6 +111,8 @@ def written_alike(text: str) -> str:
     return _CLOCK.sub(_clock, _PHONE.sub(_phone, _DATE.sub(_date, _HTTP_STATUS.sub(r"\1", text))))
 
 
+_NOON = Prefiltered(re.compile(r"\b(?:noon|midday|midnight|12 ?(?:noon|midnight))\b", re.I))
+"""Noon and midnight are a time of day, twelve o'clock ("made it noon" moves a 2pm cutoff)."""
 _WEEKDAY = Prefiltered(re.compile(r"(?<![\w'’])(mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?(?=\s*\d|[/:])", re.I))
 """A weekday written short before its time or in a tool's list ("Fri 10:00", "Sat/Sun", "Sun: closed") is that weekday;
 "sat in traffic" and "sun is out" are words, and elsewhere ("tue-thu") a short day is left as written."""

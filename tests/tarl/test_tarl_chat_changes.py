@@ -432,6 +432,7 @@ def test_a_time_with_a_dot_and_a_day_in_words_are_written_alike() -> None:
     assert written_alike("Check-in: from 3:00 PM") == "Check-in: from 3:00" == written_alike("Check-in: from 15:00")
     assert written_alike("standup at 9:30 am") == "standup at 9:30"       # "at" before a meridiem: the meridiem is read
     assert written_alike('{"start": "09:30:00"}') == '{"start": "9:30"}'            # a tool's zero seconds
+    assert written_alike("lunch at noon") == written_alike("lunch at 12pm") == "lunch at 12:00"
     assert written_alike("born on the ninth of February") == written_alike("born on the 9th of February")
     assert written_alike("the first time") == "the first time"
     assert written_alike("we pay twelve hundred a month") == "we pay 1200 a month"
