@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .cuescan import Prefiltered, has_digit
-from .written import phoned_as
+from .written import numbered, phoned_as
 
 _UNITS: dict[str, tuple[str, float, float]] = {}
 """A unit's spelling -> (what it measures, factor to the base unit, offset added before the factor)."""
@@ -145,7 +145,9 @@ def restated(claim: str, entry: str) -> str:
     it is the same amount ("about 183cm" for "6 ft tall" reads "about 6 ft"), else converted at the entry's decimals;
     its thousands as the entry writes them (``_IN_K``), and a phone number the entry holds as it spells it."""
     claim = phoned_as(_thousands(claim, entry), entry) if has_digit(claim) else claim
-    pairs = _others(claim, entry) if amounts(claim) else []
+    spoken = numbered(claim)        # "seven and a half miles" for "12 km": an amount in words, read where the entry has one
+    pairs = _others(spoken, entry) if amounts(spoken) else []
+    claim = spoken if pairs else claim
     for a, b in sorted(pairs, reverse=True):
         said = entry[b.start:b.end] if same(a, b) else f"{_moved(_in(a, b), b)} {_written(entry, b)}"
         claim = claim[:a.start] + said + claim[a.end:]

@@ -100,8 +100,7 @@ def written_alike(text: str) -> str:
         text = _STREET.sub(_street, text)
     if _NOON.search(text):
         text = _NOON.sub("12:00", text)
-    if _NUMBER_WORD.search(text):
-        text = _NUMBER_WORD.sub(_number, text)
+    text = numbered(text)
     if _ORDINAL.search(text):
         text = _ORDINAL.sub(lambda m: str(_ORDINALS.index(m.group(1).lower().replace(" ", "-")) + 1), text)
     if not has_digit(text):
@@ -159,16 +158,39 @@ _ORDINAL = Prefiltered(re.compile(rf"\b({_SPELT})(?=\s+(?:of\s+)?{_MONTH})", re.
 _UNITS = tuple("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
                "seventeen eighteen nineteen".split())
 _TENS = tuple("twenty thirty forty fifty sixty seventy eighty ninety".split())
-_NUMBER_WORD = Prefiltered(re.compile(rf"\b(?:({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS[:9])}))?|({'|'.join(_UNITS[1:])}))"
-                                      r"(?:\s+(hundred|thousand))?\b(?![’']|-[a-z]*(?:st|nd|rd|th)\b)", re.I))
-"""A count in words is its number ("two kids" is "2 kids", "forty-five bucks" "45 bucks", "twelve hundred" "1200");
-"one" alone is left alone, it is mostly a pronoun."""
+_NUM = rf"(?:(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS[:9])}))?|(?:{'|'.join(_UNITS)}))"
+_HUNDREDS = rf"(?:(?:a|{_NUM})\s+hundred(?:\s+(?:and\s+)?{_NUM})?|{_NUM})"
+_NUMBER_WORD = Prefiltered(re.compile(rf"\b(?:(?:a|{_HUNDREDS})\s+thousand(?:\s+(?:and\s+)?{_HUNDREDS})?|{_HUNDREDS})"
+                                      r"(?:\s+and\s+a\s+half)?\b(?![’']|-[a-z]*(?:st|nd|rd|th)\b)", re.I))
+"""A count in words is its number ("two kids" is "2 kids", "forty-five bucks" "45 bucks", "twelve hundred" "1200", "a
+thousand and ten" "1010", "seven and a half" "7.5"); "one" alone is left alone, it is mostly a pronoun."""
+_SCALES = {"hundred": 100, "thousand": 1000}
+
+
+def numbered(text: str) -> str:
+    """``text`` with its counts in words written in digits (``_NUMBER_WORD``), a half too ("7 and a half" is "7.5")."""
+    text = _NUMBER_WORD.sub(_number, text) if _NUMBER_WORD.search(text) else text
+    return _HALF.sub(r"\1.5", text) if "half" in text else text
+
+
+_HALF = re.compile(r"\b(\d+) and a half\b", re.I)
 
 
 def _number(m: re.Match[str]) -> str:
-    tens, unit, small, scale = (g and g.lower() for g in m.groups())
-    n = (_TENS.index(tens) + 2) * 10 + (_UNITS.index(unit) + 1 if unit else 0) if tens else _UNITS.index(small) + 1
-    return str(n * {None: 1, "hundred": 100, "thousand": 1000}[scale])
+    words = re.split(r"[\s-]+", m.group(0).lower())
+    if words == ["one"]:
+        return m.group(0)
+    total = current = 0
+    for w in words:
+        if w in _SCALES:
+            current = max(current, 1) * _SCALES[w]
+            if w == "thousand":
+                total, current = total + current, 0
+        elif w in _TENS:
+            current += (_TENS.index(w) + 2) * 10
+        elif w in _UNITS:
+            current += _UNITS.index(w) + 1
+    return str(total + current) + (".5" if words[-1] == "half" else "")
 
 
 _STREET = re.compile(r"\b((?i:rd|ave|ln|sq|st))\.?(?=\s*(?:[,;)]|$)|\s+[a-z\d])")

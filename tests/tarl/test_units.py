@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 import pytest
 
 from shared_core.units import amounts, restated, same_amount
+from shared_core.written import written_alike
 
 
 def test_amounts_read_the_units_people_and_tools_write() -> None:
@@ -65,3 +66,14 @@ def test_a_phone_number_is_written_as_the_entry_spells_it() -> None:
         "my number's +44 7700 900123 if the courier needs it"
     assert restated("new number 07700900456", "mobile: +44 7700 900123") == "new number 07700900456"
     assert restated("flight on 2025-07-10 at 18:40", "flight 2025-07-10") == "flight on 2025-07-10 at 18:40"
+
+
+def test_an_amount_in_words_is_read_where_the_entry_states_one() -> None:
+    """"seven and a half miles" is the entry's "12 km" (it named no number, and read as a new value); counts in words
+    compound as they are said ("a thousand and ten", "one thousand one hundred and fifty"), "one" alone stays a word."""
+    assert restated("it's about seven and a half miles each way", "User cycles 12 km to work each way.") == \
+        "it's about 12 km each way"
+    assert restated("two kids now", "User has 3 kids") == "two kids now"          # no unit: compared as written
+    assert written_alike("rent's a thousand and ten a month") == "rent is 1010 a month"
+    assert written_alike("one thousand one hundred and fifty pounds") == "1150 pounds"
+    assert written_alike("7 and a half hours") == "7.5 hours" and written_alike("one of them") == "one of them"
