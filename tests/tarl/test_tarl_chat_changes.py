@@ -600,17 +600,23 @@ def test_a_record_s_key_with_one_value_holds_one_value(tmp_path) -> None:
     assert slots.of('{"members": ["ana", "raj"], "team": "ops"}').many
 
 
+def stays(first: str, then: str, tmp_path, source: str, action: Action) -> None:
+    """``then`` (from ``source``, after the user's ``first``) is decided ``action`` about ``first``, which stays the only
+    Accepted entry."""
+    engine, d, first_id = two(first, then, tmp_path, source=source)
+    try:
+        assert d.action is action and d.target_id == first_id
+        assert [e.id for e in engine.state("u").accepted] == [first_id]
+    finally:
+        engine.close()
+
+
 def test_a_booking_site_s_check_in_against_the_place_s_own_waits(tmp_path) -> None:
     """The labels' example of a source neither clearly weaker nor stronger: a booking site's check-in time against the
     guesthouse's own email waits in Pending (unhedged hearsay against a current fact, it was rejected); a booking site's
     word on anything but a stay's terms is no such page."""
-    engine, d, first_id = two("the guesthouse in porto emailed: check-in from 3pm, late arrivals fine",
-                              "Agoda page for Casa Ribeira: check-in 13:00-20:00", tmp_path, source="web")
-    try:
-        assert d.action is Action.DEFER_VERIFY and d.target_id == first_id
-        assert [e.id for e in engine.state("u").accepted] == [first_id]
-    finally:
-        engine.close()
+    stays("the guesthouse in porto emailed: check-in from 3pm, late arrivals fine",
+          "Agoda page for Casa Ribeira: check-in 13:00-20:00", tmp_path, "web", Action.DEFER_VERIFY)
     assert cue("cue_listing", "Booking.com listing for Casa Ribeira: check-out by 11", source="web")
     assert not cue("cue_listing", "A travel site profile still lists the seat preference as window.", source="web")
 
@@ -618,13 +624,8 @@ def test_a_booking_site_s_check_in_against_the_place_s_own_waits(tmp_path) -> No
 def test_a_recap_of_the_value_from_before_a_change_contradicts_it(tmp_path) -> None:
     """An assistant's "still" of the value the user just changed is no repeat (it was dropped as one): it is rejected,
     and the user's change stays current. Its "still" of the new value is a repeat."""
-    engine, d, first_id = two("bumped my running to 5 days a week, knees are fine", "Great, so you're still doing 3 runs a week.",
-                              tmp_path, source="assistant")
-    try:
-        assert d.action is Action.REJECT_CONFLICT and d.target_id == first_id
-        assert [e.id for e in engine.state("u").accepted] == [first_id]
-    finally:
-        engine.close()
+    stays("bumped my running to 5 days a week, knees are fine", "Great, so you're still doing 3 runs a week.", tmp_path,
+          "assistant", Action.REJECT_CONFLICT)
     engine, d, _ = two("bumped my running to 5 days a week, knees are fine", "Nice, still 5 runs a week then.", tmp_path / "b",
                        source="assistant")
     engine.close()
@@ -633,15 +634,10 @@ def test_a_recap_of_the_value_from_before_a_change_contradicts_it(tmp_path) -> N
 
 def test_new_bank_details_from_someone_claiming_to_be_the_payee_wait(tmp_path) -> None:
     """The labels' example: new bank details in a message that says it is from the payee wait in Pending to be checked
-    (with no sender line it was rejected as hearsay); the user's own word of them is a change."""
-    first = "nursery fees go to Little Oaks, sort code 30-90-12, account 55501234"
-    engine, d, first_id = two(first, "Little Oaks Accounts: please note our bank details have changed, new account 66612345",
-                              tmp_path, source="document")
-    try:
-        assert d.action is Action.DEFER_VERIFY and d.target_id == first_id
-        assert [e.id for e in engine.state("u").accepted] == [first_id]
-    finally:
-        engine.close()
+    (with no sender line it was rejected as hearsay)."""
+    stays("nursery fees go to Little Oaks, sort code 30-90-12, account 55501234",
+          "Little Oaks Accounts: please note our bank details have changed, new account 66612345", tmp_path, "document",
+          Action.DEFER_VERIFY)
     assert cue("cue_details", "your membership number has been reissued as 5520 8813", source="unknown")
     assert not cue("cue_details", "my account number is 55501234")
 
