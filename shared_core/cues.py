@@ -82,5 +82,5 @@ the contract only (a rumour of a later change waits): the policy's networks were
 like "might", but the networks learned "may" as a weak hedge, which people also put on completed changes. ``cue_intent``
 (contract only) is a change wished, planned or expected, not made: "hoping to move to York", "should be moving soon".
 ``cue_details`` (contract only): word of new bank, payment or account details, the labels' other example ("an unknown
-email claiming to be the landlord with new bank details"). ``cue_listing`` (contract only): a booking site's page on a stay's check-in or check-out, the labels' example of a source
-neither clearly weaker nor stronger than the place's own word."""
+email claiming to be the landlord with new bank details"). ``cue_listing`` (contract only): a booking site's page on a
+stay's check-in or check-out, the labels' example of a source neither clearly weaker nor stronger than the place's own."""

@@ -75,9 +75,14 @@ def phoned_as(claim: str, entry: str) -> str:
     900123": one number, its country code, trunk zero and spacing aside), so the two compare word for word."""
     if not (has_digit(claim) and has_digit(entry)):
         return claim
-    held = {d[-9:]: m.group() for m in _PHONE.finditer(entry) if len(d := re.sub(r"\D", "", m.group())) >= 9}
-    return _PHONE.sub(lambda m: held.get(re.sub(r"\D", "", m.group())[-9:], m.group())
-                      if len(re.sub(r"\D", "", m.group())) >= 9 else m.group(), claim) if held else claim
+    held = {key: m.group() for m in _PHONE.finditer(entry) if (key := _last_nine(m.group()))}
+    return _PHONE.sub(lambda m: held.get(_last_nine(m.group()), m.group()), claim) if held else claim
+
+
+def _last_nine(number: str) -> str:
+    """A phone number's last nine digits, its country code and trunk zero aside; empty for a shorter number."""
+    digits = re.sub(r"\D", "", number)
+    return digits[-9:] if len(digits) >= 9 else ""
 
 
 def _phone(m: re.Match[str]) -> str:
