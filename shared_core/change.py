@@ -21,7 +21,7 @@ import numpy as np
 
 from . import members, moments, records, slots
 from .cuescan import Prefiltered
-from .grounding import _UPDATE_CUE, STOP, contrasted, entities, identifiers, negated, numbers
+from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers, said_last
 from .index.embedders import _stem
 from .linking import COMMON, PairModel, lower_words, specific, values
 from .endings import ends
@@ -210,8 +210,8 @@ whatever else."""
 
 
 def unchanged(text: str) -> bool:
-    """Said unchanged, not only before a contrast that tells the news (``grounding.contrasted``)."""
-    return bool(_UNCHANGED.search(contrasted(text) or text))
+    """Said unchanged, not only before a contrast that tells the news (``grounding.said_last``)."""
+    return said_last(_UNCHANGED, text)
 
 
 _BEGUN = Prefiltered(re.compile(r"\b(?:start(?:ed|ing)|beg[au]n|beginning|t(?:ook|aking|aken) up|pick(?:ed|ing) up|"

@@ -222,8 +222,8 @@ def _text_features(text: str) -> dict[str, float]:
     """``claim_features`` of one text, computed once per text: a decision reads them twice (with a
     target and in the policy's view). Callers get a copy, so this cached dict is never changed."""
     cues = {name: float(bool(rx.search(text))) for name, rx in CUES.items()}
-    if cues["cue_confirm"] and (news := contrasted(text)):
-        cues["cue_confirm"] = float(bool(CUES["cue_confirm"].search(news)))
+    if cues["cue_confirm"]:     # (found anywhere: whether it is in what the claim says last)
+        cues["cue_confirm"] = float(said_last(CUES["cue_confirm"], text))
     return {
         **cues,
         "structured": float(text.lstrip().startswith(("{", "[")) or bool(_FIELD.search(text))),
@@ -240,13 +240,15 @@ def _text_features(text: str) -> dict[str, float]:
 _BUT = re.compile(r".*\b(?:but|though|whereas|while)\b", re.I | re.S)
 
 
-def contrasted(text: str) -> str:
-    """What a claim says after its last contrast, when that is a statement of its own (four words or more): what it says
-    unchanged before it ("mia's swimming is unchanged but sam's piano got bumped to wednesdays") is not what it confirms.
-    Empty when there is none ("nothing's changed but thanks for checking")."""
+def said_last(pattern: Prefiltered, text: str) -> bool:
+    """``pattern`` in what the claim says after its last contrast, where that is a statement of its own (four words or
+    more), else in all of it: what it says unchanged before the contrast ("mia's swimming is unchanged but sam's piano got
+    bumped to wednesdays") is not what it confirms; "nothing's changed but thanks for checking" still confirms."""
+    if not pattern.search(text):
+        return False            # (most texts: the contrast is read only where the pattern is there to move past)
     but = _BUT.match(text)
     rest = text[but.end():] if but else ""
-    return rest if len(rest.split()) >= 4 else ""
+    return bool(pattern.search(rest if len(rest.split()) >= 4 else text))
 
 
 _STALE_DATES = re.compile(r"(?:last year|years ago|months ago|weeks ago|last (?:summer|winter|spring|autumn|term|season)|used to|"

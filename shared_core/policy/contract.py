@@ -295,13 +295,11 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if ok[Action.APPEND] and not identity and (owners or of_record) and not _snapshot(f):
         return np.asarray([a is Action.APPEND for a in DECISION_ACTIONS])   # a new fact in its owner's words
     fut = f.get("cue_future") or f.get("cue_later") or f.get("cue_may") or f.get("cue_intent")   # "he may retire"
-    if f.get("untrusted") and fut and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates")):
-        ok[Action.REJECT_CONFLICT] = False  # hearsay about a future change is a rumour to verify, not a contradiction
-        # of what holds now (labels: a rumour about a future change waits)
-    if f.get("untrusted") and (f.get("cue_listing") or f.get("cue_details")) \
-            and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates")):
-        ok[Action.REJECT_CONFLICT] = False  # a booking site's terms of a stay against the place's own, new bank details
-        # from someone claiming to be the payee: neither source clearly weaker, so it waits (the labels' two examples)
+    tainted = any(f.get(k) for k in ("cue_injection", "cue_stale", "predates"))
+    if f.get("untrusted") and (fut or f.get("cue_listing") or f.get("cue_details")) and not tainted:
+        ok[Action.REJECT_CONFLICT] = False  # a rumour of a future change, a booking site's terms of a stay against the
+        # place's own, new bank details from someone claiming to be the payee: to verify, not contradictions of what
+        # holds now (labels: a rumour about a future change waits; the two sources neither clearly weaker nor stronger)
     if f.get("unknown_sender") and not f.get("cue_injection"):
         ok[Action.REJECT_CONFLICT] = False  # an unknown sender claiming to speak for the fact ("Text from 07700 900555:
         # hi this is Mrs Okoro, new number") is checked with them, not dismissed: it waits (a friend's text is hearsay)
@@ -311,7 +309,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     hearsay = f.get("untrusted") or (f.get("weaker_source") and f.get("value_differs")) or denies
     if hearsay and ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (fut and f.get("untrusted")) \
             and not (f.get("many") and f.get("additive_cue")) and not f.get("says_more") and not (
-            f.get("held_untrusted") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates"))):
+            f.get("held_untrusted") and not tainted):
         ok[Action.DEFER_VERIFY] = False     # unhedged hearsay, or a clearly weaker source, about a current fact:
         if f.get("untrusted") and f.get("value_differs"):   # rejected (or, for a restatement, noop); against what an
             ok[Action.NOOP] = False         # untrusted source keeps (a booking site against the hotel's own email) it may wait
