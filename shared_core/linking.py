@@ -199,8 +199,8 @@ def _pair(claim: tuple[frozenset[str], ...], mine: slots.Slot, mine_people: froz
     a, ia, ka, ta, ea, na, _, claim_words, _ = claim
     b, ib, kb, tb, eb, nb, entry_values, entry_words, opening = entry
     shared = a & b
-    held = bool(mine_people) and theirs.subject is not None and not _subject_words(theirs) \
-        and mine_people <= entry_words and not mine_people & opening
+    held = bool(mine_people) and not _subject_words(theirs) and mine_people <= entry_words and not mine_people & opening \
+        and (theirs.subject is not None or mine_people <= {e.removesuffix("'s") for e in eb})
     beyond = shared - (frozenset() if held else mine_people) - _subject_words(theirs)
     ids, kinds, known = ia & ib, ta & tb, mine.known and theirs.known
     return [
