@@ -75,6 +75,9 @@ def test_values_written_alike_are_one_value() -> None:
     assert value_replaced("rent is 1,250 now", "rent is 1,180")
     assert not value_replaced("the 412 number is the right one", "new mobile number: 07700 900 412")
     assert not value_replaced("Zara's still at ballet every Monday.", "Our daughter Zara does ballet on Mondays.")
+    assert not value_replaced("Estimated delivery: 3 June, 08:00-12:00", "my order says delivery window 8-12 on the 3rd")
+    assert not value_replaced("from april i'm doing 10-6", "from April your hours will be 10:00-18:00")
+    assert value_replaced("delivery window 9-1 now", "Estimated delivery: 08:00-12:00")
     assert written_alike('"depart": "2025-07-10T18:40"').split() == ['"depart":', '"', "jul-10", "2025", "6:40", '"']
     record = '{"flight": "KL1009", "depart": "2025-07-10T18:40"}'
     assert not value_replaced("Your return flight KL1009 departs 10 July at 18:40.", record)
