@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 
 from . import slots
+from .cuescan import Prefiltered
 from .grounding import STOP
 from .index.embedders import _stem
 
@@ -101,7 +102,7 @@ def apart(claim: str, entry: str) -> bool:
     each phrase holds a word the other sentence does not, that does not say when, and that is no word of an
     attribute family's cue ("the light theme" after "the dark theme" is one theme changing; "living room lights"
     after "kitchen lights" are two, by "living" beside the cue's "room")."""
-    if _ways_apart(claim, entry):
+    if _ways_apart(claim, entry) or _ends_apart(claim, entry):
         return True
     a, b = _lead(claim), _lead(entry)
     if len(a) < 2 or len(b) < 2 or a[-1] != b[-1]:
@@ -126,6 +127,29 @@ def _ways_apart(claim: str, entry: str) -> bool:
 @lru_cache(maxsize=65536)
 def _ways(text: str) -> frozenset[str]:
     return frozenset(_WAYS[w[:2].lower()] for w in _WAY.findall(text))
+
+
+_ENDS = tuple((Prefiltered(re.compile(a, re.I)), Prefiltered(re.compile(b, re.I))) for a, b in (
+    (r"\bopen(?:s|ing)\b", r"\b(?:clos(?:es|ing)|shuts|shutting)\b"),      # hours, not a ticket's state ("close it")
+    (r"\b(?:depart(?:s|ure|ing)?|leav(?:e|es|ing)|takes? off)\b", r"\b(?:arriv(?:e|es|al|ing)|lands?|landing)\b"),
+    (r"\bcheck(?:ing)?[ -]?in\b", r"\bcheck(?:ing)?[ -]?out\b"),
+    (r"\b(?:outbound|outward)\b", r"\b(?:return|inbound)\b"),
+    (r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kicks? off)\b", r"\b(?:ends?|ending|finish(?:es|ing)?|wraps? up)\b"),
+    (r"\bpick(?:ing)?[ -]?up\b", r"\bdrop(?:ping)?[ -]?off\b"),
+    (r"\bmin(?:imum)?\b", r"\bmax(?:imum)?\b")))
+"""The two ends of one schedule or range (general usage): opening and closing, departing and arriving, check-in and
+check-out, the way out and back, start and end, pick-up and drop-off, a minimum and a maximum."""
+
+
+def _ends_apart(claim: str, entry: str) -> bool:
+    """Each text names another end of one pair and not the other's ("checkout there is noon" after "check-in: from
+    15:00", "pharmacy closes at 6" after "opens at 8:00"): two attributes of one thing, however alike their values.
+    A text naming both ends ("open 8 till close at 6") may restate either, and is not read here."""
+    for a, b in _ENDS:
+        ca, cb, ea, eb = (bool(rx.search(t)) for t, rx in ((claim, a), (claim, b), (entry, a), (entry, b)))
+        if ca != cb and ea != eb and ca != ea:
+            return True
+    return False
 
 
 def _own(lead: tuple[str, ...], other: str) -> bool:

@@ -279,6 +279,22 @@ def kept_beside(first: str, then: str, tmp_path) -> None:
         engine.close()
 
 
+@pytest.mark.parametrize(("first", "then"), [
+    ("The pharmacy opens at 8:00.", "pharmacy closes at 6 on weekdays"),
+    ("Hotel check-in: from 15:00.", "checkout there is noon"),
+    ("My flight to Lisbon departs at 09:10.", "lands in lisbon 11:40 local"),
+    ("Outbound train to York leaves 08:15.", "return train is the 17:40"),
+    ("My standup starts at 9:30.", "standup ends by 9:45 usually"),
+])
+def test_the_other_end_of_a_schedule_is_another_attribute(first, then, tmp_path) -> None:
+    """Opening and closing, check-in and check-out, out and back: each end is kept, however alike the sentences."""
+    kept_beside(first, then, tmp_path)
+
+
+def test_one_end_of_a_schedule_moved_is_revised(tmp_path) -> None:
+    revised("The pharmacy closes at 18:00.", "pharmacy shuts at half five now", tmp_path)
+
+
 def test_which_notes_are_one_key() -> None:
     """Values compared only on one key's label; one thing only where the key holds one value."""
     assert records.compare("timezone: CET", "timezone: UTC") is True
