@@ -304,7 +304,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"), held_untrusted=float(kept_by in cfg.untrusted),
                  attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))
-        listed = f["adds_value"] and (f["many"] or "[" in claim.text)   # a list read again with more values in it is news
+        f["grown"] = float(records.grown(claim.text, best.text))
+        listed = f["adds_value"] and (f["many"] or "[" in claim.text) or f["grown"]   # a list read again with more values
+        # in it is news
         f["confirms"] = float(source in _READERS and not (listed or base["hedged"])
                               and _confirms(claim.text, best.text, mine, theirs, people, alike))
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(

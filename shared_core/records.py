@@ -186,6 +186,8 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
     the two are not comparable as records. ``about``: the caller's attribute (a slot ``reservation.time``):
     when both records hold that field, it alone decides (the reservation's status may move; its time
     is what the slot holds)."""
+    if relisted(claim, entry):
+        return False                # one list read again, however each labels it ("User's languages: ...")
     a, b = fields(claim), fields(entry)
     # a one-field note against a record, whose one field then decides; two notes only on one key's label
     # ("Reminder: buy milk" is no record that "Reminder: call mum" changes; "Pet: cat" changes "Pet: dog")
@@ -282,3 +284,31 @@ def _other_labels(claim: str, entry: str) -> bool:
 def _name(value: str) -> str:
     """An identity field's value without what a call's output appends ("hallway ->" is "hallway")."""
     return value.split(" ->")[0].split(" →")[0].strip()
+
+
+_LIST_TAIL = re.compile(r"(?:->|→|:\s|=)\s*([^:=>→\n]*)$")
+"""What a text ends with after its last label, field or arrow: where a tool or a note lists the values it holds."""
+
+
+@lru_cache(maxsize=65536)
+def items(text: str) -> frozenset[str]:
+    """The values of the list a text ends with ("Team Atlas members: Ana, Ben, Chloe", '-> ["Netflix", "Spotify"]'),
+    two or more, lower-cased; else none."""
+    m = _LIST_TAIL.search(text.strip().rstrip("."))
+    if m is None:
+        return frozenset()
+    parts = [p.strip(" '\"[](){}").lower() for p in re.split(r",|\band\b", m.group(1))]
+    return frozenset(p for p in parts if p) if sum(bool(p) for p in parts) >= 2 else frozenset()
+
+
+def relisted(claim: str, entry: str) -> bool:
+    """The claim lists the values the entry lists, no more and no fewer, in whatever order or case: a repeat."""
+    b = items(entry)
+    return bool(b) and b == items(claim)
+
+
+def grown(claim: str, entry: str) -> bool:
+    """The claim lists every value the entry lists, and more (a team's members read again with one more): a further
+    value, no repeat (the labelling notes: a further value of a multi-valued attribute is ``append``)."""
+    b = items(entry)
+    return bool(b) and b < items(claim)

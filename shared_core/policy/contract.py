@@ -209,6 +209,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if identity and f.get("many") and (f.get("value_differs") or f.get("additive_cue") or f.get("values_apart")) \
             and not (f.get("change_signal") or f.get("value_overlap") or swapped):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
+    if identity and f.get("grown"):
+        ok[Action.NOOP] = ok[Action.REVISE] = False     # a list read again with every value and more: further values
     if identity and f.get("many") and f.get("enumerated"):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # "city number 1" after "city number 0": another
         # item of the list, for every policy (the rule policy kept 1 of 10 visited cities)

@@ -295,6 +295,22 @@ def test_one_end_of_a_schedule_moved_is_revised(tmp_path) -> None:
     revised("The pharmacy closes at 18:00.", "pharmacy shuts at half five now", tmp_path)
 
 
+@pytest.mark.parametrize(("first", "then", "action"), [
+    ("Team Atlas members: Ana, Ben, Chloe", "team.members('atlas') -> Ana, Ben, Chloe, Dev", Action.APPEND),
+    ("User's streaming subscriptions: Netflix, Spotify", 'subscriptions.list() -> ["Netflix", "Spotify", "Disney+"]',
+     Action.APPEND),
+    ("User's languages: English, Portuguese", "languages: english, portuguese", Action.NOOP),
+])
+def test_a_list_read_again_with_more_values_adds_them(first, then, action, tmp_path) -> None:
+    """A further value is appended, not dropped as a repeat of the list it extends; the same list again is a repeat."""
+    engine, d, first_id = two(first, then, tmp_path, "tool", "tool")
+    try:
+        assert d.action is action and (action is Action.APPEND or d.target_id == first_id)
+        assert first_id in [e.id for e in engine.state("u").accepted]
+    finally:
+        engine.close()
+
+
 def test_which_notes_are_one_key() -> None:
     """Values compared only on one key's label; one thing only where the key holds one value."""
     assert records.compare("timezone: CET", "timezone: UTC") is True
