@@ -246,7 +246,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
             else:
                 ident = slots.identity(mine, theirs) or restates(claim, e) or (
                     slots.compatible(mine, theirs) and score >= cfg.match_threshold)
-        if (mine.explicit is None or theirs.explicit is None) and endings.ended(claim.text, e.text):
+        if (mine.explicit is None or theirs.explicit is None) and endings.over(claim.text, e.text):
             ending.add(e.id)        # "Tom passed away": about the entry that holds Tom, whoever the subject
             if not ident:           # guesser took the claim to be about
                 score, ident, p = max(score, link_at), True, max(p or 0.0, link_at)

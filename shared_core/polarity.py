@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 
+from . import slots
 from .cuescan import Prefiltered
-from .linking import specific
+from .index.embedders import _stem
+from .linking import person_words, specific
 
 _AGAINST = Prefiltered(re.compile(r"\b(?:dislikes?|hates?|hated|hating|can'?t stand|cannot stand|not a fan|"
                                   r"(?:do|does|did)(?:n'?t| not) (?:like|enjoy)|avoids?|steers? clear|gone off|went off|"
@@ -24,9 +26,28 @@ _FOR = Prefiltered(re.compile(r"\b(?:likes?|liked|loves?|loved|loving|enjoys?|en
 
 def flipped(claim: str, entry: str) -> bool:
     """One side is against a value the other is for ("I used to hate olives" / "loving olives these days"), and
-    both name it: the claim turns the entry's stance around, so it changes the entry whatever else it shares."""
+    both name it: the claim turns the entry's stance around, so it changes the entry whatever else it shares. The name
+    of whoever holds both stances is no value they share ("Martin Mark Sports I dislike: Wrestling" is not turned
+    around by "Martin Mark's music preference includes ...")."""
     against_claim, against_entry = bool(_AGAINST.search(claim)), bool(_AGAINST.search(entry))
     if against_claim == against_entry:
         return False
-    pro = entry if against_claim else claim
-    return bool(_FOR.search(pro)) and bool(specific(claim) & specific(entry))
+    pro, con = (entry, claim) if against_claim else (claim, entry)
+    if not _FOR.search(pro):
+        return False
+    people = {_stem(w) for t in (claim, entry) for w in person_words(slots.of(t).subject or "")}
+    return bool(_near(pro, _FOR) & _near(con, _AGAINST) - people)   # the value both name, not whose stance it is
+
+
+_TOKEN = re.compile(r"[\w'-]+")
+
+
+def _near(text: str, stance: Prefiltered) -> set[str]:
+    """The specific words a stance is about: those within a few words of it ("dislike: Wrestling", "evolved to include
+    sodas"), not every word of the text ("went off sushi after the food poisoning thing" takes no stance on food)."""
+    words = specific(text)
+    near: set[str] = set()
+    for m in stance.finditer(text):
+        before, after = _TOKEN.findall(text[:m.start()])[-2:], _TOKEN.findall(text[m.end():])[:3]
+        near |= {w for w in (_stem(t.lower().removesuffix("'s")) for t in before + after) if w in words}
+    return near

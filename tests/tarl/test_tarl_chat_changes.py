@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 import pytest
 
-from shared_core import Claim, MemoryEngine, change, contrast, distinct, endings, kin, linking, members, records, slots
+from shared_core import Claim, MemoryEngine, change, contrast, distinct, endings, kin, linking, members, polarity, records, slots
 from shared_core.schema import Action
 from shared_core.grounding import claim_features
 from shared_core.quantities import nudges, quantities
@@ -687,3 +687,21 @@ def test_a_light_verb_swapped_beside_the_value_is_no_restatement(tmp_path) -> No
     and the two words moved made it no word-for-word swap (it was dropped as a repeat)."""
     revised("Ana has soy milk in her tea.", "Ana takes almond milk in her tea.", tmp_path)
     assert not change.replaced("Ana takes soy milk in her tea.", "Ana has soy milk in her tea.")
+
+
+def test_a_stance_turned_around_revises_the_entry_it_turns(tmp_path) -> None:
+    """"now appreciates wrestling" turns "Sports I dislike: Wrestling" around, though another entry shares more of its
+    words; the name of whoever holds the stances is no value they share, nor is a word far from the stance."""
+    engine = MemoryEngine.open(tmp_path / "store")
+    try:
+        texts = ["Martin Mark Sports I dislike: Wrestling", "Martin Mark views this period as a chance for personal growth",
+                 "Martin Mark's music preference includes jazz"]
+        ids = [engine.write(Claim(text=t, namespace="u", source="user", observed_at=T0)).entry_id for t in texts]
+        d = engine.write(Claim(text="Martin Mark now appreciates wrestling for its discipline and personal growth",
+                               namespace="u", source="user", observed_at=T0 + timedelta(days=1)))
+        assert d.action is Action.REVISE and d.target_id == ids[0]
+    finally:
+        engine.close()
+    assert not polarity.flipped("Martin Mark's music preference includes jazz", "Martin Mark Sports I dislike: Wrestling")
+    assert not polarity.flipped("Noted: Ines enjoys Thai food.", "went off sushi after the food poisoning thing")
+    assert polarity.flipped("loving olives these days", "I hate olives")
