@@ -21,7 +21,10 @@ _AGAINST = Prefiltered(re.compile(r"\b(?:dislikes?|hates?|hated|hating|can'?t st
                                   re.I))
 _FOR = Prefiltered(re.compile(r"\b(?:likes?|liked|loves?|loved|loving|enjoys?|enjoyed|enjoying|appreciates?|"
                               r"(?:a |big )?fan of|into|prefers?|preference|favou?rites?|now includes?|"
-                              r"evolved to include|grown to (?:like|love|appreciate))\b", re.I))
+                              r"evolved to include|grown to (?:like|love|appreciate)|(?:ha[sv]e?|'s|'ve) grown on|"
+                              r"c[oa]me (?:a)?round (?:on|to)|warm(?:ed|ing)? (?:up )?to|"
+                              r"reconsidered (?:my|his|her|their|our) (?:stance|view|opinion)s? on|"
+                              r"changed (?:my|his|her|their|our) mind (?:on|about))\b", re.I))
 
 
 def flipped(claim: str, entry: str) -> bool:

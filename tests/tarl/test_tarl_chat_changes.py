@@ -705,3 +705,14 @@ def test_a_stance_turned_around_revises_the_entry_it_turns(tmp_path) -> None:
     assert not polarity.flipped("Martin Mark's music preference includes jazz", "Martin Mark Sports I dislike: Wrestling")
     assert not polarity.flipped("Noted: Ines enjoys Thai food.", "went off sushi after the food poisoning thing")
     assert polarity.flipped("loving olives these days", "I hate olives")
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("User hates mushrooms.", "mushrooms have grown on me tbh, had them twice this week"),
+    ("User can't stand jazz.", "ok i've come round on jazz, the kamasi washington album did it"),
+    ("User isn't a fan of cricket.", "warmed up to cricket after the ashes this summer"),
+])
+def test_a_dislike_come_round_on_is_revised(first, then, tmp_path) -> None:
+    """Said without "like" ("grown on me", "come round on", "warmed up to"), the stance still turns around: no repeat."""
+    revised(first, then, tmp_path)
+
