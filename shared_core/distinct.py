@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from . import calls, change, contrast, kin, linking, records, slots, tense
+from . import calls, change, contrast, kin, linking, records, slots, tense, topics
 from .grounding import untagged
 
 _ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+$")
@@ -51,6 +51,8 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
                                                                                           (theirs, entry, claim))) \
             and not linking.names_thing(claim, entry):     # ("Tesla Model 3 still going strong" names the wife's car)
         return True         # "my partner is a celtics fan" is not about "warriors fan since the we believe team"
+    if slots.family(claim) and slots.family(claim)[0] in _TASTES and topics.apart(claim, entry):
+        return True         # "beverage preference ..." is not about "Movies I dislike: ..."
     if slots.same_subject(mine, theirs):
         return False
     if "user" in (mine.subject, theirs.subject) and (kin.of_relative(claim, entry) or kin.of_relative(entry, claim)):
@@ -65,6 +67,10 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
     a, b = a - b, b - a         # the words that tell them apart: "Project Borealis" is not "Project Atlas"
     return bool(a and b) and not (a & linking.specific(entry) or b & linking.specific(claim))
 
+
+
+_TASTES = frozenset({"likes", "dislikes", "preference", "favourite", "music"})
+"""The attribute families of a taste: a claim about one is told apart by its topic (``topics``)."""
 
 
 def _holds(owner: slots.Slot, other: slots.Slot) -> bool:

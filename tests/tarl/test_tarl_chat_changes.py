@@ -716,3 +716,14 @@ def test_a_dislike_come_round_on_is_revised(first, then, tmp_path) -> None:
     """Said without "like" ("grown on me", "come round on", "warmed up to"), the stance still turns around: no repeat."""
     revised(first, then, tmp_path)
 
+
+
+def test_a_taste_of_another_kind_is_another_taste(tmp_path) -> None:
+    """"beverage preference evolved to include ..." is not a change of "movie preference has evolved to include ...",
+    though they share their subject, their family and most of their words."""
+    from shared_core import topics
+
+    assert topics.apart("Martin's beverage preference evolved to include smoothies", "Martin Mark Movies I dislike: Gore")
+    assert not topics.apart("smoothies are my favourite", "Martin Mark Beverages I like: Tea")
+    kept_beside("Martin Mark's movie preference has evolved to include horror films, which he finds suspenseful.",
+                "Martin's beverage preference evolved to include superfood smoothies for their nutritional value.", tmp_path)
