@@ -144,7 +144,7 @@ def restated(claim: str, entry: str) -> str:
     """``claim`` with each amount the entry states in another unit written in the entry's: as the entry wrote it where
     it is the same amount ("about 183cm" for "6 ft tall" reads "about 6 ft"), else converted at the entry's decimals;
     its thousands as the entry writes them (``_IN_K``), and a phone number the entry holds as it spells it."""
-    claim = phoned_as(_thousands(claim, entry), entry) if has_digit(claim) else claim
+    claim = phoned_as(_thousands(_approximated(claim, entry), entry), entry) if has_digit(claim) else claim
     spoken = numbered(claim)        # "seven and a half miles" for "12 km": an amount in words, read where the entry has one
     pairs = _others(spoken, entry) if amounts(spoken) else []
     claim = spoken if pairs else claim
@@ -152,6 +152,30 @@ def restated(claim: str, entry: str) -> str:
         said = entry[b.start:b.end] if same(a, b) else f"{_moved(_in(a, b), b)} {_written(entry, b)}"
         claim = claim[:a.start] + said + claim[a.end:]
     return claim
+
+
+_ABOUT = re.compile(r"(?:\b(?:about|around|roughly|approx(?:\.|imately)?|nearly|almost|circa|like)\s+|~\s?)[£$€]?"
+                    r"(\d[\d,]*(?:\.\d+)?)(?:\s?-?ish\b)?|(?<![\w.])[£$€]?(\d[\d,]*(?:\.\d+)?)\s?-?ish\b", re.I)
+"""A number given as an approximation ("about 1950", "4.8ish", "~20")."""
+_HELD = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+
+
+def _approximated(claim: str, entry: str) -> str:
+    """``claim`` with each number it gives roughly written as the entry's number it rounds ("the rate's like 4.8ish"
+    for "rate=4.79%", "1700ish" for 1712, "about 82" for 82.4), at the claim's own precision (its decimals, or its
+    trailing zeros): an approximation of the entry's value is that value, one that rounds otherwise is another."""
+    if not _ABOUT.search(claim):
+        return claim
+    held = [(float(n.replace(",", "")), n) for n in _HELD.findall(entry) if n.replace(",", "").replace(".", "").isdigit()]
+
+    def exact(m: re.Match[str]) -> str:
+        said = (m.group(1) or m.group(2)).replace(",", "")
+        value = float(said)
+        places = len(said.split(".")[1]) if "." in said else -(len(said) - len(said.rstrip("0")))
+        same = next((n for v, n in held if v != value and round(v, places) == value and v > 0), None)
+        return m.group(0) if same is None else m.group(0)[:m.start(1 if m.group(1) else 2) - m.start()] + same
+
+    return _ABOUT.sub(exact, claim)
 
 
 def _moved(value: float, other: Amount) -> str:

@@ -59,6 +59,15 @@ def test_a_converted_amount_rounded_to_a_decimal_is_the_same_and_one_moved_a_ten
     assert not same_amount(f"that is {value * factor * 1.1:.1f} {other}", entry)
 
 
+def test_an_approximation_of_the_entry_s_number_is_that_number() -> None:
+    """At the claim's own precision (its decimals, its trailing zeros): "4.8ish" is 4.79, "1850ish" is not 1712."""
+    assert restated("the mortgage rate's like 4.8ish", "rate=4.79% fixed_until=day200") == "the mortgage rate's like 4.79"
+    assert restated("blitz is 1700ish now", "blitz rating: 1712") == "blitz is 1712 now"
+    assert restated("blitz is like 1850ish now", "blitz rating: 1712") == "blitz is like 1850ish now"
+    assert restated("down to about 78 kilos", "User weighs 82.4 kg.") == "down to about 78.0 kg"   # (its unit the entry's)
+    assert restated("rent's 1200 now", "rent is 1,180") == "rent's 1200 now"          # said exactly: no rounding
+
+
 def test_a_phone_number_is_written_as_the_entry_spells_it() -> None:
     """One number with or without its country code, trunk zero and spaces: written as the entry has it, so a courier's
     "my number's 07700900123" repeats "+44 7700 900123" word for word (it was appended beside it as a second phone)."""
