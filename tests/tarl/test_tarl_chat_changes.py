@@ -155,11 +155,6 @@ def test_a_timestamp_s_zone_names_no_timezone() -> None:
     assert slots.family("synced 2025-01-10 07:41 UTC") is None
 
 
-def test_a_bday_is_a_birthday(tmp_path) -> None:
-    assert slots.family("his bday's march 3rd yeah")[0] == slots.family("K's birthday is 3 March")[0] == "birthday"
-    stays("User's birthday is 3 April.", "bday is apr 3rd btw", tmp_path, "user", Action.NOOP)
-
-
 # One-field notes ("timezone: UTC"), the way an agent or a tool writes a key and its value (session 31): a second
 # note on the same key with another value is that key's new value. Each case was a silent drop or a second value.
 
