@@ -145,11 +145,15 @@ def _ends_apart(claim: str, entry: str) -> bool:
     """Each text names another end of one pair and not the other's ("checkout there is noon" after "check-in: from
     15:00", "pharmacy closes at 6" after "opens at 8:00"): two attributes of one thing, however alike their values.
     A text naming both ends ("open 8 till close at 6") may restate either, and is not read here."""
-    for a, b in _ENDS:
-        ca, cb, ea, eb = (bool(rx.search(t)) for t, rx in ((claim, a), (claim, b), (entry, a), (entry, b)))
-        if ca != cb and ea != eb and ca != ea:
-            return True
-    return False
+    return any(c and e and c != e for c, e in zip(_ends(claim), _ends(entry)))
+
+
+@lru_cache(maxsize=65536)
+def _ends(text: str) -> tuple[int, ...]:
+    """Per pair of ``_ENDS``, the one end the text names (1 or 2), or 0 for neither or both; read once per text (a
+    claim meets ~16 candidates, an entry many claims)."""
+    named = [(bool(a.search(text)), bool(b.search(text))) for a, b in _ENDS]
+    return tuple(0 if x == y else 1 if x else 2 for x, y in named)
 
 
 def _own(lead: tuple[str, ...], other: str) -> bool:
@@ -160,9 +164,9 @@ def _own(lead: tuple[str, ...], other: str) -> bool:
 
 
 def prepare(text: str) -> None:
-    """Compute (and cache) the text's leading phrase at its own write (``decision.prepare``): every later claim that
-    meets the entry reads it."""
-    _lead(text)
+    """Compute (and cache) the text's leading phrase and the ends it names at its own write (``decision.prepare``):
+    every later claim that meets the entry reads them."""
+    _lead(text), _ends(text)
 
 
 def other_leads(claim: str, entry: str) -> bool:
