@@ -129,31 +129,37 @@ def _ways(text: str) -> frozenset[str]:
     return frozenset(_WAYS[w[:2].lower()] for w in _WAY.findall(text))
 
 
-_ENDS = tuple((Prefiltered(re.compile(a, re.I)), Prefiltered(re.compile(b, re.I))) for a, b in (
+_ENDS = (
     (r"\bopen(?:s|ing)\b", r"\b(?:clos(?:es|ing)|shuts|shutting)\b"),      # hours, not a ticket's state ("close it")
     (r"\b(?:depart(?:s|ure|ing)?|leav(?:e|es|ing)|takes? off)\b", r"\b(?:arriv(?:e|es|al|ing)|lands?|landing)\b"),
     (r"\bcheck(?:ing)?[ -]?in\b", r"\bcheck(?:ing)?[ -]?out\b"),
     (r"\b(?:outbound|outward)\b", r"\b(?:return|inbound)\b"),
     (r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kicks? off)\b", r"\b(?:ends?|ending|finish(?:es|ing)?|wraps? up)\b"),
     (r"\bpick(?:ing)?[ -]?up\b", r"\bdrop(?:ping)?[ -]?off\b"),
-    (r"\bmin(?:imum)?\b", r"\bmax(?:imum)?\b")))
+    (r"\bmin(?:imum)?\b", r"\bmax(?:imum)?\b"))
 """The two ends of one schedule or range (general usage): opening and closing, departing and arriving, check-in and
 check-out, the way out and back, start and end, pick-up and drop-off, a minimum and a maximum."""
+_ANY_END = Prefiltered(re.compile("|".join(f"(?P<e{i}_{side}>{rx})" for i, pair in enumerate(_ENDS)
+                                           for side, rx in enumerate(pair, 1)), re.I))
 
 
 def _ends_apart(claim: str, entry: str) -> bool:
     """Each text names another end of one pair and not the other's ("checkout there is noon" after "check-in: from
     15:00", "pharmacy closes at 6" after "opens at 8:00"): two attributes of one thing, however alike their values.
     A text naming both ends ("open 8 till close at 6") may restate either, and is not read here."""
-    return any(c and e and c != e for c, e in zip(_ends(claim), _ends(entry)))
+    a, b = _ends(claim), _ends(entry)
+    return bool(a) and bool(b) and any(b.get(pair, side) != side for pair, side in a.items() if pair in b)
 
 
 @lru_cache(maxsize=65536)
-def _ends(text: str) -> tuple[int, ...]:
-    """Per pair of ``_ENDS``, the one end the text names (1 or 2), or 0 for neither or both; read once per text (a
+def _ends(text: str) -> dict[int, int]:
+    """Pair of ``_ENDS`` -> the one end the text names (1 or 2), pairs with both ends left out; one scan per text (a
     claim meets ~16 candidates, an entry many claims)."""
-    named = [(bool(a.search(text)), bool(b.search(text))) for a, b in _ENDS]
-    return tuple(0 if x == y else 1 if x else 2 for x, y in named)
+    named: dict[int, set[int]] = {}
+    for m in _ANY_END.finditer(text):
+        pair, side = m.lastgroup[1:].split("_")
+        named.setdefault(int(pair), set()).add(int(side))
+    return {pair: next(iter(sides)) for pair, sides in named.items() if len(sides) == 1}
 
 
 def _own(lead: tuple[str, ...], other: str) -> bool:
