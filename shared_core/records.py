@@ -302,9 +302,21 @@ def items(text: str) -> frozenset[str]:
 
 
 def relisted(claim: str, entry: str) -> bool:
-    """The claim lists the values the entry lists, no more and no fewer, in whatever order or case: a repeat."""
+    """The claim lists the values the entry lists, no more and no fewer, in whatever order or case, under a label that
+    shares a word with the entry's (or under none): a repeat. "Dislikes: peanuts, shellfish" is no repeat of
+    "Allergies: peanuts, shellfish"."""
     b = items(entry)
-    return bool(b) and b == items(claim)
+    if not b or b != items(claim):
+        return False
+    a, e = _listed_under(claim), _listed_under(entry)
+    return not a or not e or bool(a & e)
+
+
+def _listed_under(text: str) -> set[str]:
+    """The words before the list a text ends with: its label ("Team Atlas members"), a call ("team.members('atlas')")."""
+    said = text.strip().rstrip(".")
+    m = _LIST_TAIL.search(said)
+    return set(_WORDS.findall(said[:m.start()].lower())) if m else set()
 
 
 def grown(claim: str, entry: str) -> bool:

@@ -302,7 +302,9 @@ def test_one_end_of_a_schedule_moved_is_revised(tmp_path) -> None:
     ("User's languages: English, Portuguese", "languages: english, portuguese", Action.NOOP),
 ])
 def test_a_list_read_again_with_more_values_adds_them(first, then, action, tmp_path) -> None:
-    """A further value is appended, not dropped as a repeat of the list it extends; the same list again is a repeat."""
+    """A further value is appended, not dropped as a repeat of the list it extends; the same list again is a repeat
+    (under a label of its own, another list)."""
+    assert not records.relisted("Dislikes: peanuts, shellfish", "Allergies: peanuts, shellfish")
     engine, d, first_id = two(first, then, tmp_path, "tool", "tool")
     try:
         assert d.action is action and (action is Action.APPEND or d.target_id == first_id)
