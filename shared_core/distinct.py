@@ -51,7 +51,7 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
                                                                                           (theirs, entry, claim))) \
             and not linking.names_thing(claim, entry):     # ("Tesla Model 3 still going strong" names the wife's car)
         return True         # "my partner is a celtics fan" is not about "warriors fan since the we believe team"
-    if slots.family(claim) and slots.family(claim)[0] in _TASTES and topics.apart(claim, entry):
+    if (taste := slots.family(claim)) and taste[0] in _TASTES and topics.apart(claim, entry):
         return True         # "beverage preference ..." is not about "Movies I dislike: ..."
     if slots.same_subject(mine, theirs):
         return False

@@ -143,7 +143,8 @@ def _thousands(claim: str, entry: str) -> str:
 def restated(claim: str, entry: str) -> str:
     """``claim`` with each amount the entry states in another unit written in the entry's: as the entry wrote it where
     it is the same amount ("about 183cm" for "6 ft tall" reads "about 6 ft"), else converted at the entry's decimals;
-    its thousands as the entry writes them (``_IN_K``), and a phone number the entry holds as it spells it."""
+    its thousands as the entry writes them (``_IN_K``), a number given roughly as the entry's number it rounds to
+    (``_approximated``), and a phone number the entry holds as it spells it."""
     claim = phoned_as(_thousands(_approximated(claim, entry), entry), entry) if has_digit(claim) else claim
     spoken = numbered(claim)        # "seven and a half miles" for "12 km": an amount in words, read where the entry has one
     pairs = _others(spoken, entry) if amounts(spoken) else []
