@@ -148,7 +148,7 @@ def _ends_apart(claim: str, entry: str) -> bool:
     15:00", "pharmacy closes at 6" after "opens at 8:00"): two attributes of one thing, however alike their values.
     A text naming both ends ("open 8 till close at 6") may restate either, and is not read here."""
     a, b = _ends(claim), _ends(entry)
-    return bool(a) and bool(b) and any(b.get(pair, side) != side for pair, side in a.items() if pair in b)
+    return any(b[pair] != side for pair, side in a.items() if pair in b)
 
 
 @lru_cache(maxsize=65536)

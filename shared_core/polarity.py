@@ -38,8 +38,11 @@ def flipped(claim: str, entry: str) -> bool:
     pro, con = (entry, claim) if against_claim else (claim, entry)
     if not _FOR.search(pro):
         return False
+    shared = _near(pro, _FOR) & _near(con, _AGAINST)
+    if not shared:
+        return False
     people = {_stem(w) for t in (claim, entry) for w in person_words(slots.of(t).subject or "")}
-    return bool(_near(pro, _FOR) & _near(con, _AGAINST) - people)   # the value both name, not whose stance it is
+    return bool(shared - people)        # the value both name, not whose stance it is
 
 
 _TOKEN = re.compile(r"[\w'-]+")

@@ -167,7 +167,7 @@ def _approximated(claim: str, entry: str) -> str:
     trailing zeros): an approximation of the entry's value is that value, one that rounds otherwise is another."""
     if not _ABOUT.search(claim):
         return claim
-    held = [(float(n.replace(",", "")), n) for n in _HELD.findall(entry) if n.replace(",", "").replace(".", "").isdigit()]
+    held = [(float(n.replace(",", "")), n) for n in _HELD.findall(entry)]
 
     def exact(m: re.Match[str]) -> str:
         said = (m.group(1) or m.group(2)).replace(",", "")

@@ -45,6 +45,9 @@ def two(first: str, then: str, tmp_path, source: str = "user", first_source: str
     ("my timezone is GMT", "CET now, moved for work"),               # a zone's code alone names the attribute
     ("the party is on Saturday", "party's been bumped to Sunday"),    # "bumped" moves when something happens
     ("Book club meets on the first Thursday of the month", "book club's moving to second tuesdays"),  # "second": when
+    ("User hates mushrooms.", "mushrooms have grown on me tbh, had them twice this week"),   # a stance turned around
+    ("User can't stand jazz.", "ok i've come round on jazz, the kamasi washington album did it"),   # with no "like"
+    ("User isn't a fan of cricket.", "warmed up to cricket after the ashes this summer"),
 ])
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
@@ -708,15 +711,6 @@ def test_a_stance_turned_around_revises_the_entry_it_turns(tmp_path) -> None:
     assert not polarity.flipped("Noted: Ines enjoys Thai food.", "went off sushi after the food poisoning thing")
     assert polarity.flipped("loving olives these days", "I hate olives")
 
-
-@pytest.mark.parametrize(("first", "then"), [
-    ("User hates mushrooms.", "mushrooms have grown on me tbh, had them twice this week"),
-    ("User can't stand jazz.", "ok i've come round on jazz, the kamasi washington album did it"),
-    ("User isn't a fan of cricket.", "warmed up to cricket after the ashes this summer"),
-])
-def test_a_dislike_come_round_on_is_revised(first, then, tmp_path) -> None:
-    """Said without "like" ("grown on me", "come round on", "warmed up to"), the stance still turns around: no repeat."""
-    revised(first, then, tmp_path)
 
 
 
