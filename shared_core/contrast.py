@@ -102,7 +102,7 @@ def apart(claim: str, entry: str) -> bool:
     each phrase holds a word the other sentence does not, that does not say when, and that is no word of an
     attribute family's cue ("the light theme" after "the dark theme" is one theme changing; "living room lights"
     after "kitchen lights" are two, by "living" beside the cue's "room")."""
-    if _ways_apart(claim, entry) or _ends_apart(claim, entry):
+    if _ways_apart(claim, entry) or _ends_apart(claim, entry) or _kinds_apart(claim, entry):
         return True
     a, b = _lead(claim), _lead(entry)
     if len(a) < 2 or len(b) < 2 or a[-1] != b[-1]:
@@ -162,6 +162,53 @@ def _ends(text: str) -> dict[int, int]:
     return {pair: next(iter(sides)) for pair, sides in named.items() if len(sides) == 1}
 
 
+_CLASSES = (
+    "work=work office=work business=work personal=personal private=personal home=home",
+    "checking=checking cheque=checking savings=savings saving=savings joint=joint isa=isa credit=credit debit=debit",
+    "home=home car=car motor=car auto=car travel=travel pet=pet life=life health=health dental=dental contents=contents "
+    "buildings=buildings bike=bike renters=renters",
+    "prod=prod production=prod staging=staging stage=staging stg=staging dev=dev development=dev test=test qa=test "
+    "uat=test sandbox=sandbox")
+"""Closed classes of kinds of one thing (general usage): a work and a personal email, a checking and a savings account,
+home and car insurance, the staging and the production database. One word may be a kind in two classes ("home")."""
+_KIND_OF: dict[str, tuple[tuple[int, str], ...]] = {}
+for _group, _line in enumerate(_CLASSES):
+    for _word, _kind in (pair.split("=") for pair in _line.split()):
+        _KIND_OF[_word] = (*_KIND_OF.get(_word, ()), (_group, _kind))
+_SUBJECT = 6
+"""Words read before a sentence's verb: a kind said there names the thing the sentence is about."""
+
+
+@lru_cache(maxsize=65536)
+def _kinds(text: str) -> frozenset[tuple[int, str]]:
+    """The kinds (``_CLASSES``) named before the text's first verb or colon ("my chase savings ends 9930", "car
+    insurance, policy MT-7781, renews"): what the thing is, not what it holds. Structured output is not read (a
+    field's value, ``"env": "staging"``, is what changes there)."""
+    if "{" in text or "=" in text or "->" in text:
+        return frozenset()
+    found: list[tuple[int, str]] = []
+    for w in _WORD.findall(text.lower().split(":", 1)[0])[:_SUBJECT]:
+        if w in _VERB:
+            break
+        found += [kind for part in w.removesuffix("'s").split("-") for kind in _KIND_OF.get(part, ())]
+    return frozenset(found)
+
+
+def _kinds_apart(claim: str, entry: str) -> bool:
+    """Each names, before its verb, another kind of one class ("my chase savings ends 9930" after "Chase checking
+    account ends in 4821"), and neither text names the other's anywhere: two things of one kind."""
+    a, b = _kinds(claim), _kinds(entry)
+    if not (a and b):
+        return False
+    return any(g == h and k != m and (g, m) not in _all_kinds(claim) and (g, k) not in _all_kinds(entry)
+               for g, k in a for h, m in b)
+
+
+@lru_cache(maxsize=65536)
+def _all_kinds(text: str) -> frozenset[tuple[int, str]]:
+    return frozenset(kind for w in _words(text) for kind in _KIND_OF.get(w.removesuffix("'s"), ()))
+
+
 def _own(lead: tuple[str, ...], other: str) -> bool:
     """The phrase has a word of its own in front of its noun: one ``other`` lacks that says which, not when."""
     words = {w for w in lead[:-1] if w not in _WHEN and w not in _words(other)}
@@ -172,7 +219,7 @@ def _own(lead: tuple[str, ...], other: str) -> bool:
 def prepare(text: str) -> None:
     """Compute (and cache) the text's leading phrase and the ends it names at its own write (``decision.prepare``):
     every later claim that meets the entry reads them."""
-    _lead(text), _ends(text)
+    _lead(text), _ends(text), _kinds(text), _all_kinds(text)
 
 
 def other_leads(claim: str, entry: str) -> bool:

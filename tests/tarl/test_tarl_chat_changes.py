@@ -377,6 +377,9 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     ("Standing order: £50 to Savings on the 1st", "Standing order created: £20 to Holiday fund on the 15th"),  # made
     ("Outbound train to Leeds: 08:15 from platform 3", "return train is the 17:40"),    # a label's phrase ends at "to"
     ("Front door code for the office: 4471", "back door code is 9902"),
+    ("User's Chase checking account ends in 4821.", "my chase savings ends 9930"),     # a kind of a closed class
+    ("Home insurance policy HX-2231 renews on 1 March.", "car insurance, policy MT-7781, renews 15 july"),
+    ("Staging API base URL: https://stg.api.acme.io", "production api base url is https://api.acme.io"),
 ])
 def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
@@ -393,6 +396,8 @@ def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tm
     ("the front-end team uses React", "the front-end team uses Vue now"),
     ("my car insurance is with Admiral", "car insurance is with Direct Line now, admiral wanted silly money"),
     ("Outbound flight to Rome: AZ 201 on June 2", "outbound flight is AZ 205 now, they moved us"),
+    ("User's salary is paid into their savings account.", "salary goes into my checking account now"),   # a kind as
+    ("Staging DB host: db-stg-1.internal", "staging db moved to db-stg-2.internal"),          # the value, or the same
 ])
 def test_the_same_thing_changing_still_revises(first, then, tmp_path) -> None:
     revised(first, then, tmp_path)
