@@ -44,6 +44,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("notifications", r"notifications?|notifs?|alerts?|dms?|pings?|do not disturb|dnd", False),
     ("text_size", r"text size|font(?: size)?|text (?:bigger|smaller|up|down)|(?:bigger|smaller|larger) text|zoom", False),
     ("members", r"members?|on (?:the|my|our) team|joined the team|teammates?", True),
+    ("pharmacy", r"(?:my|our|user's|usual|local|regular|nearest) (?:pharmacy|chemist)|(?:pharmacy|chemist) (?:is|was)\b|"
+                 r"prescriptions? (?:from|at)|(?:switch\w*|chang\w+|mov\w+|us\w+) (?:my |our )?(?:pharmacy|chemist)", False),  # before meds
     ("medication", r"medications?|meds|prescri\w+|dose|dosage|\d+ ?mg|mg\b|pills?|tablets?|inhaler|antihistamine|"
                    r"antibiotics?|insulin|(?!(?:fine|line|wine|mine|nine|shine|online|offline|machine|engine|routine|magazine|"
                    r"(?:dead|land|pipe|head|time|base|guide|air|hot)line|discipline|caffeine|imagine|examine|determine|"

@@ -48,6 +48,7 @@ def two(first: str, then: str, tmp_path, source: str = "user", first_source: str
     ("User hates mushrooms.", "mushrooms have grown on me tbh, had them twice this week"),   # a stance turned around
     ("User can't stand jazz.", "ok i've come round on jazz, the kamasi washington album did it"),   # with no "like"
     ("User isn't a fan of cricket.", "warmed up to cricket after the ashes this summer"),
+    ("User's pharmacy is the Boots on High Street.", "getting my prescriptions from the lloyds by the station now"),
 ])
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
