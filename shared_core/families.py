@@ -57,6 +57,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                  r"italian|portuguese|korean|russian|hindi|dutch)|"
                  r"(?:in|into|to) (?:english|spanish|french|german|italian|portuguese|dutch|polish|japanese|chinese|korean)|"
                  r"(?:english|spanish|french|german|italian|portuguese|dutch|polish|japanese|chinese|korean) (?:please|pls|only)", True),
+    ("favourites", r"(?:favou?rite|fave|fav) (?:\w+ )?\w{3,}(?<![su'])s\b|favou?rites|faves", True),   # "fave authors"
+    ("favourite", r"(?:favou?rite|fave|fav\b)(?! colou?r)", False),   # one of a kind, before the kind (a colour's own)
     ("instrument", r"plays? (?:the )?(?:cello|piano|guitar|violin|viola|drums|flute|ukulele|bass|sax\w*|trumpet)|"
                    r"cello|piano|guitar|violin|viola|drums|flute|ukulele|saxophone|trumpet|instrument", True),
     ("activity", r"activit(?:y|ies)|hobb(?:y|ies)|classes|lessons|judo|karate|swimming|ballet|"
@@ -72,7 +74,6 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
               r"likes?(?!,|\s+(?:\d|about|around|every|each|always))|loves?(?! (?:it|this|that|them|her|him)\b)|enjoys?(?! (?:it|this|that)\b)|(?:i'?m|am|is|are|she's|he's|really|so|getting|got|been|very) into|fond of|big fan|obsessed|favou?rites? (?:foods?|things?)", True),
     ("dislikes", r"hates?|dislikes?|can't stand|cannot stand", True),
     ("colour", r"colou?rs?|purple|pink|teal|turquoise|lilac|violet|maroon|beige|burgundy|magenta", False),
-    ("favourite", r"favou?rite", False),
     ("manager", r"manager|boss|reports? to|supervisor|line manager", False),
     ("role", r"works? as|job title|role|position|promoted|profession|occupation", False),
     ("employer", r"works? (?:at|for)|working (?:at|for)|employer|company|job at|joined|hired|employed|"

@@ -49,6 +49,8 @@ def two(first: str, then: str, tmp_path, source: str = "user", first_source: str
     ("User can't stand jazz.", "ok i've come round on jazz, the kamasi washington album did it"),   # with no "like"
     ("User isn't a fan of cricket.", "warmed up to cricket after the ashes this summer"),
     ("User's pharmacy is the Boots on High Street.", "getting my prescriptions from the lloyds by the station now"),
+    ("User's favourite band is Radiohead.", "boygenius has properly taken over as my favourite, sorry thom"),   # one
+    ("User's favourite food is ramen.", "pho has overtaken ramen as my favourite food"),   # the value it overtook
 ])
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
@@ -193,6 +195,7 @@ def test_the_same_value_again_changes_nothing(first, then, first_source, tmp_pat
 @pytest.mark.parametrize(("first", "then"), [
     ("Reminder: buy milk", "Reminder: call mum"),        # a list's heading: each note is its own item
     ("Allergies: peanuts", "Allergies: shellfish"),      # a key of several values: one more
+    ("User's favourite authors include Ursula K. Le Guin.", "add ted chiang to my fave authors"),   # favourites, plural
 ])
 def test_notes_of_a_list_or_a_many_valued_key_are_kept_side_by_side(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
