@@ -75,3 +75,30 @@ def other(claim: str, entry: str) -> bool:
     60)`` is the same one (its first argument names the record)."""
     a, b = asked(claim), asked(entry)
     return a is not None and b is not None and a[0] == b[0] and a[1] != b[1]
+
+
+_ADDING = re.compile(r"(?<![a-z])(?:creat|join|add|install|invit|subscrib|enrol|grant|register)(?:e|es|ed|s|d|ing)?(?![a-z])",
+                     re.I)
+"""A command that makes or adds a thing ("gh repo create", "slack.conversations.join", "--install-extension")."""
+_NAMED = re.compile(r"[#@]?[\w][\w.@/#-]*[\w]")
+_ID_SHAPED = re.compile(r"[-.#@/_]|\d")
+
+
+def _command(text: str) -> str | None:
+    """The command part of a tool's line (before its output arrow), or None for prose."""
+    head, arrow, _ = text.partition("->")
+    return head if arrow and (_CALL.match(text) or head.lstrip().startswith("$")) else None
+
+
+def adds_another(claim: str, entry: str) -> bool:
+    """A command that makes or adds a thing named by an id the entry never names ("gh repo create tarl-bench" after
+    "gh repo list -> ["dotfiles"]", "code --install-extension ms-python.python" after "extensions: Prettier"): one
+    more thing, never a re-read of those held. A thing the entry names ("npm install react@18" after react 17
+    installed) is that thing again, changed or not."""
+    command = _command(claim)
+    if command is None or not _ADDING.search(command):
+        return False
+    held = entry.lower()
+    named = [w.lower().split("@")[0] for w in _NAMED.findall(claim) if _ID_SHAPED.search(w) and not _ADDING.search(w)]
+    named = [w.lstrip("#@$-") for w in named if len(w.lstrip("#@$-")) >= 3 and not w.replace(".", "").isdigit()]
+    return bool(named) and not any(w in held or w.rsplit("/", 1)[-1] in held for w in named)

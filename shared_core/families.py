@@ -45,7 +45,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("text_size", r"text size|font(?: size)?|text (?:bigger|smaller|up|down)|(?:bigger|smaller|larger) text|zoom", False),
     ("members", r"members?|on (?:the|my|our) team|joined the team|teammates?", True),
     ("pharmacy", r"(?:my|our|user's|usual|local|regular|nearest) (?:pharmacy|chemist)|(?:pharmacy|chemist) (?:is|was)\b|"
-                 r"prescriptions? (?:from|at)|(?:switch\w*|chang\w+|mov\w+|us\w+) (?:my |our )?(?:pharmacy|chemist)", False),  # before meds
+                 r"prescriptions? (?:from|at)|(?:switch\w*|chang\w+|mov\w+|us\w+) (?:my |our )?(?:pharmacy|chemist)",
+     False),    # before the medicine
     ("medication", r"medications?|meds|prescri\w+|dose|dosage|\d+ ?mg|mg\b|pills?|tablets?|inhaler|antihistamine|"
                    r"antibiotics?|insulin|(?!(?:fine|line|wine|mine|nine|shine|online|offline|machine|engine|routine|magazine|"
                    r"(?:dead|land|pipe|head|time|base|guide|air|hot)line|discipline|caffeine|imagine|examine|determine|"
@@ -57,7 +58,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                  r"italian|portuguese|korean|russian|hindi|dutch)|"
                  r"(?:in|into|to) (?:english|spanish|french|german|italian|portuguese|dutch|polish|japanese|chinese|korean)|"
                  r"(?:english|spanish|french|german|italian|portuguese|dutch|polish|japanese|chinese|korean) (?:please|pls|only)", True),
-    ("favourites", r"(?:favou?rite|fave|fav) (?:\w+ )?\w{3,}(?<![su'])s\b|favou?rites|faves", True),   # "fave authors"
+    ("favourites", r"(?:favou?rite|fave|fav) (?:\w+ )?\w{3,}(?<![su'])s\b|favou?rites|faves", True),    # plural
     ("favourite", r"(?:favou?rite|fave|fav\b)(?! colou?r)", False),   # one of a kind, before the kind (a colour's own)
     ("instrument", r"plays? (?:the )?(?:cello|piano|guitar|violin|viola|drums|flute|ukulele|bass|sax\w*|trumpet)|"
                    r"cello|piano|guitar|violin|viola|drums|flute|ukulele|saxophone|trumpet|instrument", True),

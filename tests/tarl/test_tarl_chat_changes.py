@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 import pytest
 
-from shared_core import Claim, MemoryEngine, change, contrast, distinct, endings, kin, linking, members, polarity, records, slots
+from shared_core import (Claim, MemoryEngine, calls, change, contrast, distinct, endings, kin, linking, members, polarity,
+                         records, slots)
 from shared_core.schema import Action
 from shared_core.grounding import claim_features
 from shared_core.quantities import nudges, quantities
@@ -523,10 +524,14 @@ def test_a_move_for_a_new_job_is_a_move_and_a_sis_is_a_sister(tmp_path) -> None:
     ("Check-in: from 15:00", "Check-out: by 11:00"),                                  # two ends of one stay
     ("Arrival: 14 June", "Departure: 17 June"),
     ("warriors fan since the we believe team", "my partner is a celtics fan, we don't talk about it"),   # the partner's
+    ('gh repo list -> ["dotfiles"]', "gh repo create tarl-bench --private -> Created repository user/tarl-bench"),  # made
+    ("Slack channels joined: #eng-platform.", 'slack.conversations.join -> {"ok": true, "channel": "#incident-response"}'),
+    ("Installed VS Code extensions: Prettier.", "$ code --install-extension ms-python.python -> successfully installed"),
 ])
 def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
-    """Blind probes (sessions 33 and 34) that dropped or replaced a true fact."""
+    """Blind probes (sessions 33, 34 and 41) that dropped or replaced a true fact."""
     kept_beside(first, then, tmp_path)
+    assert not calls.adds_another("npm install react@18.2.0 -> added 1 package", "react@17.0.2 installed")   # the same
     assert slots.infer("my boss is on holiday").subject == "user"      # the manager family's word, not a relative's
     assert not contrast.apart("on the bus now, the trains are a mess", "I commute on the train")   # the way is the value
     assert not records.other("notification settings: push only", "Notification preference: email only")   # two words
