@@ -197,6 +197,7 @@ def test_the_same_value_again_changes_nothing(first, then, first_source, tmp_pat
     ("Reminder: buy milk", "Reminder: call mum"),        # a list's heading: each note is its own item
     ("Allergies: peanuts", "Allergies: shellfish"),      # a key of several values: one more
     ("User's favourite authors include Ursula K. Le Guin.", "add ted chiang to my fave authors"),   # favourites, plural
+    ("User's podcasts: Hardcore History.", "add the rest is history to my podcasts"),     # "add ... to my": one more
 ])
 def test_notes_of_a_list_or_a_many_valued_key_are_kept_side_by_side(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
