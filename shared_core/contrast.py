@@ -105,9 +105,15 @@ def apart(claim: str, entry: str) -> bool:
     if _ways_apart(claim, entry) or _ends_apart(claim, entry) or _kinds_apart(claim, entry):
         return True
     a, b = _lead(claim), _lead(entry)
+    if len(a) >= 2 and a[-1] == "one" and _own(a, entry) and not _SAME.intersection(a):
+        return True         # "my personal one is kat@proton.me": another one of the kind the entry holds
     if len(a) < 2 or len(b) < 2 or a[-1] != b[-1]:
         return False
     return _own(a, entry) and _own(b, claim)
+
+
+_SAME = frozenset("same right only main usual one's".split())
+"""Words before "one" that point at the one held ("the same one", "the usual one"), not at another."""
 
 
 _WAY = re.compile(r"\b(?:on|for|by|in)\s+(?:the\s+|a\s+|long\s+|short\s+|long-haul\s+)?(flights?|planes?|trains?|buses|bus|"

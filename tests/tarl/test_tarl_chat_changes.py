@@ -386,6 +386,7 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     ("User's Chase checking account ends in 4821.", "my chase savings ends 9930"),     # a kind of a closed class
     ("Home insurance policy HX-2231 renews on 1 March.", "car insurance, policy MT-7781, renews 15 july"),
     ("Staging API base URL: https://stg.api.acme.io", "production api base url is https://api.acme.io"),
+    ("User's email: dana@acme.io.", "my personal one is kat.m@proton.me"),      # "one" of the kind, told by a word
 ])
 def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
@@ -404,6 +405,7 @@ def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tm
     ("Outbound flight to Rome: AZ 201 on June 2", "outbound flight is AZ 205 now, they moved us"),
     ("User's salary is paid into their savings account.", "salary goes into my checking account now"),   # a kind as
     ("Staging DB host: db-stg-1.internal", "staging db moved to db-stg-2.internal"),          # the value, or the same
+    ("my phone number is 07700 900000", "my new one is 07700 900123"),                      # "one" said when
 ])
 def test_the_same_thing_changing_still_revises(first, then, tmp_path) -> None:
     revised(first, then, tmp_path)
