@@ -115,7 +115,7 @@ def _names_value(claim: str, entry: str, people: frozenset[str] = frozenset()) -
     return any(slots.family(w) is None for w in (linking.specific(claim) & linking.specific(entry)) - people)
 
 
-_READERS = frozenset(("tool", "system", "assistant", "reflection"))
+_READERS = frozenset(("tool", "system", "assistant", "reflection", "document", "web"))
 """Sources whose text may read or recap a stored value again (``records.confirms``): a repeat, not news."""
 
 def _confirms(claim: str, entry: str, mine: slots.Slot, theirs: slots.Slot, people: frozenset[str],
@@ -307,7 +307,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         f["grown"] = float(records.grown(claim.text, best.text))
         listed = f["adds_value"] and (f["many"] or "[" in claim.text) or f["grown"]   # a list read again with more values
         # in it is news
-        f["confirms"] = float(source in _READERS and not (listed or base["hedged"])
+        f["confirms"] = float(source in _READERS and not (listed or base["hedged"] or ended)
                               and _confirms(claim.text, best.text, mine, theirs, people, alike))
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(
             f.get(k) for k in ("cue_confirm", "structured", "same_slot", "negation_differs"))

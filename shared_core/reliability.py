@@ -24,7 +24,8 @@ _HEDGE = Prefiltered(re.compile(
     r"rumou?r|apparently|supposedly|allegedly|someone said|could be|kind of|sort of|not certain|i suppose|"
     r"if i remember|iirc|i reckon|unconfirmed|likely|seems|seemed|might be|may be|" + CONSIDERING + r"|thinking about|"
     r"planning to|hoping to|not 100%|suspect|presumably|assume|appears|guessing|my guess|could|pretty sure|"
-    r"may (?:want|need|have|not|stop|start|move|switch|change|leave|end|drop|go)|infer(?:s|red|ring)?|"
+    r"may (?:want|need|have|not|stop|start|move|switch|change|leave|end|drop|go|affect|disrupt|delay|cancel|close|rise|increase)|"
+    r"infer(?:s|red|ring)?|"
     r"gotta be|must be|thinking of|not tested|untested|not confirmed|unconfirmed|self-diagnos\w*)\b",
     re.I,
 ))

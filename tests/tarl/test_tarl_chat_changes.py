@@ -16,6 +16,7 @@ from shared_core import (Claim, MemoryEngine, calls, change, contrast, distinct,
 from shared_core.schema import Action
 from shared_core.grounding import claim_features
 from shared_core.quantities import nudges, quantities
+from shared_core.reliability import hedged
 from shared_core.written import written_alike
 
 T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
@@ -86,6 +87,8 @@ def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
     ("User's dog Rolo weighs 14 kg", "rolo's around 31 lbs", "user"),
     ("Living room thermostat setpoint: 20 C", "Thermostat setpoint: 68 F", "tool"),
     ("[shipping] Parcel 55-KX weight: 2.5 kg", "[shipping] Parcel 55-KX: 2500 g", "tool"),   # the label runs on to
+    ("I work at Bristol City Council", "Payslip - March - Employer: Bristol City Council - Net pay: 2,318.40",  # the field
+     "document"),                                           # it states; a document reads a value again, as a tool does
 ])                                                                                          # the field it states
 def test_a_restatement_in_another_shape_changes_nothing(first, then, source, tmp_path) -> None:
     engine, d, first_id = two(first, then, tmp_path, source=source)
@@ -137,6 +140,7 @@ def test_the_word_rules_hold_on_their_own() -> None:
     assert records.said("Our plumber is Dave.") == {"plumber": "dave"}
     assert records.said("Dave fixed the boiler, he is great") == {}
     assert endings.ends("officially smoke-free since may") == ("smoke",)
+    assert hedged("Rail updates: industrial action may affect services on 9 September")   # a disruption that may come
     assert endings.ends("Peat-free compost 40L") == () and endings.ends("keep the recipes meat-free") == ()
 
 
