@@ -115,7 +115,7 @@ def _names_value(claim: str, entry: str, people: frozenset[str] = frozenset()) -
     return any(slots.family(w) is None for w in (linking.specific(claim) & linking.specific(entry)) - people)
 
 
-_READERS = frozenset(("tool", "system", "assistant", "reflection", "document", "web"))
+_READERS = frozenset(("tool", "system", "assistant", "reflection", "document", "web", "third_party"))
 """Sources whose text may read or recap a stored value again (``records.confirms``): a repeat, not news."""
 
 def _confirms(claim: str, entry: str, mine: slots.Slot, theirs: slots.Slot, people: frozenset[str],

@@ -26,7 +26,8 @@ _HEDGE = Prefiltered(re.compile(
     r"planning to|hoping to|not 100%|suspect|presumably|assume|appears|guessing|my guess|could|pretty sure|"
     r"may (?:want|need|have|not|stop|start|move|switch|change|leave|end|drop|go|affect|disrupt|delay|cancel|close|rise|increase)|"
     r"infer(?:s|red|ring)?|"
-    r"gotta be|must be|thinking of|not tested|untested|not confirmed|unconfirmed|self-diagnos\w*)\b",
+    r"gotta be|must be|thinking of|not tested|untested|not confirmed|unconfirmed|self-diagnos\w*|nothing official|"
+    r"not (?:yet )?official|unofficial(?:ly)?)\b",
     re.I,
 ))
 

@@ -89,6 +89,8 @@ def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
     ("[shipping] Parcel 55-KX weight: 2.5 kg", "[shipping] Parcel 55-KX: 2500 g", "tool"),   # the label runs on to
     ("I work at Bristol City Council", "Payslip - March - Employer: Bristol City Council - Net pay: 2,318.40",  # the field
      "document"),                                           # it states; a document reads a value again, as a tool does
+    ("I switched to the 7:10 train, it's quieter.", "Station friend: Jo gets the 7:10 now, the quiet one at the back.",
+     "third_party"),                                        # and so does someone else who tells it again
 ])                                                                                          # the field it states
 def test_a_restatement_in_another_shape_changes_nothing(first, then, source, tmp_path) -> None:
     engine, d, first_id = two(first, then, tmp_path, source=source)
@@ -141,6 +143,7 @@ def test_the_word_rules_hold_on_their_own() -> None:
     assert records.said("Dave fixed the boiler, he is great") == {}
     assert endings.ends("officially smoke-free since may") == ("smoke",)
     assert hedged("Rail updates: industrial action may affect services on 9 September")   # a disruption that may come
+    assert hedged("manager hinted at another bump in january, nothing official")
     assert endings.ends("Peat-free compost 40L") == () and endings.ends("keep the recipes meat-free") == ()
 
 
