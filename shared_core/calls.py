@@ -20,8 +20,9 @@ _ARG_ID = re.compile(r"(?<![\w-])[\"']?((?=[\w-]*\d)[\w-]{2,})[\"']?(?![\w/-])")
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d|$)")
 
-PROMPT = re.compile(r"^\s*\$(?=\s)")
-"""A shell prompt before a command: not a dollar sign (the price family's cue)."""
+PROMPT = re.compile(r"^\s*\$(?=\s)(?:\s+(?:cat|head|tail|less|more|watch|top|kill|touch|date|time|file)\b)?")
+"""A shell prompt before a command: not a dollar sign (the price family's cue), nor a command's name an attribute's word
+("$ cat .nvmrc" reads a file, no pet)."""
 _CALL = re.compile(r"^\s*\$?\s*((?:[\w.]+\([^)]{0,80}\)|[\w./-]+(?:\s+[\w./=\"'-]+){0,6}))\s*->\s*\S")
 
 

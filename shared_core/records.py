@@ -233,7 +233,19 @@ def other(claim: str, entry: str) -> bool:
     labels name two keys of one kind (``_other_labels``)."""
     a, b = fields(claim), fields(entry)
     return bool(a and b) and any(_name(a[k]) != _name(b[k]) for k in a.keys() & b.keys() if _IDENTITY.search(k)) \
-        or _other_labels(claim, entry) or _other_keys(claim, entry)
+        or _other_labels(claim, entry) or _other_keys(claim, entry) or _unheld_key(claim, entry, b)
+
+
+def _unheld_key(claim: str, entry: str, held: dict[str, str]) -> bool:
+    """A sentence setting a key ("db host is 10.0.3.14") that no variable of an environment listing names
+    (``API_BASE_URL=...``, ``LOG_LEVEL=...``): another variable of that file, none of those it lists."""
+    if len(held) < 2 or not _ENV.search(entry) or not (key := said(claim)):
+        return False
+    return {w for k in held for w in _KEY_PARTS.findall(k)}.isdisjoint(_KEY_PARTS.findall(next(iter(key))))
+
+
+_ENV = re.compile(r"^[A-Z][A-Z0-9]*_[A-Z0-9_]+=", re.M)
+_KEY_PARTS = re.compile(r"[a-z0-9]+")
 
 
 def _other_keys(claim: str, entry: str) -> bool:

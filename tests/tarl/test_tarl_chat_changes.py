@@ -144,6 +144,8 @@ def test_the_word_rules_hold_on_their_own() -> None:
     assert endings.ends("officially smoke-free since may") == ("smoke",)
     assert hedged("Rail updates: industrial action may affect services on 9 September")   # a disruption that may come
     assert hedged("manager hinted at another bump in january, nothing official")
+    assert slots.infer("$ cat .nvmrc\n20.11.1").attribute != "pet"           # a shell command's name, no attribute's word
+    assert records.other("db host is 10.0.3.14", "$ cat .env\nAPI_BASE_URL=https://api.atlas.dev\nLOG_LEVEL=info")
     assert endings.ends("Peat-free compost 40L") == () and endings.ends("keep the recipes meat-free") == ()
 
 
