@@ -197,7 +197,12 @@ def _kinds(text: str) -> frozenset[tuple[int, str]]:
         if w in _VERB:
             break
         found += [kind for part in w.removesuffix("'s").split("-") for kind in _KIND_OF.get(part, ())]
+    found += [kind for w in _TOPIC.findall(text) for kind in _KIND_OF.get(w.lower(), ())]
     return frozenset(found)
+
+
+_TOPIC = re.compile(r"\b(?:for|on) (?:the |my |our |your )?([a-z]+) [a-z]+", re.I)
+"""A kind said as what a sentence is for or on ("went with aviva for the home insurance"): the thing, not a value."""
 
 
 def _kinds_apart(claim: str, entry: str) -> bool:

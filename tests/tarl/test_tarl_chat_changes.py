@@ -396,6 +396,7 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     ("Home insurance policy HX-2231 renews on 1 March.", "car insurance, policy MT-7781, renews 15 july"),
     ("Staging API base URL: https://stg.api.acme.io", "production api base url is https://api.acme.io"),
     ("User's email: dana@acme.io.", "my personal one is kat.m@proton.me"),      # "one" of the kind, told by a word
+    ("User's car insurance is with Admiral.", "went with aviva for the home insurance"),     # the kind it is for
 ])
 def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
