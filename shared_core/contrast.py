@@ -174,9 +174,12 @@ _CLASSES = (
     "home=home car=car motor=car auto=car travel=travel pet=pet life=life health=health dental=dental contents=contents "
     "buildings=buildings bike=bike renters=renters",
     "prod=prod production=prod staging=staging stage=staging stg=staging dev=dev development=dev test=test qa=test "
-    "uat=test sandbox=sandbox")
+    "uat=test sandbox=sandbox",
+    "passport=passport licence=licence license=licence visa=visa permit=permit",
+    "q1=q1 q2=q2 q3=q3 q4=q4 h1=h1 h2=h2")
 """Closed classes of kinds of one thing (general usage): a work and a personal email, a checking and a savings account,
-home and car insurance, the staging and the production database. One word may be a kind in two classes ("home")."""
+home and car insurance, the staging and the production database, a passport and a driving licence, the Q1 and the Q2
+target. One word may be a kind in two classes ("home")."""
 _KIND_OF: dict[str, tuple[tuple[int, str], ...]] = {}
 for _group, _line in enumerate(_CLASSES):
     for _word, _kind in (pair.split("=") for pair in _line.split()):

@@ -397,6 +397,8 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     ("Staging API base URL: https://stg.api.acme.io", "production api base url is https://api.acme.io"),
     ("User's email: dana@acme.io.", "my personal one is kat.m@proton.me"),      # "one" of the kind, told by a word
     ("User's car insurance is with Admiral.", "went with aviva for the home insurance"),     # the kind it is for
+    ("User's passport expires on 2027-08-19.", "my driving licence runs out oct 2026"),     # another document
+    ("User's Q1 sales target is $250k.", "q2 target came through, 300k"),                  # another quarter's
 ])
 def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
@@ -416,6 +418,7 @@ def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tm
     ("User's salary is paid into their savings account.", "salary goes into my checking account now"),   # a kind as
     ("Staging DB host: db-stg-1.internal", "staging db moved to db-stg-2.internal"),          # the value, or the same
     ("my phone number is 07700 900000", "my new one is 07700 900123"),                      # "one" said when
+    ("my passport expires on 2027-08-19", "renewed the passport, expires 2037-08-01 now"),
 ])
 def test_the_same_thing_changing_still_revises(first, then, tmp_path) -> None:
     revised(first, then, tmp_path)
