@@ -81,8 +81,11 @@ def other(claim: str, entry: str) -> bool:
 _ADDING = re.compile(r"(?<![a-z])(?:creat|join|add|install|invit|subscrib|enrol|grant|register)(?:e|es|ed|s|d|ing)?(?![a-z])",
                      re.I)
 """A command that makes or adds a thing ("gh repo create", "slack.conversations.join", "--install-extension")."""
+_ADDED = re.compile(r"(?<![\w\"'])(?<!\d )(?:added|created|joined|installed|invited|subscribed|registered)(?![\w\"'])", re.I)
+"""Its output saying so ("-> Rule added"); not a field's name ("created": ...) nor a count ("0 added, 1 changed")."""
 _NAMED = re.compile(r"[#@]?[\w][\w.@/#-]*[\w]")
 _ID_SHAPED = re.compile(r"[-.#@/_]|\d")
+_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 
 
 def _command(text: str) -> str | None:
@@ -97,9 +100,10 @@ def adds_another(claim: str, entry: str) -> bool:
     more thing, never a re-read of those held. A thing the entry names ("npm install react@18" after react 17
     installed) is that thing again, changed or not."""
     command = _command(claim)
-    if command is None or not _ADDING.search(command):
+    if command is None or not (_ADDING.search(command) or _ADDED.search(claim, len(command))):
         return False
     held = entry.lower()
     named = [w.lower().split("@")[0] for w in _NAMED.findall(claim) if _ID_SHAPED.search(w) and not _ADDING.search(w)]
-    named = [w.lstrip("#@$-") for w in named if len(w.lstrip("#@$-")) >= 3 and not w.replace(".", "").isdigit()]
+    named = [w.lstrip("#@$-") for w in named if len(w.lstrip("#@$-")) >= 3
+             and (not w.replace(".", "").isdigit() or _ADDRESS.fullmatch(w))]     # an address, no count or version
     return bool(named) and not any(w in held or w.rsplit("/", 1)[-1] in held for w in named)

@@ -548,6 +548,9 @@ def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
     """Blind probes (sessions 33, 34 and 41) that dropped or replaced a true fact."""
     kept_beside(first, then, tmp_path)
     assert not calls.adds_another("npm install react@18.2.0 -> added 1 package", "react@17.0.2 installed")   # the same
+    assert calls.adds_another("$ sudo ufw allow from 10.0.4.22 to any port 5432 -> Rule added", "firewall allows 10.0.4.17")
+    assert not calls.adds_another("$ nvm install 20.11.1 -> installed", "we pin node 18")     # a version: no other thing
+    assert not calls.adds_another('GET /v1/deployments/d7 -> {"id": "d7", "created": "2024-05-20"}', "staging pool is 20")
     assert slots.infer("my boss is on holiday").subject == "user"      # the manager family's word, not a relative's
     assert not contrast.apart("on the bus now, the trains are a mess", "I commute on the train")   # the way is the value
     assert not records.other("notification settings: push only", "Notification preference: email only")   # two words
