@@ -233,7 +233,7 @@ def _own(lead: tuple[str, ...], other: str) -> bool:
 def prepare(text: str) -> None:
     """Compute (and cache) the text's leading phrase and the ends it names at its own write (``decision.prepare``):
     every later claim that meets the entry reads them."""
-    _lead(text), _ends(text), _kinds(text), _all_kinds(text)
+    _lead(text), _ends(text), _kinds(text)
 
 
 def other_leads(claim: str, entry: str) -> bool:
