@@ -220,6 +220,7 @@ def _kinds_apart(claim: str, entry: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def _all_kinds(text: str) -> frozenset[tuple[int, str]]:
+    """Every kind the text names, wherever it says it: read only for a pair whose subjects name two kinds of one class."""
     return frozenset(kind for w in _words(text) for kind in _KIND_OF.get(w.removesuffix("'s"), ()))
 
 

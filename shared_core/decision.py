@@ -116,7 +116,8 @@ def _names_value(claim: str, entry: str, people: frozenset[str] = frozenset()) -
 
 
 _READERS = frozenset(("tool", "system", "assistant", "reflection", "document", "web", "third_party"))
-"""Sources whose text may read or recap a stored value again (``records.confirms``): a repeat, not news."""
+"""Sources whose text may read, recap or pass on a stored value again (``records.confirms``): a repeat, not news. The
+user's own words are not read so: an owner saying more is news (``says_more``)."""
 
 def _confirms(claim: str, entry: str, mine: slots.Slot, theirs: slots.Slot, people: frozenset[str],
               alike: tuple[str, str]) -> bool:
