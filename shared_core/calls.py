@@ -99,11 +99,20 @@ def adds_another(claim: str, entry: str) -> bool:
     "gh repo list -> ["dotfiles"]", "code --install-extension ms-python.python" after "extensions: Prettier"): one
     more thing, never a re-read of those held. A thing the entry names ("npm install react@18" after react 17
     installed) is that thing again, changed or not."""
-    command = _command(claim)
-    if command is None or not (_ADDING.search(command) or _ADDED.search(claim, len(command))):
+    named = _added(claim)
+    if not named:
         return False
     held = entry.lower()
+    return not any(w in held or w.rsplit("/", 1)[-1] in held for w in named)
+
+
+@lru_cache(maxsize=65536)
+def _added(claim: str) -> tuple[str, ...]:
+    """The ids of what a making command names (``adds_another``), none for anything else: read once per claim, not
+    at each of its candidates."""
+    command = _command(claim)
+    if command is None or not (_ADDING.search(command) or _ADDED.search(claim, len(command))):
+        return ()
     named = [w.lower().split("@")[0] for w in _NAMED.findall(claim) if _ID_SHAPED.search(w) and not _ADDING.search(w)]
-    named = [w.lstrip("#@$-") for w in named if len(w.lstrip("#@$-")) >= 3
-             and (not w.replace(".", "").isdigit() or _ADDRESS.fullmatch(w))]     # an address, no count or version
-    return bool(named) and not any(w in held or w.rsplit("/", 1)[-1] in held for w in named)
+    return tuple(w.lstrip("#@$-") for w in named if len(w.lstrip("#@$-")) >= 3
+                 and (not w.replace(".", "").isdigit() or _ADDRESS.fullmatch(w)))     # an address, no count or version

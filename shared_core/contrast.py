@@ -101,7 +101,8 @@ def apart(claim: str, entry: str) -> bool:
     """Both sentences open with a noun phrase on one noun, which words in front of it make two things:
     each phrase holds a word the other sentence does not, that does not say when, and that is no word of an
     attribute family's cue ("the light theme" after "the dark theme" is one theme changing; "living room lights"
-    after "kitchen lights" are two, by "living" beside the cue's "room")."""
+    after "kitchen lights" are two, by "living" beside the cue's "room"). Also two ways of travelling, two ends of a
+    schedule, two kinds of a closed class (``_kinds_apart``), and "my personal one" after the entry's own one."""
     if _ways_apart(claim, entry) or _ends_apart(claim, entry) or _kinds_apart(claim, entry):
         return True
     a, b = _lead(claim), _lead(entry)
