@@ -209,6 +209,10 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if identity and f.get("many") and (f.get("value_differs") or f.get("additive_cue") or f.get("values_apart")) \
             and not (f.get("change_signal") or f.get("value_overlap") or swapped):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
+    if identity and f.get("many") and f.get("values_apart") and not f.get("value_overlap") \
+            and not any(f.get(k) for k in SAYS_SAME):
+        ok[Action.NOOP] = False         # "and finn" under a key of housemates holding "beth": one more value, sharing no
+        # word with the one held and saying nothing of repeating it, is no repeat
     if identity and f.get("grown"):
         ok[Action.NOOP] = ok[Action.REVISE] = False     # a list read again with every value and more: further values
     if identity and f.get("many") and f.get("enumerated"):

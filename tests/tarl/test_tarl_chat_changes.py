@@ -756,3 +756,21 @@ def test_a_taste_of_another_kind_is_another_taste(tmp_path) -> None:
     assert not topics.apart("smoothies are my favourite", "Martin Mark Beverages I like: Tea")
     kept_beside("Martin Mark's movie preference has evolved to include horror films, which he finds suspenseful.",
                 "Martin's beverage preference evolved to include superfood smoothies for their nutritional value.", tmp_path)
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("we've got netflix", "and disney+"),
+    ("housemates: beth", "and finn"),
+    ("allergic to peanuts", "oh and kiwi, found out last week"),
+])
+def test_a_further_value_under_a_many_valued_key_is_no_repeat(first, then, tmp_path) -> None:
+    """Under a many-valued key, a value sharing no word with the one held is one more value, never dropped as a repeat."""
+    engine = MemoryEngine.open(tmp_path / "store")
+    try:
+        engine.write(Claim(text=first, namespace="u", source="user", slot="user.things", many=True, observed_at=T0))
+        d = engine.write(Claim(text=then, namespace="u", source="user", slot="user.things", many=True,
+                               observed_at=T0 + timedelta(days=1)))
+        assert d.action is Action.APPEND
+        assert sorted(e.text for e in engine.state("u").accepted) == sorted([first, then])
+    finally:
+        engine.close()
