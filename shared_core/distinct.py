@@ -56,7 +56,8 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
         return True         # "beverage preference ..." is not about "Movies I dislike: ..."
     if slots.same_subject(mine, theirs):
         return False
-    if "user" in (mine.subject, theirs.subject) and (kin.of_relative(claim, entry) or kin.of_relative(entry, claim)):
+    if ("user" in (mine.subject, theirs.subject) or _users(theirs, entry) or _users(mine, claim)) \
+            and (kin.of_relative(claim, entry) or kin.of_relative(entry, claim)):
         return True         # "my son is 5" is not about "I'm 34": the speaker and someone of theirs
     if mine.attribute == theirs.attribute and mine.attribute in change.PERSON_VALUED \
             and (_holds(theirs, mine) or _holds(mine, theirs)):
@@ -68,6 +69,12 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
     a, b = a - b, b - a         # the words that tell them apart: "Project Borealis" is not "Project Atlas"
     return bool(a and b) and not (a & linking.specific(entry) or b & linking.specific(claim))
 
+
+
+def _users(slot: slots.Slot, text: str) -> bool:
+    """A thing the user holds, named by its id ("User rents plot 14B"): the user's, beside a relative's ("my dad's got
+    plot 22") as the user's own attribute is."""
+    return slot.subject is not None and id_like(slot.subject) and slots.USER.search(text) is not None
 
 
 _TASTES = frozenset({"likes", "dislikes", "preference", "favourite", "music"})

@@ -36,7 +36,7 @@ MANY = frozenset(name for name, _, many in FAMILIES if many)
 
 _ACTS = re.compile(rf"\s*{ACTS}\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|my|mine|myself)\b", re.I)
-_USER = Prefiltered(re.compile(r"\b(?:the\s+)?user(?:'s)?\b", re.I))
+USER = Prefiltered(re.compile(r"\b(?:the\s+)?user(?:'s)?\b", re.I))
 _PRONOUN = re.compile(r"^(?:he|she|they|his|her|their|him|them|it|its)\b", re.I)
 _ID_NOUN = re.compile(r"\b([a-z]+)\s*(?:number|no\.?|num|id|#)?\s*#?\s*([a-z]*[-_]?\d[\w-]*)\b", re.I)
 _ID_ATTRIBUTE = Prefiltered(re.compile(r"\b([a-z]+)\s+(?:number|id|code|reference|ref|no\.?)\s+(?:is|was|=|:|is now|now is)\b",
@@ -172,12 +172,12 @@ def _subject(text: str) -> tuple[str | None, str]:
         if what in RELATIONS and (_other_family(what, rest) or not rest.strip() or _ACTS.match(rest)) and not _copula_value(rest):
             return f"{owner}.{what}", text[:m.start()] + " " + rest
         return owner, text[:m.start()] + " " + what + " " + rest
-    if _USER.search(text[:30]) or _FIRST_PERSON.search(text):
+    if USER.search(text[:30]) or _FIRST_PERSON.search(text):
         rel = re.search(rf"\b(?:my|the user's|user's)\s+{_RANK}(\w+)(?:'s)?\s+(.*)", text, re.I)
         if rel and rel.group(1).lower() in RELATIONS and not _copula_value(rel.group(2)) \
                 and (_other_family(rel.group(1), rel.group(2)) or _ACTS.match(rel.group(2))):
             return rel.group(1).lower(), rel.group(2)
-        return "user", _USER.sub(" ", text)
+        return "user", USER.sub(" ", text)
     if _PRONOUN.match(text.strip()):
         return None, text
     tokens = text.split()
@@ -253,7 +253,7 @@ def infer(text: str) -> Slot:
         name, many, attribute = relative, False, relative       # "my sister is called Ana": who the sister is
     elif (ida := _ID_ATTRIBUTE.search(prop)) and not (fam and fam[0] == "phone") \
             and (subject in (None, "user") or subject.removeprefix("the ") in _words(ida.group(0))):   # (mobile number: a phone)
-        subject, rest = "user" if _FIRST_PERSON.search(prop) or _USER.search(prop) else None, prop[ida.end():]
+        subject, rest = "user" if _FIRST_PERSON.search(prop) or USER.search(prop) else None, prop[ida.end():]
         name = attribute = f"{ida.group(1).lower()}_id"
         many = False
     elif fam is not None:

@@ -543,9 +543,10 @@ def test_a_move_for_a_new_job_is_a_move_and_a_sis_is_a_sister(tmp_path) -> None:
     ('gh repo list -> ["dotfiles"]', "gh repo create tarl-bench --private -> Created repository user/tarl-bench"),  # made
     ("Slack channels joined: #eng-platform.", 'slack.conversations.join -> {"ok": true, "channel": "#incident-response"}'),
     ("Installed VS Code extensions: Prettier.", "$ code --install-extension ms-python.python -> successfully installed"),
+    ("User rents plot 14B at Hillside Allotments.", "my dad's got plot 22 at hillside"),    # the user's thing, a relative's
 ])
 def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
-    """Blind probes (sessions 33, 34 and 41) that dropped or replaced a true fact."""
+    """Blind probes (sessions 33, 34, 41 and 42) that dropped or replaced a true fact."""
     kept_beside(first, then, tmp_path)
     assert not calls.adds_another("npm install react@18.2.0 -> added 1 package", "react@17.0.2 installed")   # the same
     assert calls.adds_another("$ sudo ufw allow from 10.0.4.22 to any port 5432 -> Rule added", "firewall allows 10.0.4.17")
