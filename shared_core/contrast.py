@@ -177,10 +177,12 @@ _CLASSES = (
     "prod=prod production=prod staging=staging stage=staging stg=staging dev=dev development=dev test=test qa=test "
     "uat=test sandbox=sandbox",
     "passport=passport licence=licence license=licence visa=visa permit=permit",
-    "q1=q1 q2=q2 q3=q3 q4=q4 h1=h1 h2=h2")
+    "q1=q1 q2=q2 q3=q3 q4=q4 h1=h1 h2=h2",
+    "standup=standup retro=retro retrospective=retro crit=crit demo=demo huddle=huddle scrum=standup kickoff=kickoff "
+    "grooming=refinement refinement=refinement allhands=allhands")
 """Closed classes of kinds of one thing (general usage): a work and a personal email, a checking and a savings account,
 home and car insurance, the staging and the production database, a passport and a driving licence, the Q1 and the Q2
-target. One word may be a kind in two classes ("home")."""
+target, the team's standup and its design crit. One word may be a kind in two classes ("home")."""
 _KIND_OF: dict[str, tuple[tuple[int, str], ...]] = {}
 for _group, _line in enumerate(_CLASSES):
     for _word, _kind in (pair.split("=") for pair in _line.split()):

@@ -544,6 +544,7 @@ def test_a_move_for_a_new_job_is_a_move_and_a_sis_is_a_sister(tmp_path) -> None:
     ("Slack channels joined: #eng-platform.", 'slack.conversations.join -> {"ok": true, "channel": "#incident-response"}'),
     ("Installed VS Code extensions: Prettier.", "$ code --install-extension ms-python.python -> successfully installed"),
     ("User rents plot 14B at Hillside Allotments.", "my dad's got plot 22 at hillside"),    # the user's thing, a relative's
+    ("User's team standup is on Mondays at 9:30.", "design crit is mondays at 11"),     # two meetings of one team
 ])
 def test_blind_probes_of_two_things_stay_two(first, then, tmp_path) -> None:
     """Blind probes (sessions 33, 34, 41 and 42) that dropped or replaced a true fact."""
