@@ -9,6 +9,7 @@ only one of them holds is more detail about the same state.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 
@@ -332,7 +333,27 @@ def _listed_under(text: str) -> set[str]:
 
 
 def grown(claim: str, entry: str) -> bool:
-    """The claim lists every value the entry lists, and more (a team's members read again with one more): a further
-    value, no repeat (the labelling notes: a further value of a multi-valued attribute is ``append``)."""
+    """The claim lists every value the entry lists, and more (a team's members read again with one more, a tool's JSON
+    list with one more container): a further value, no repeat (the labelling notes: a further value of a multi-valued
+    attribute is ``append``)."""
     b = items(entry)
-    return bool(b) and b < items(claim)
+    if b:
+        return b < items(claim)
+    b = _json_items(entry)
+    return bool(b) and b < _json_items(claim)
+
+
+@lru_cache(maxsize=16384)
+def _json_items(text: str) -> frozenset[str]:
+    """The items of the one list a tool's JSON output holds (``{"containers": [{...}, {...}]}``), each written alike;
+    none where it holds no list, or several."""
+    body = text.rsplit("->", 1)[-1].strip()
+    if not body.startswith(("{", "[")):
+        return frozenset()
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return frozenset()
+    lists = [data] if isinstance(data, list) else [v for v in data.values() if isinstance(v, list)] \
+        if isinstance(data, dict) else []
+    return frozenset(json.dumps(i, sort_keys=True).lower() for i in lists[0]) if len(lists) == 1 else frozenset()

@@ -227,7 +227,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if past_other:
         ok[Action.REVISE] = False       # "used to work as a lab technician" about "works as a teacher": what was,
         # beside what is; "used to live in Lisbon" about "lives in Lisbon" shares the value and may end it
-    owner_changes = identity and accepted and not past_other and f.get("source_prior", 0.0) >= OWNER_PRIOR \
+    owner_changes = identity and accepted and not past_other and not f.get("grown") \
+        and f.get("source_prior", 0.0) >= OWNER_PRIOR \
         and not f.get("hedged") and (
         f.get("ended")                  # "swapped the cetirizine for fexofenadine": the entry's value is over
         or (f.get("same_call") and f.get("value_differs"))      # the same call answers otherwise: its new state
@@ -256,7 +257,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if f.get("source_prior", 0.0) >= SPEAKER_PRIOR and not f.get("against_record") \
             and not any(f.get(k) for k in ("cue_injection", "hedged")) and not _snapshot(f):
         ok[Action.REJECT_CONFLICT] = False  # the user's unhedged word loses only to a tool's record or to what it predates
-    if identity and f.get("tool_rereads") and f.get("value_differs") \
+    if identity and f.get("tool_rereads") and (f.get("value_differs") or f.get("grown")) \
             and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates", "cue_sender", "hedged")):
         ok[Action.REJECT_CONFLICT] = ok[Action.DEFER_VERIFY] = False    # a tool's later reading of its own record
         # is the record's new state ("Customer plan: Pro, 12 seats" after "... 10 seats"), not a rumour about it

@@ -318,6 +318,8 @@ def test_one_end_of_a_schedule_moved_is_revised(tmp_path) -> None:
     ("User's streaming subscriptions: Netflix, Spotify", 'subscriptions.list() -> ["Netflix", "Spotify", "Disney+"]',
      Action.APPEND),
     ("User's languages: English, Portuguese", "languages: english, portuguese", Action.NOOP),
+    ('{"containers":[{"name":"postgres","id":"a1b2c3"}]}',                       # a tool's JSON list, one more item
+     '{"containers":[{"name":"postgres","id":"a1b2c3"},{"name":"redis","id":"d4e5f6"}]}', Action.APPEND),
 ])
 def test_a_list_read_again_with_more_values_adds_them(first, then, action, tmp_path) -> None:
     """A further value is appended, not dropped as a repeat of the list it extends; the same list again is a repeat
