@@ -85,6 +85,7 @@ def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
     ("my meeting with the accountant is Friday at 10am", "Just confirming: accountant meeting, Fri 10:00.", "tool"),
     ("The fish tank holds 200 litres", "the tank is about 53 gallons", "user"),      # one amount in another unit
     ("User's dog Rolo weighs 14 kg", "rolo's around 31 lbs", "user"),
+    ("User weighs 70 kg.", "im about 11 stone", "user"),      # the amount alone, in the user's unit (blind probe)
     ("Living room thermostat setpoint: 20 C", "Thermostat setpoint: 68 F", "tool"),
     ("[shipping] Parcel 55-KX weight: 2.5 kg", "[shipping] Parcel 55-KX: 2500 g", "tool"),   # the label runs on to
     ("I work at Bristol City Council", "Payslip - March - Employer: Bristol City Council - Net pay: 2,318.40",  # the field
