@@ -286,6 +286,8 @@ def test_call_me_names_what_one_is_called(tmp_path) -> None:
     assert slots.of("pls just call me Rob from now on").attribute == "name"
     assert slots.of("call me on 07700 900123").attribute == "phone"
     assert slots.of("you can call me whenever, evenings are best").attribute != "name"
+    assert slots.of("everyone calls me kat now and i prefer it").attribute == "name"     # what everyone calls one
+    assert slots.of("my mum calls me every sunday").attribute != "name"                 # a call, every week
 
 
 def kept_beside(first: str, then: str, tmp_path) -> None:
