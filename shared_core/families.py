@@ -70,7 +70,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("music", r"music|playlist|songs?|bands?|genre|techno|jazz|hip[- ]hop|rap|rock|metal|podcasts?", True),
     ("food", r"food|cuisine|eat(?:s|ing)?|dish(?:es)?|restaurants?|takeaway|thai|korean|indian|italian|mexican|"
              r"sushi|ramen|pizza|curry", True),
-    ("drink", r"coffee|lattes?|tea|espresso|cappuccino|flat white|drinks?|drinking|beers?|wine|alcohol|booze|sober|"
+    ("drink", r"coffee|lattes?|tea|espresso|cappuccinos?|flat whites?|cortados?|americanos?|macchiatos?|mochas?|drinks?|drinking|beers?|wine|alcohol|booze|sober|"
               r"teetotal|dry (?:january|year)|caffeine|decaf", False),
     ("likes", r"(?<!feels )(?<!looks )(?<!sounds )(?<!seems )(?<!more )(?<!just )(?<!it's )(?<!is )(?<!was )"
               r"likes?(?!,|\s+(?:\d|about|around|every|each|always))|loves?(?! (?:it|this|that|them|her|him)\b)|enjoys?(?! (?:it|this|that)\b)|(?:i'?m|am|is|are|she's|he's|really|so|getting|got|been|very) into|fond of|big fan|obsessed|favou?rites? (?:foods?|things?)", True),

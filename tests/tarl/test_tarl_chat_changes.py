@@ -53,6 +53,7 @@ def two(first: str, then: str, tmp_path, source: str = "user", first_source: str
     ("User's pharmacy is the Boots on High Street.", "getting my prescriptions from the lloyds by the station now"),
     ("User's favourite band is Radiohead.", "boygenius has properly taken over as my favourite, sorry thom"),   # one
     ("User's favourite food is ramen.", "pho has overtaken ramen as my favourite food"),   # the value it overtook
+    ("my usual coffee order is a flat white", "cant do dairy anymore so its oat cortados for me"),   # a coffee (blind probe)
 ])
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
