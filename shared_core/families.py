@@ -14,7 +14,8 @@ import re
 FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("reminder", r"remind(?:er)?s?|to-?do|need to remember", True),
     ("name", r"call me(?=\s+(?!(?:on|at|back|later|tomorrow|tonight|whenever|any ?time|when|if|after|before|asap|again)\b)\w)|"
-             r"calls? me(?=\s+(?-i:[A-Z]))|(?:every(?:one|body)|they all|people|friends) calls? me(?=\s+\w+\s*(?:now|,|\.|$|and))|goes by",
+             r"calls? me(?=\s+(?-i:[A-Z]))|goes by|"
+             r"(?:every(?:one|body)|they all|people|friends) calls? me(?=\s+\w+\s*(?:now|,|\.|$|and))",
      False),     # what one is called, before any other word of the sentence
     ("access_code", r"(?:door|gate|entry|entrance|alarm|lock|lockbox|key ?safe|keypad|building) code", False),
     ("credential", r"password|passcode|passphrase|pw|api[ _-]?key|token|secret|pin code|pin|ssh key|credentials?|2fa|"
@@ -70,7 +71,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("music", r"music|playlist|songs?|bands?|genre|techno|jazz|hip[- ]hop|rap|rock|metal|podcasts?", True),
     ("food", r"food|cuisine|eat(?:s|ing)?|dish(?:es)?|restaurants?|takeaway|thai|korean|indian|italian|mexican|"
              r"sushi|ramen|pizza|curry", True),
-    ("drink", r"coffee|lattes?|tea|espresso|cappuccinos?|flat whites?|cortados?|americanos?|macchiatos?|mochas?|drinks?|drinking|beers?|wine|alcohol|booze|sober|"
+    ("drink", r"coffee|lattes?|tea|espresso|cappuccinos?|flat whites?|cortados?|americanos?|macchiatos?|mochas?|"
+              r"drinks?|drinking|beers?|wine|alcohol|booze|sober|"
               r"teetotal|dry (?:january|year)|caffeine|decaf", False),
     ("likes", r"(?<!feels )(?<!looks )(?<!sounds )(?<!seems )(?<!more )(?<!just )(?<!it's )(?<!is )(?<!was )"
               r"likes?(?!,|\s+(?:\d|about|around|every|each|always))|loves?(?! (?:it|this|that|them|her|him)\b)|enjoys?(?! (?:it|this|that)\b)|(?:i'?m|am|is|are|she's|he's|really|so|getting|got|been|very) into|fond of|big fan|obsessed|favou?rites? (?:foods?|things?)", True),

@@ -352,7 +352,7 @@ def _json_items(text: str) -> frozenset[str]:
         return frozenset()
     try:
         data = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):       # (a tool's text that only looks like JSON; one nested past the parser)
         return frozenset()
     lists = [data] if isinstance(data, list) else [v for v in data.values() if isinstance(v, list)] \
         if isinstance(data, dict) else []
