@@ -154,10 +154,6 @@ def _change(alike: tuple[str, str], sim: float, mine: slots.Slot, theirs: slots.
     return float(0.5 * p / t if p < t else 0.5 + 0.5 * (p - t) / (1 - t))  # type: ignore[operator]
 
 
-_ROUGHLY = frozenset("about around roughly approx approximately nearly almost like ish".split())
-"""Words that give an amount loosely: no value beside it."""
-
-
 def prepare(item: Claim | Entry) -> None:
     """Compute (and cache, per text) what the decision reads of one text on its own: its slot and the
     linker's, change model's and grounding's word sets, stamps, cues, a note's field and quantities (read of
@@ -282,7 +278,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         alike = written_alike(claim.text), written_alike(best.text)   # "March 3rd" is "March 3"
         replaced = ended or revived or change.readdressed(claim.text, best.text) \
             or (record if record is not None else bool(f["value_replaced"]) or change.replaced(*alike))
-        repeat = record is False or amount and not mine.values - theirs.values - _ROUGHLY   # the amount, nothing more
+        repeat = record is False or amount and not mine.values - theirs.values - units.ROUGHLY   # the amount, nothing more
         change_p = 0.0 if repeat and not replaced else _change(alike, sim, mine, theirs, f, replaced)
         kept_by = cfg.source(best.source)               # the kind of source that wrote the entry
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),

@@ -158,6 +158,8 @@ def restated(claim: str, entry: str) -> str:
 _ABOUT = re.compile(r"(?:\b(?:about|around|roughly|approx(?:\.|imately)?|nearly|almost|circa|like)\s+|~\s?)[£$€]?"
                     r"(\d[\d,]*(?:\.\d+)?)(?:\s?-?ish\b)?|(?<![\w.])[£$€]?(\d[\d,]*(?:\.\d+)?)\s?-?ish\b", re.I)
 """A number given as an approximation ("about 1950", "4.8ish", "~20")."""
+ROUGHLY = frozenset("about around roughly approx approximately nearly almost circa like ish".split())
+"""``_ABOUT``'s words that give a number loosely: no value of their own beside the amount they give."""
 _HELD = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 
 
