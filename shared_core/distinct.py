@@ -57,7 +57,7 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
     if slots.same_subject(mine, theirs):
         return False
     if ("user" in (mine.subject, theirs.subject) or _users(theirs, entry) or _users(mine, claim)) \
-            and (kin.of_relative(claim, entry) or kin.of_relative(entry, claim)):
+            and (kin.of_relative(claim, entry) or kin.of_relative(entry, claim)) and not kin.named_in(claim, entry):
         return True         # "my son is 5" is not about "I'm 34": the speaker and someone of theirs
     if mine.attribute == theirs.attribute and mine.attribute in change.PERSON_VALUED \
             and (_holds(theirs, mine) or _holds(mine, theirs)):

@@ -69,6 +69,19 @@ def of_relative(text: str, other: str) -> bool:
 _NAMING = Prefiltered(re.compile(rf"^\W*(?i:(?:my|our)\s+(?:{_RELATION})\s+(?:is|was)\s+(?:called\s+|named\s+)?)[A-Z]"))
 
 
+def named_in(claim: str, entry: str) -> bool:
+    """One text names the speaker's relative ("My cat is called Tom") and the other says that name ("Tom passed away"):
+    one of them speaks of the relative by name, so the two are about the same one."""
+    return any((m := _NAMING.search(a)) and (name := _name_at(a, m.end() - 1)) and re.search(rf"\b{re.escape(name)}\b", b)
+               for a, b in ((claim, entry), (entry, claim)))
+
+
+def _name_at(text: str, start: int) -> str:
+    """The name said from ``start``, its last word ("Dr Shah" is Shah: a title names no one)."""
+    said = re.match(r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'-]*)*", text[start:])
+    return said.group(0).split()[-1].removesuffix("'s") if said else ""
+
+
 _ROLES = frozenset("manager boss colleague neighbour neighbor roommate landlord landlady doctor dentist team assistant "
                    "teacher coach flatmate housemate".split())
 """Relations that are roles the speaker fills ("my dentist is dr okafor" says who the user's dentist is), not kin."""

@@ -179,7 +179,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         # more is news, not a repeat (dev and train f-j: slotted +1 / -1, a recap appended beside what it repeats)
     signal = f.get("change_signal") and not f.get("time_cue_only")     # "recently" dates an event; it changes nothing
     if identity and not f.get("same_slot") and not signal and (
-            not f.get("value_differs")                                      # no sign of change: not worth a true fact
+            not (f.get("value_differs") or f.get("moves_value")             # no sign of change: not worth a true fact
+                 or f.get("begun") and f.get("same_attribute") and not f.get("many"))
             or f.get("additive_cue")                                        # "we also have a landline": a further one
             or not any(f.get(k) for k in ("attribute_known", "replaced", "moves_value"))):   # topic words alone: another fact
         ok[Action.REVISE] = False       # an inferred link that does not show a replacement

@@ -54,6 +54,10 @@ def two(first: str, then: str, tmp_path, source: str = "user", first_source: str
     ("User's favourite band is Radiohead.", "boygenius has properly taken over as my favourite, sorry thom"),   # one
     ("User's favourite food is ramen.", "pho has overtaken ramen as my favourite food"),   # the value it overtook
     ("my usual coffee order is a flat white", "cant do dairy anymore so its oat cortados for me"),   # a coffee (blind probe)
+    ("I drink my coffee black", "started taking milk in my coffee"),   # begun, on the one attribute: the value moved
+    ("I run 3 times a week", "down to twice a week with the knee"),    # the one count it holds moved (was held waiting)
+    ("My cat is called Tom", "Tom passed away last week"),             # the relative it names by name (was kept beside)
+    ("we had a lodger in the spare room", "lodger found a place, moved out saturday, the spare room is ours again"),
 ])
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
