@@ -29,6 +29,7 @@ from .cuescan import CueScanner, Prefiltered, has_digit
 from .families import FAMILIES, scalar_key, shaped
 from .grounding import MEASURE, STOP, negated, numbers, proposition
 from .kin import ACTS, RELATIONS
+from .written import numbered
 
 _FAMILY_SCAN = CueScanner([cue for _, cue, _ in FAMILIES], re.I, before=r"(?<![\w-])", after=r"(?![\w-])")
 """Each family's cue as ``re.search`` would find it, without ~50 searches a text (see ``cuescan``)."""
@@ -86,7 +87,8 @@ FILLER = frozenset(
     "now still yep yes yeah yup ok okay actually update updated news big just btw fyi heads quick note again "
     "currently anymore longer new old these days today lately recently nowadays officially finally turns out so well "
     "anyway confirm confirmed confirming correct right indeed definitely really totally same obviously basically "
-    "literally honestly seriously tbh ngl lol haha tho though kinda sorta thing things stuff".split()
+    "literally honestly seriously tbh ngl lol haha tho though kinda sorta thing things stuff "
+    "i've we've you've they've i'd we'd they'd i'll we'll they'll".split()
 )
 _COMMON_INITIAL = FILLER | STOP | frozenset(
     "perhaps maybe apparently some starting from since got please remember remind reminder hey hi hello big "
@@ -266,7 +268,7 @@ def infer(text: str) -> Slot:
                         and not _capitalised(w, prop)})
         attribute = "frame:" + " ".join(frame[:6])
     subject_words = set((subject or "").replace("#", " ").replace(".", " ").split())
-    values = {w for w in _words(rest) if w and w not in STOP and w not in FILLER and w not in GENERIC
+    values = {w for w in _words(numbered(rest)) if w and w not in STOP and w not in FILLER and w not in GENERIC
               and w not in subject_words and w not in _NEGATORS}
     values |= numbers(rest)
     if fam is not None and name == "kids":

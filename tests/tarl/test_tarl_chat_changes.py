@@ -97,6 +97,7 @@ def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
      "document"),                                           # it states; a document reads a value again, as a tool does
     ("I switched to the 7:10 train, it's quieter.", "Station friend: Jo gets the 7:10 now, the quiet one at the back.",
      "third_party"),                                        # and so does someone else who tells it again
+    ("I take 50mg sertraline daily", "sertraline 50 mg once a day", "user"),   # a many-valued attribute's value, again
 ])                                                                                          # the field it states
 def test_a_restatement_in_another_shape_changes_nothing(first, then, source, tmp_path) -> None:
     engine, d, first_id = two(first, then, tmp_path, source=source)
@@ -162,6 +163,13 @@ def test_not_eating_meat_restates_a_vegetarian_diet(tmp_path) -> None:
         assert d.action is Action.NOOP and d.target_id == first_id
     finally:
         engine.close()
+
+
+def test_a_count_in_words_is_the_slot_value_of_its_digits() -> None:
+    """"three kids, zero sleep" holds the 3 of "we have 3 kids" (its slotted restatement was revising it), and a
+    contraction ("we've") is no value."""
+    assert slots.of("we've got two children").values == slots.of("I have 2 kids").values == {"2"}
+    assert "3" in slots.of("three kids, zero sleep").values
 
 
 def test_may_is_a_month_only_where_a_preposition_says_so() -> None:
