@@ -44,7 +44,7 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
     if mine.explicit is not None and mine.explicit == theirs.explicit:
         return False
     claim, entry = untagged(claim), untagged(entry)     # "[vet] Mochi (cat) weight": the log's tag names no thing
-    if calls.other(claim, entry) or calls.adds_another(claim, entry) or records.other(claim, entry) \
+    if calls.other(claim, entry) or calls.adds_another(claim, entry) or records.other(claim, entry) or _named_apart(claim, entry) \
             or records.created(claim) or contrast.apart(claim, entry) or (
             tense.reported(claim) and tense.reported(entry) and not linking.restated(claim, entry)):
         return True
@@ -69,6 +69,27 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
     a, b = a - b, b - a         # the words that tell them apart: "Project Borealis" is not "Project Atlas"
     return bool(a and b) and not (a & linking.specific(entry) or b & linking.specific(claim))
 
+
+
+_NAMER = re.compile(r"(?=[a-z_-]*\d)(?=[\d_-]*[a-z])[a-z\d_-]{2,}|[a-z_]+(?:\.[a-z_]+)+")
+"""A word that names one thing of many: letters and digits ("db-1", "a-1001") or a key path ("config.timeout")."""
+
+
+def _named_apart(claim: str, entry: str) -> bool:
+    """One sentence, word for word, with the thing it names swapped and a value beside ("disk usage on db-2 is 40%" after
+    "... db-1 is 71%", "config.retries = 3" after "config.timeout = 30"): another thing's value. (The name alone swapped
+    may be the value: "my locker is L-2" after "L-1"; so may a name the sentence does not say a thing of: "my flight is
+    BA119 at 7:30" after "... BA117 at 6:30" is the flight rebooked.)"""
+    a, b = claim.lower().split(), entry.lower().split()
+    if len(a) != len(b) or not _NAMER.search(claim.lower()):
+        return False
+    swapped = [(i, x.strip(".,;:!?'\""), y.strip(".,;:!?'\"")) for i, (x, y) in enumerate(zip(a, b)) if x != y]
+    named = [i for i, x, y in swapped if _NAMER.fullmatch(x) and _NAMER.fullmatch(y)
+             and (a[i - 1] in _OF if i else "." in x)]     # "on db-1", a key path leading ("config.timeout = 30")
+    return len(named) == 1 and len(swapped) == 2
+
+
+_OF = frozenset("on of for at in from".split())
 
 
 def _users(slot: slots.Slot, text: str) -> bool:

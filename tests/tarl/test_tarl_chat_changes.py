@@ -417,6 +417,8 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     ("User's car insurance is with Admiral.", "went with aviva for the home insurance"),     # the kind it is for
     ("User's passport expires on 2027-08-19.", "my driving licence runs out oct 2026"),     # another document
     ("User's Q1 sales target is $250k.", "q2 target came through, 300k"),                  # another quarter's
+    ("disk usage on db-1 is 71%", "disk usage on db-2 is 40%"),     # another host's reading (was revising db-1's)
+    ("config.timeout = 30", "config.retries = 3"),                  # another key of the config (was dropped as a repeat)
 ])
 def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
