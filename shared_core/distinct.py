@@ -44,7 +44,8 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
     if mine.explicit is not None and mine.explicit == theirs.explicit:
         return False
     claim, entry = untagged(claim), untagged(entry)     # "[vet] Mochi (cat) weight": the log's tag names no thing
-    if calls.other(claim, entry) or calls.adds_another(claim, entry) or records.other(claim, entry) or _named_apart(claim, entry) \
+    if calls.other(claim, entry) or calls.adds_another(claim, entry) or records.other(claim, entry) \
+            or _named_apart(claim, entry) \
             or records.created(claim) or contrast.apart(claim, entry) or (
             tense.reported(claim) and tense.reported(entry) and not linking.restated(claim, entry)):
         return True
