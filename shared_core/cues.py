@@ -21,7 +21,7 @@ CUES: dict[str, Prefiltered] = {
         "cue_hearsay": r"\b(?:says?|said|told (?:me|us)|heard|reckons?|according to|apparently|rumou?r\w*|word is|"
                        r"claims?|supposedly|allegedly|someone)\b",
         "cue_future": r"\b(?:next (?:week|month|year|term|quarter|monday|season|" + _MONTHS + r")|(?<![._])upcoming|starting|"
-                      r"from (?:next|monday|" + _MONTHS + r")|will|going to|"
+                      r"from (?:next|monday|" + _MONTHS + r"|\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:" + _MONTHS + r"))|will|going to|"
                       r"gonna|planning|plan to|soon|tomorrow|effective|as of|from the \d+|in q[1-4]|"
                       r"(?:by|at|before) the end of (?:the )?(?:month|week|year|term|quarter)|"
                       r"(?:getting|being) (?:pushed|moved|delayed|postponed|acquired)|"

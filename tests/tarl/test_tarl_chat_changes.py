@@ -280,6 +280,7 @@ def test_a_work_line_is_another_line_and_a_mobile_number_a_phone(tmp_path) -> No
     ("school whatsapp: apparently st anne's is merging with holy cross next september", Action.DEFER_VERIFY),
     ("Marco's old headteacher says he's coming back to the school in September.", Action.DEFER_VERIFY),
     ("the school secretary says ruby's in year 4 now", Action.REJECT_CONFLICT),
+    ("school newsletter: marco moves to st anne's juniors from 1 september", Action.DEFER_VERIFY),   # a dated day
 ])
 def test_hearsay_about_a_later_change_waits_and_about_now_is_rejected(then, action, tmp_path) -> None:
     """A third party's word of a change to come ("next september", "coming back ... in September") is a rumour that
@@ -290,6 +291,7 @@ def test_hearsay_about_a_later_change_waits_and_about_now_is_rejected(then, acti
     finally:
         engine.close()
     assert cue("cue_future", "congrats on the upcoming move!") and not cue("cue_future", "stripe.invoices.upcoming()")
+    assert cue("cue_future", "The office moves to floor 5 from 1 June") and not cue("cue_future", "moved in on 1 June")
 
 
 def test_call_me_names_what_one_is_called(tmp_path) -> None:
