@@ -118,8 +118,9 @@ _NOUN_ENDING = re.compile(r"(?<=\w{4})(?:ure|ion|ment)s?$")
 
 
 def _form(word: str) -> str:
-    """A word's stem, a noun made of a verb read as the verb ("departure" is "depart", "payment" "pay")."""
-    return _stem(_NOUN_ENDING.sub("", word)).removesuffix("e")
+    """A word's stem, a noun made of a verb read as the verb ("departure" is "depart", "payment" "pay"); a record's
+    "status" is its "state"."""
+    return "stat" if word == "status" else _stem(_NOUN_ENDING.sub("", word)).removesuffix("e")
 
 
 def _at(words: list[str], some: set[str]) -> int:
