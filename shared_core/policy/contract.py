@@ -270,10 +270,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = False       # the same value read again ("GET /employees/E1077 -> dept: Finance")
         # confirms its entry: it replaces nothing (issue 11: confirming tool calls revised what they confirm),
         # and a record read again adds nothing ("I also play the piano" is news the change model calls no change)
-        if f.get("structured") or f.get("many") and f.get("value_overlap") and not any(
-                f.get(k) for k in ("adds_value", "grown", "says_more")):
-            ok[Action.APPEND] = False   # nor is the value a many-valued attribute holds, named again ("sertraline 50 mg
-            # once a day" after "I take 50mg sertraline daily"), a further value (in the corpus: none is labelled append)
+        if f.get("structured"):
+            ok[Action.APPEND] = False
     if identity and f.get("said_unchanged") and not f.get("hedged"):
         ok[Action.REVISE] = ok[Action.APPEND] = False   # "nothing's changed, same account": said in so many words,
         if f.get("source_prior", 0.0) >= OWNER_PRIOR:   # and by its owner, nothing to wait on either
