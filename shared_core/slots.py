@@ -25,15 +25,12 @@ from functools import lru_cache
 from itertools import chain
 
 from . import calls, kin
-from .cuescan import CueScanner, Prefiltered, has_digit
-from .families import FAMILIES, scalar_key, shaped
+from .cuescan import Prefiltered, has_digit
+from .families import MANY, family, scalar_key, shaped
 from .grounding import MEASURE, STOP, negated, numbers, proposition
 from .kin import ACTS, RELATIONS
 from .written import numbered
 
-_FAMILY_SCAN = CueScanner([cue for _, cue, _ in FAMILIES], re.I, before=r"(?<![\w-])", after=r"(?![\w-])")
-"""Each family's cue as ``re.search`` would find it, without ~50 searches a text (see ``cuescan``)."""
-MANY = frozenset(name for name, _, many in FAMILIES if many)
 
 _ACTS = re.compile(rf"\s*{ACTS}\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|my|mine|myself)\b", re.I)
@@ -117,17 +114,6 @@ class Slot:
     @property
     def key(self) -> str:
         return f"{self.subject or '?'}.{self.attribute}"
-
-
-@lru_cache(maxsize=65536)
-def family(text: str) -> tuple[str, bool, re.Match[str]] | None:
-    """The first attribute family whose cue occurs in ``text`` (lexicon order: specific first). Cached:
-    a claim's text is asked again by the chit-chat features, and value words recur across decisions."""
-    hit = _FAMILY_SCAN.first(text)
-    if hit is None:
-        return None
-    name, _, many = FAMILIES[hit[0]]
-    return name, many, hit[1]
 
 
 def cue_words(text: str) -> frozenset[str]:

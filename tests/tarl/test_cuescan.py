@@ -8,7 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared_core import grounding, linking, slots, written
+from shared_core import families, grounding, linking, slots, written
 from shared_core.cuescan import CueScanner, Prefiltered, has_digit, needed_literals, needs_digit
 
 FRAGMENTS = ["my ", "I ", "the ", "new ", "password ", "pin", "-", "_", " ", ", ", "20mg ", "10 mg", "sertraline ",
@@ -18,7 +18,7 @@ FRAGMENTS = ["my ", "I ", "the ", "new ", "password ", "pin", "-", "_", " ", ", 
 
 
 def _reference(text: str) -> tuple[str, bool, tuple[int, int]] | None:
-    for (name, cue, many) in slots.FAMILIES:
+    for (name, cue, many) in families.FAMILIES:
         m = re.search(rf"(?<![\w-])(?:{cue})(?![\w-])", text, re.I)
         if m:
             return name, many, m.span()
@@ -26,7 +26,7 @@ def _reference(text: str) -> tuple[str, bool, tuple[int, int]] | None:
 
 
 def _fast(text: str) -> tuple[str, bool, tuple[int, int]] | None:
-    hit = slots.family.__wrapped__(text)
+    hit = families.family.__wrapped__(text)
     return None if hit is None else (hit[0], hit[1], hit[2].span())
 
 
