@@ -1,7 +1,7 @@
 """Finding which of many regex cues matches a text first, in lexicon order, without searching the text
 once per cue.
 
-Why: the slot lexicon (``families.FAMILIES``) is ~50 ordered cue patterns, and ``slots.family`` wants the
+Why: the slot lexicon (``families.FAMILIES``) is ~50 ordered cue patterns, and ``families.family`` wants the
 first family (in lexicon order, not in text order) whose cue occurs anywhere. Searching each pattern
 along the text costs ~50 scans; one combined alternation is no better, because Python's ``re`` tries
 its ~200 branches one by one at every word start. Here each cue's possible first characters are read

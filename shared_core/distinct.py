@@ -74,6 +74,8 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
 
 _NAMER = re.compile(r"(?=[a-z_-]*\d)(?=[\d_-]*[a-z])[a-z\d_-]{2,}|[a-z_]+(?:\.[a-z_]+)+")
 """A word that names one thing of many: letters and digits ("db-1", "a-1001") or a key path ("config.timeout")."""
+_OF = frozenset("on of for at in from".split())
+"""Words before the name of the thing a sentence is of ("disk usage on db-1")."""
 
 
 def _named_apart(claim: str, entry: str) -> bool:
@@ -81,16 +83,14 @@ def _named_apart(claim: str, entry: str) -> bool:
     "... db-1 is 71%", "config.retries = 3" after "config.timeout = 30"): another thing's value. (The name alone swapped
     may be the value: "my locker is L-2" after "L-1"; so may a name the sentence does not say a thing of: "my flight is
     BA119 at 7:30" after "... BA117 at 6:30" is the flight rebooked.)"""
-    a, b = claim.lower().split(), entry.lower().split()
-    if len(a) != len(b) or not _NAMER.search(claim.lower()):
+    said = claim.lower()
+    a, b = said.split(), entry.lower().split()
+    if len(a) != len(b) or not _NAMER.search(said):
         return False
     swapped = [(i, x.strip(".,;:!?'\""), y.strip(".,;:!?'\"")) for i, (x, y) in enumerate(zip(a, b)) if x != y]
     named = [i for i, x, y in swapped if _NAMER.fullmatch(x) and _NAMER.fullmatch(y)
              and (a[i - 1] in _OF if i else "." in x)]     # "on db-1", a key path leading ("config.timeout = 30")
     return len(named) == 1 and len(swapped) == 2
-
-
-_OF = frozenset("on of for at in from".split())
 
 
 def _users(slot: slots.Slot, text: str) -> bool:
