@@ -272,7 +272,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         if order := change.newer(claim.text, best.text):    # two records that say when they were read
             f["cue_stale"] = float(order < 0)
         people = linking.person_words(mine.subject or "") | linking.person_words(theirs.subject or "")
-        ended, revived = endings.over(claim.text, best.text), endings.revived(claim.text, best.text)
+        ended = endings.over(claim.text, best.text) or endings.emptied(mine, theirs, claim.text, best.text)
+        revived = endings.revived(claim.text, best.text)
         record = records.compare(claim.text, best.text,     # two readings of one record, field by field
                                  mine.explicit.rsplit(".", 1)[-1] if mine.explicit else None)
         alike = written_alike(claim.text), written_alike(best.text)   # "March 3rd" is "March 3"

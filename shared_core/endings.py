@@ -121,3 +121,20 @@ def over(claim: str, entry: str) -> bool:
     """The entry's value is over: the claim ends it, or turns the entry's stance on it around ("Not really into jazz
     any more" after "Likes jazz"), which ends the like as surely as "quit" ends a habit."""
     return ended(claim, entry) or polarity.flipped(claim, entry)
+
+
+_NONE = frozenset("any anything anymore know all at whatsoever either take takes taking on have has got".split())
+"""Words of a sentence saying an attribute holds nothing that name no value of it ("don't take any medication",
+"no allergies that I know of")."""
+
+
+def emptied(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:
+    """One text says a many-valued attribute of its subject holds nothing ("User has no pets", "not on any meds these days") and
+    the other gives it a value ("adopted a rescue greyhound", "I take sertraline 50mg"): the value it had is over,
+    however few words the two share. (A single-valued attribute's negated cue is a value: "I don't eat meat" is a diet.)"""
+    if not (mine.known and mine.many and mine.attribute == theirs.attribute and mine.negated != theirs.negated
+            and slots.same_subject(mine, theirs)):
+        return False
+    (none, said), some = ((mine, claim), theirs) if mine.negated else ((theirs, entry), mine)
+    named = slots.cue_words(said)       # the attribute said in words ("coriander's a no as well" names none: a dislike)
+    return bool(named) and not none.values - named - slots.GENERIC - _NONE and bool(some.values)

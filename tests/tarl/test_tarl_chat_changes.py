@@ -58,6 +58,8 @@ def two(first: str, then: str, tmp_path, source: str = "user", first_source: str
     ("I run 3 times a week", "down to twice a week with the knee"),    # the one count it holds moved (was held waiting)
     ("My cat is called Tom", "Tom passed away last week"),             # the relative it names by name (was kept beside)
     ("we had a lodger in the spare room", "lodger found a place, moved out saturday, the spare room is ours again"),
+    ("User has no pets.", "adopted a rescue greyhound yday, her name's dot"),   # "none" filled (was kept beside)
+    ("I take sertraline 50mg daily", "not on any meds these days"),    # a value emptied (was kept beside)
 ])
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
@@ -796,5 +798,21 @@ def test_a_further_value_under_a_many_valued_key_is_no_repeat(first, then, tmp_p
                                observed_at=T0 + timedelta(days=1)))
         assert d.action is Action.APPEND
         assert sorted(e.text for e in engine.state("u").accepted) == sorted([first, then])
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(("first", "then", "action"), [
+    ("I don't have any pets", "still no pets, landlord won't allow them", Action.NOOP),   # "none" said again
+    ("my son has no allergies", "I'm allergic to cats", Action.APPEND),    # someone else's value
+    ("olives are vile, always have been", "coriander's a no as well", Action.APPEND),    # no attribute said empty
+])
+def test_an_attribute_said_to_hold_nothing_is_filled_only_by_its_own_subject(first, then, action, tmp_path) -> None:
+    """``endings.emptied`` reads "none" against a value only where both are one subject's one attribute, and the
+    "none" names the attribute: a repeat of the "none", another person's value and a further dislike are not changes."""
+    engine, d, _ = two(first, then, tmp_path)
+    try:
+        assert d.action is action
+        assert first in {e.text for e in engine.state("u").accepted}
     finally:
         engine.close()
