@@ -229,9 +229,20 @@ def _all_kinds(text: str) -> frozenset[tuple[int, str]]:
 
 def _own(lead: tuple[str, ...], other: str) -> bool:
     """The phrase has a word of its own in front of its noun: one ``other`` lacks that says which, not when."""
-    words = {w for w in lead[:-1] if w not in _WHEN and w not in _words(other)}
+    words = {w for w in map(_owner, lead[:-1]) if w not in _WHEN and w not in _owners(other)}
     cue = slots.cue_words(" ".join(lead))
     return bool(words - cue if lead[-1] in cue else words)  # "car insurance": "car" cues the car, not the insurance
+
+
+def _owner(word: str) -> str:
+    """A word without its possessive: "the boat's mooring" and "boat mooring" name one mooring, "hive 3's queen" and
+    "hive 3 queen" one queen."""
+    return word.removesuffix("'s").removesuffix("’s")
+
+
+@lru_cache(maxsize=65536)
+def _owners(text: str) -> frozenset[str]:
+    return frozenset(map(_owner, _words(text)))
 
 
 def prepare(text: str) -> None:

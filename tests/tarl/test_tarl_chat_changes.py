@@ -60,6 +60,7 @@ def two(first: str, then: str, tmp_path, source: str = "user", first_source: str
     ("we had a lodger in the spare room", "lodger found a place, moved out saturday, the spare room is ours again"),
     ("User has no pets.", "adopted a rescue greyhound yday, her name's dot"),   # "none" filled (was kept beside)
     ("I take sertraline 50mg daily", "not on any meds these days"),    # a value emptied (was kept beside)
+    ("the boat's mooring is at pier 4", "boat mooring moved to pier 9"),   # the boat's mooring is the boat mooring
 ])
 def test_a_changed_value_in_plain_words_revises_its_entry(first, then, tmp_path) -> None:
     """Each was a silent noop (or, for the gym, held in Pending as a second value): the new value is current and
@@ -100,6 +101,7 @@ def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
     ("I switched to the 7:10 train, it's quieter.", "Station friend: Jo gets the 7:10 now, the quiet one at the back.",
      "third_party"),                                        # and so does someone else who tells it again
     ("SH-4471 status: delivered", '{"id":"SH-4471","state":"DELIVERED"}', "tool"),   # a record's status is its state
+    ("hive 3's queen is unmarked", "hive 3 queen still hasnt got a dot on her", "user"),   # a possessive is no other hive
 ])                                                                                          # the field it states
 def test_a_restatement_in_another_shape_changes_nothing(first, then, source, tmp_path) -> None:
     engine, d, first_id = two(first, then, tmp_path, source=source)
