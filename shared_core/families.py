@@ -110,7 +110,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                   r"living(?! room)|(?:moved|move|moving)(?= (?:to|into|in|out|house|home|back|abroad|away|here|there|down|up|over|across|flats?|cities|countr\w+|in with)\b)|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
                   r"apartment|flat|lease|i'?m in|im in|house|new place", False),
     ("birthplace", r"born in|birthplace|grew up in", False),
-    ("birthday", r"birthday|born on|date of birth|dob", False),
+    ("birthday", r"birthday|b-?day|born on|date of birth|dob", False),
     ("age", r"years? old|aged?", False),
     ("weight", r"weigh(?:s|ed|ing|t)?|(?:lost|gained|down to|up to) \d+(?:\.\d)? ?(?:kg|kilos|lbs|pounds|stone)|"
                r"put on (?:a bit|weight|\d)", False),
