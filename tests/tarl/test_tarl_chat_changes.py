@@ -226,6 +226,7 @@ def test_the_same_value_again_changes_nothing(first, then, first_source, tmp_pat
     ("Allergies: peanuts", "Allergies: shellfish"),      # a key of several values: one more
     ("User's favourite authors include Ursula K. Le Guin.", "add ted chiang to my fave authors"),   # favourites, plural
     ("User's podcasts: Hardcore History.", "add the rest is history to my podcasts"),     # "add ... to my": one more
+    ("glazes in rotation at the studio: tenmoku", "added a celadon to the rotation"),   # was dropped as a repeat
 ])
 def test_notes_of_a_list_or_a_many_valued_key_are_kept_side_by_side(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
