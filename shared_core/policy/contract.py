@@ -177,6 +177,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if identity and f.get("many") and f.get("adds_value") and (f.get("additive_cue") or not any(f.get(k) for k in SAID_AGAIN)):
         ok[Action.NOOP] = False         # "allergic to peanuts and tree nuts" after "allergic to peanuts": a value
         # more is news, not a repeat (dev and train f-j: slotted +1 / -1, a recap appended beside what it repeats)
+    if identity and f.get("additive_cue") and not any(f.get(k) for k in SAID_AGAIN):
+        ok[Action.NOOP] = False         # one more, said so ("added a celadon to the rotation", "arket too"), on an
+        # attribute not known to hold several: news, not a repeat
     signal = f.get("change_signal") and not f.get("time_cue_only")     # "recently" dates an event; it changes nothing
     if identity and not f.get("same_slot") and not signal and (
             not (f.get("value_differs") or f.get("moves_value")             # no sign of change: not worth a true fact
@@ -368,8 +371,9 @@ def _enforce(decision: Decision, grounding: Grounding) -> Decision:
         return decision
     masked = np.where(mask, probs, 0.0)
     keep = Action.APPEND if mask[ACTIONS.index(Action.APPEND.value)] else Action.DEFER_VERIFY
-    dropped = decision.action is Action.NOOP and not (grounding.features.get("identity")
-                                                      and not grounding.features.get("says_more"))
+    dropped = decision.action is Action.NOOP and (
+        not (grounding.features.get("identity") and not grounding.features.get("says_more"))
+        or grounding.features.get("additive_cue") and not mask[ACTIONS.index(Action.NOOP.value)])   # "one more", kept
     speaker = grounding.features.get("source_prior", 0.0) >= SPEAKER_PRIOR
     unchanged = grounding.features.get("change_p", 1.0) < RESTATES_P and not grounding.features.get("says_more")
     refused = (decision.action is Action.REVISE and not unchanged

@@ -154,6 +154,10 @@ def test_the_word_rules_hold_on_their_own() -> None:
     assert records.said("Our plumber is Dave.") == {"plumber": "dave"}
     assert records.said("Dave fixed the boiler, he is great") == {}
     assert endings.ends("officially smoke-free since may") == ("smoke",)
+    assert cue("additive_cue", "added a celadon to the rotation") and cue("additive_cue", '{"skill_added": "rust"}')
+    assert not cue("additive_cue", "got added to the payments team")       # the speaker is what moved
+    assert not cue("additive_cue", "haha lina knows me too well")           # "too" of degree
+    assert not cue("additive_cue", "nice, both porto hotels sorted then")    # two held things, none added
     assert hedged("Rail updates: industrial action may affect services on 9 September")   # a disruption that may come
     assert hedged("manager hinted at another bump in january, nothing official")
     assert slots.infer("$ cat .nvmrc\n20.11.1").attribute != "pet"           # a shell command's name, no attribute's word
@@ -818,5 +822,17 @@ def test_an_attribute_said_to_hold_nothing_is_filled_only_by_its_own_subject(fir
     try:
         assert d.action is action
         assert first in {e.text for e in engine.state("u").accepted}
+    finally:
+        engine.close()
+
+
+def test_one_more_said_so_is_never_dropped_as_a_repeat(tmp_path) -> None:
+    """A team's record with a member added was decided a repeat of the record it extends: an additive cue on a claim
+    that does not say it repeats bars ``noop``, and the policy's noop so refused keeps the claim."""
+    first, then = '{"team":"payments","members":["sam","rafe"]}', '{"team":"payments","event":"member_added","member":"priya"}'
+    engine, d, _ = two(first, then, tmp_path, source="tool", first_source="tool")
+    try:
+        assert d.action is Action.APPEND
+        assert {e.text for e in engine.state("u").accepted} == {first, then}
     finally:
         engine.close()
