@@ -233,8 +233,33 @@ def other(claim: str, entry: str) -> bool:
     ("host": "pg-replica" is not the record of "host": "pg-main", whatever else they share); or two notes whose
     labels name two keys of one kind (``_other_labels``)."""
     a, b = fields(claim), fields(entry)
-    return bool(a and b) and any(_name(a[k]) != _name(b[k]) for k in a.keys() & b.keys() if _IDENTITY.search(k)) \
+    return bool(a and b) and (any(_name(a[k]) != _name(b[k]) for k in a.keys() & b.keys() if _IDENTITY.search(k))
+                              or _led_apart(a, b)) \
         or _other_labels(claim, entry) or _other_keys(claim, entry) or _unheld_key(claim, entry, b)
+
+
+_LEADER = re.compile(r"(?:^|_)(?:no|num|number|tag|code)$|^(?:pr|mr|pull_request|card|line|patient|employee|emp|student|"
+                     r"asset|rx|prescription|subscription|listing|shipment|parcel|package|item|product|case|claim|job|build|"
+                     r"pipeline|vm|instance|server|node|pod|vehicle|unit|plot|kiln|room|locker)$")
+"""A record's first field naming a thing of many (``{"pr": 4471, ...}``): as a first field it says which record it is,
+where further down it may be a value that moves (a booking's room, a payment's card)."""
+_WHEN = re.compile(r"\d{4}-\d\d-\d\d|\d:\d\d|\d\.\d")
+
+
+def _led_apart(a: dict[str, str], b: dict[str, str]) -> bool:
+    """Both records open with one such field (``_LEADER``), naming two ids ({"pr": 4471} and {"pr": 4480}; digits in
+    both, no date, time or amount), and no id field is shared alike (a repo or a customer both share is their owner's):
+    two things' records."""
+    key = next(iter(a))
+    if key != next(iter(b)) or not _LEADER.search(key) or _name(a[key]) == _name(b[key]):
+        return False
+    if not all(_DIGIT.search(v) and not _WHEN.search(v) for v in (a[key], b[key])):
+        return False
+    return not any(a[k] == b[k] for k in a.keys() & b.keys() if _OWN_ID.search(k))
+
+
+_DIGIT = re.compile(r"\d")
+_OWN_ID = re.compile(r"(?:^|[._])(?:id|uuid|ref)$")
 
 
 def _unheld_key(claim: str, entry: str, held: dict[str, str]) -> bool:

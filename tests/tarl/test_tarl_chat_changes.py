@@ -836,3 +836,20 @@ def test_one_more_said_so_is_never_dropped_as_a_repeat(tmp_path) -> None:
         assert {e.text for e in engine.state("u").accepted} == {first, then}
     finally:
         engine.close()
+
+
+@pytest.mark.parametrize(("first", "then", "action"), [
+    ('{"pr":4471,"repo":"loomwork","state":"merged"}', '{"pr":4480,"repo":"loomwork","state":"open"}', Action.APPEND),
+    ('{"vm":"web-01","status":"running"}', '{"vm":"web-02","status":"stopped"}', Action.APPEND),
+    ('{"pr":4471,"repo":"loomwork","state":"open"}', '{"pr":4471,"repo":"loomwork","state":"merged"}', Action.REVISE),
+    ('{"room":"B04","enrolment_id":"EC-2291"}', '{"room":"B02","enrolment_id":"EC-2291"}', Action.REVISE),  # its id alike
+])
+def test_records_led_by_two_ids_are_two_things(first, then, action, tmp_path) -> None:
+    """A record's first field naming a thing of many ("pr", "vm") with two ids in it: another pull request or machine,
+    kept beside the first (one revised the other); the same id, or a room under one enrolment id, is one record moving."""
+    engine, d, first_id = two(first, then, tmp_path, source="tool", first_source="tool")
+    try:
+        assert d.action is action
+        assert (d.target_id == first_id) is (action is Action.REVISE)
+    finally:
+        engine.close()
