@@ -27,6 +27,7 @@ from . import slots
 from .cuescan import Prefiltered, has_digit, needs_digit
 from .grounding import PHATIC, STOP, content_tokens, entities, identifiers, numbers, proposition
 from .index.embedders import _stem
+from .written import plain_number
 
 WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "link.json"
 
@@ -71,10 +72,13 @@ def specific(text: str) -> frozenset[str]:
         if _COMPOUND.search(t):         # a key path or an id names its parts too: "max retries" is the
             out |= {_stem(w) if w.isalpha() else w for w in _COMPOUND.split(t)   # checkout.max_retries
                     if (len(w) >= 3 and w.isalpha() or len(w) >= 3 and w.isdigit()) and w not in COMMON and w not in STOP}
+    if "," in text:                     # "£1,040" is the 1040 of "rent is 1040 a month"
+        out |= {plain_number(n) for n in _GROUPED.findall(text)}
     return frozenset(out)
 
 
 _COMPOUND = re.compile(r"[._/-]")
+_GROUPED = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)")
 
 
 @lru_cache(maxsize=65536)
