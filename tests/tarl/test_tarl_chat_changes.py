@@ -104,6 +104,7 @@ def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
     ("hive 3's queen is unmarked", "hive 3 queen still hasnt got a dot on her", "user"),   # a possessive is no other hive
     ("my birthday is 12 May", "bday is may 12th, don't let me forget", "user"),   # "bday", and a date with its ordinal
     ("rent is 1040 a month", "paying £1,040 pcm", "user"),     # a number with its thousands grouped is the same number
+    ("The Fox & Anchor quiz night is Tuesdays at 8pm.", "quiz at the fox is tuesday 8 as per usual mate", "user"),
 ])                                                                                          # the field it states
 def test_a_restatement_in_another_shape_changes_nothing(first, then, source, tmp_path) -> None:
     engine, d, first_id = two(first, then, tmp_path, source=source)
