@@ -279,7 +279,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         alike = written_alike(claim.text), written_alike(best.text)   # "March 3rd" is "March 3"
         replaced = ended or revived or change.readdressed(claim.text, best.text) \
             or (record if record is not None else bool(f["value_replaced"]) or change.replaced(*alike))
-        repeat = record is False or amount and not mine.values - theirs.values - units.ROUGHLY   # the amount, nothing more
+        repeat = record is False or amount and not mine.values - theirs.values - units.ROUGHLY \
+            or _same_values(mine, theirs)      # the amount, nothing more; or the attribute's own values again
         change_p = 0.0 if repeat and not replaced else _change(alike, sim, mine, theirs, f, replaced)
         kept_by = cfg.source(best.source)               # the kind of source that wrote the entry
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
@@ -328,6 +329,13 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         return Grounding(best, sim, f, tuple(neighbours)), comparison
     f = {**claim_features(claim), **base, "change_signal": float(mine.negated)}
     return Grounding(None, max((s for _, s in neighbours), default=0.0), f, tuple(neighbours)), None
+
+
+def _same_values(mine: slots.Slot, theirs: slots.Slot) -> bool:
+    """One subject's one recognised attribute, with the very values the entry holds ("we've got two children" after "I
+    have 2 kids": {2}): the value said again, whatever the words around it."""
+    return mine.known and bool(mine.values) and mine.values == theirs.values and mine.negated == theirs.negated \
+        and slots.same_attribute(mine, theirs) and slots.same_subject(mine, theirs)
 
 
 def decide(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries: Sequence[Entry], policy: Policy,

@@ -105,6 +105,7 @@ def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
     ("my birthday is 12 May", "bday is may 12th, don't let me forget", "user"),   # "bday", and a date with its ordinal
     ("rent is 1040 a month", "paying £1,040 pcm", "user"),     # a number with its thousands grouped is the same number
     ("The Fox & Anchor quiz night is Tuesdays at 8pm.", "quiz at the fox is tuesday 8 as per usual mate", "user"),
+    ("I have 2 kids", "we've got two children", "user"),     # the attribute's very values again
 ])                                                                                          # the field it states
 def test_a_restatement_in_another_shape_changes_nothing(first, then, source, tmp_path) -> None:
     engine, d, first_id = two(first, then, tmp_path, source=source)
