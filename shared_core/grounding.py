@@ -55,7 +55,8 @@ def time_cue_only(text: str) -> bool:
 
 
 _ADDITIVE_CUE = Prefiltered(re.compile(r"\b(?:also|too(?!\s+(?:much|many|far|late|early|long|expensive|pricey|dear|busy|"
-                                       r"hard|big|small|cold|hot|old|young|spicy|salty|noisy|tired|slow|often|well|good|bad|soon|fast|loud))|as well|"
+                                       r"hard|big|small|cold|hot|old|young|spicy|salty|noisy|tired|slow|often|well|good|"
+                                       r"bad|soon|fast|loud))|as well|"
                                        r"another|additionally|in addition|besides|plus|"
                                        r"(?<!every )second(?!\s+(?:\w+day|week|month)s?\b)|"
                                        r"add(?:ed|ing|s)?(?=\s(?!to\b).{1,60}?\bto (?:my|the|our|his|her|their) (?:\w+s|list|"

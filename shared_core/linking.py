@@ -119,7 +119,8 @@ TYPES: dict[str, re.Pattern[str]] = {name: re.compile(rx, re.I) for name, rx in 
     "hours": r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?(?:-|–|till|til|to|until)\s?\d{1,2}(?::\d{2})?\s?(?:am|pm)?\b",
     "clock": r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b",
     "weekday": r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)(?:day)?s?\b",
-    "date": r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?"
+    "date": r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|"
+            r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?"
             r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b",
     "version": r"\bv?\d+\.\d+(?:\.\d+)+\b|\bv\d+(?:\.\d+)?\b",
     "dose": r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|ml|g|kg|lbs?|iu|units?)\b",

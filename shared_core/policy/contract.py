@@ -24,7 +24,7 @@ these are the cases where a wrong guess destroys a true fact:
 - a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
   signals a change, swaps a value of the entry's own (a name, a number, a weekday) without saying it adds
   one ("also", "another"), or names the entry's own value) and not a rejection; one that repeats the
-  entry's values and names more is not a repeat (``noop``);
+  entry's values and names more is not a repeat (``noop``), nor, on any attribute, one that says it adds one;
 - a single-valued explicit slot (the caller's key) never holds two Accepted answers (one held only in
   Pending is free: the owner's own answer is appended, the label rules' "no promotion"); an inferred link
   does not take ``append`` away (measured on dev: a sure-looking wrong link then destroyed a true fact
@@ -178,8 +178,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.NOOP] = False         # "allergic to peanuts and tree nuts" after "allergic to peanuts": a value
         # more is news, not a repeat (dev and train f-j: slotted +1 / -1, a recap appended beside what it repeats)
     if identity and f.get("additive_cue") and not any(f.get(k) for k in SAID_AGAIN):
-        ok[Action.NOOP] = False         # one more, said so ("added a celadon to the rotation", "arket too"), on an
-        # attribute not known to hold several: news, not a repeat
+        ok[Action.NOOP] = False         # one more, said so ("added a celadon to the rotation", "arket too"): news
     signal = f.get("change_signal") and not f.get("time_cue_only")     # "recently" dates an event; it changes nothing
     if identity and not f.get("same_slot") and not signal and (
             not (f.get("value_differs") or f.get("moves_value")             # no sign of change: not worth a true fact
