@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 
 from . import slots, units
-from .cuescan import Prefiltered
+from .cuescan import Prefiltered, has_digit
 from .index.embedders import _stem
 from .grounding import names_every_value
 from .written import plain_number
@@ -211,7 +211,9 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
     return False if len(shared) >= (1 if noted else SAME_AT) else None
 
 
-_IDENTITY = re.compile(r"(?:^|[._])(?:id|uuid|sku|ref)$|^(?:host|hostname|flag|device|order|ticket|invoice|reservation|"
+_OWN_ID = r"(?:^|[._])(?:id|uuid|ref)$"
+"""A field that is the record's own id (``order_id``, ``uuid``, ``booking.ref``), not its owner's (a repo, a customer)."""
+_IDENTITY = re.compile(_OWN_ID + r"|(?:^|[._])sku$|^(?:host|hostname|flag|device|order|ticket|invoice|reservation|"
                        r"booking|confirmation|pnr|issue|workspace|tenant|repo|repository|project|customer|client|added|member)$")
 """A field that names which thing a record is (its id, host, flag), not a state of that thing."""
 
@@ -243,7 +245,8 @@ _LEADER = re.compile(r"(?:^|_)(?:no|num|number|tag|code)$|^(?:pr|mr|pull_request
                      r"pipeline|vm|instance|server|node|pod|vehicle|unit|plot|kiln|room|locker)$")
 """A record's first field naming a thing of many (``{"pr": 4471, ...}``): as a first field it says which record it is,
 where further down it may be a value that moves (a booking's room, a payment's card)."""
-_WHEN = re.compile(r"\d{4}-\d\d-\d\d|\d:\d\d|\d\.\d")
+_MEASURED = re.compile(r"\d{4}-\d\d-\d\d|\d:\d\d|\d\.\d")
+"""A date, a time or an amount: a value that moves, never an id."""
 
 
 def _led_apart(a: dict[str, str], b: dict[str, str]) -> bool:
@@ -253,13 +256,9 @@ def _led_apart(a: dict[str, str], b: dict[str, str]) -> bool:
     key = next(iter(a))
     if key != next(iter(b)) or not _LEADER.search(key) or _name(a[key]) == _name(b[key]):
         return False
-    if not all(_DIGIT.search(v) and not _WHEN.search(v) for v in (a[key], b[key])):
+    if not all(has_digit(v) and not _MEASURED.search(v) for v in (a[key], b[key])):
         return False
-    return not any(a[k] == b[k] for k in a.keys() & b.keys() if _OWN_ID.search(k))
-
-
-_DIGIT = re.compile(r"\d")
-_OWN_ID = re.compile(r"(?:^|[._])(?:id|uuid|ref)$")
+    return not any(a[k] == b[k] for k in a.keys() & b.keys() if re.search(_OWN_ID, k))
 
 
 def _unheld_key(claim: str, entry: str, held: dict[str, str]) -> bool:
