@@ -261,7 +261,7 @@ def other_leads(claim: str, entry: str) -> bool:
 
 def _noun(word: str) -> str:
     """A noun as either sentence may spell it: no possessive, no plural ("the bins", "the bin's lid")."""
-    return _stem(word.removesuffix("'s").removesuffix("’s"))
+    return _stem(_owner(word))
 
 
 @lru_cache(maxsize=65536)
