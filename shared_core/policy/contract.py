@@ -22,9 +22,9 @@ these are the cases where a wrong guess destroys a true fact:
   claim linked by inference only (no shared explicit slot) that shows no sign of change is never
   ``revise`` (measured on dev: restatements with a remark added were superseding the fact they repeat);
 - a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
-  signals a change, swaps a value of the entry's own (a name, a number, a weekday) without saying it adds
-  one ("also", "another"), or names the entry's own value) and not a rejection; one that repeats the
-  entry's values and names more is not a repeat (``noop``), nor, on any attribute, one that says it adds one;
+  signals a change, moves a value of the entry's own (a number, a weekday) without saying it adds one, or
+  names the entry's own value; "likes ramen" after "likes sushi" is one more) nor a rejection; one that repeats
+  the entry's values and names more is not a repeat (``noop``), nor, on any attribute, one that says it adds one;
 - a single-valued explicit slot (the caller's key) never holds two Accepted answers (one held only in
   Pending is free: the owner's own answer is appended, the label rules' "no promotion"); an inferred link
   does not take ``append`` away (measured on dev: a sure-looking wrong link then destroyed a true fact
@@ -40,7 +40,8 @@ these are the cases where a wrong guess destroys a true fact:
   to speak for the fact ("Text from 07700 900555: hi this is Mrs Okoro, new number"), which waits;
 - a guess (``cue_speculative``: "maybe", "might"), a hedge in the words of a source that does not speak
   for the fact (the assistant's "probably"), or a rumour of a future change ("Bob says I'm moving next
-  year") never enters Accepted;
+  year") never enters Accepted; nor does the owner's hedged other value that says nothing of a change ("I
+  think my order id is B-1234"): it neither replaces the value held nor stands beside it;
 - a new fact about nothing memory holds, in the words of a source that speaks for it (``OWNER_PRIOR``:
   the user, the system, a tool), with nothing that makes it wait (``WAITS``; the owner's own plans and
   firm future facts, "they're going to my work address", do not wait) and not a stale snapshot
@@ -51,12 +52,9 @@ these are the cases where a wrong guess destroys a true fact:
   value stays in History for as-of queries); a further value of a multi-valued attribute still appends;
 - chit-chat is ``noop`` with no target, and a question neither enters nor replaces anything.
 
-The asymmetry (wrongly superseding or dropping a true fact costs more than keeping a near-duplicate)
-enters here, where identity evidence is missing the destructive actions are simply not available and the
-claim is kept (append, or Pending for untrusted sources); and in training, where the counterfactual
-quality charges a true Accepted fact that goes missing twice what an extra Accepted entry costs
-(``training.counterfactual.LEDGER_WEIGHTS``) and the target's temperature (``TAU``) is high enough for
-those costs to shape what the network learns.
+The asymmetry (wrongly superseding or dropping a true fact costs more than keeping a near-duplicate) enters
+here (without identity evidence the destructive actions are not available and the claim is kept) and in
+training (``training.counterfactual.LEDGER_WEIGHTS`` charges a lost true fact twice an extra entry's cost).
 """
 
 from __future__ import annotations
@@ -67,8 +65,7 @@ from ..grounding import Grounding
 from ..schema import DECISION_ACTIONS, Action, Decision, Ledger
 
 ACTIONS = tuple(a.value for a in DECISION_ACTIONS)
-FALLBACK = (Action.APPEND, Action.DEFER_VERIFY, Action.NOOP, Action.REJECT_CONFLICT, Action.REVISE)
-"""Order tried when a deterministic policy's choice is not allowed: keep the claim first."""
+FALLBACK = (Action.APPEND, Action.DEFER_VERIFY, Action.NOOP, Action.REJECT_CONFLICT, Action.REVISE)  # keep it first
 
 OWNER_PRIOR = 0.8
 """Source prior of a source that speaks for the fact (the user, the system, a tool): its unhedged new
@@ -91,9 +88,7 @@ hedge, a future or conditional change, a sender claiming to speak for the fact's
 with new bank details), or a question ("so it's probably working?"). Without any of them, unhedged
 hearsay against a current fact is rejected."""
 
-
-UNCHANGED = 0.1
-"""A change probability below this, with no other sign of news, says the claim restates its target."""
+UNCHANGED = 0.1  # a change probability below this, with no other sign of news, says the claim restates its target
 LINK_REVISE = 0.5
 """Linker probability from which an inferred link (no shared explicit slot) may supersede its target with
 nothing in the words that says the value was swapped (``replaced``, ``ended``, a record's state moved, the
@@ -130,6 +125,8 @@ on hand-written dev and train f-j (0.1, the restatement rule's own cut, up to 0.
 latte please" after "I drink oat lattes" is not a second drink."""
 NEWS = ("additive_cue", "value_differs", "numbers_differ", "entities_differ", "negation_differs", "value_replaced",
         "replaced", "change_signal", "revived", "update_cue", "change_sure", "ended")
+CHANGED = ("change_signal", "moves_value", "requantified", "ended", "state_moved")     # said to change, in so many words
+MOVED = (*CHANGED, "value_overlap")     # or names the entry's own value ("karate" after "karate on tuesdays")
 OWNER_WAITS = tuple(k for k in WAITS if k not in ("cue_future", "is_question"))
 """What makes an owner's new fact wait instead of being kept: ``WAITS`` but a firm future fact (the owner's
 own plan is kept); and a stale snapshot (``_snapshot``: a cache may hold what memory has since replaced)."""
@@ -212,6 +209,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if identity and f.get("many") and (f.get("value_differs") or f.get("additive_cue") or f.get("values_apart")) \
             and not (f.get("change_signal") or f.get("value_overlap") or swapped):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
+    if swapped and f.get("many") and f.get("values_apart") and not any(f.get(k) for k in MOVED):
+        ok[Action.REVISE] = False       # nor one swapped word for word, said to change in no way ("likes ramen", "likes sushi")
     if identity and f.get("many") and f.get("values_apart") and not f.get("value_overlap") \
             and not any(f.get(k) for k in SAYS_SAME):
         ok[Action.NOOP] = False         # "and finn" under a key of housemates holding "beth": one more value, sharing no
@@ -290,6 +289,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.DEFER_VERIFY] = ok[Action.REJECT_CONFLICT] = ok[Action.APPEND] = False  # stays for as-of)
         ok[Action.REVISE] = True
         ok[Action.NOOP] = bool(f.get("exact_duplicate")) or restated     # its own date is news, unless it repeats
+    if identity and accepted and f.get("hedged") and f.get("value_differs") and not any(f.get(k) for k in ("many", *CHANGED)):
+        ok[Action.REVISE] = ok[Action.APPEND] = False   # "I think my order id is B-1234": a guess waits; it replaces nothing
     guess = f.get("cue_speculative") or f.get("cue_may") or f.get("cue_intent")
     if guess or (f.get("hedged") and (f.get("cue_hearsay") or f.get("source_prior", 1.0) < OWNER_PRIOR)) \
             or (f.get("cue_hearsay") and f.get("cue_future")):

@@ -68,7 +68,8 @@ def test_only_keyed_writes_get_the_key_value_promises():
 
 
 @pytest.mark.parametrize("policy", [None, RulePolicy()], ids=["default", "rules"])
-@pytest.mark.parametrize("first, second", [("jazz", "techno"), ("likes jazz", "likes techno")])
+@pytest.mark.parametrize("first, second", [("jazz", "techno"), ("likes jazz", "likes techno"),
+                                           ("The user likes sushi", "The user likes ramen")])
 def test_a_further_value_of_a_many_key_is_kept_beside_the_others(policy, first, second):
     """A key declared multi-valued holds several values: a second one never pushes the first out of Accepted,
     whichever policy decides (the rule policy revised "likes jazz" with "likes techno")."""

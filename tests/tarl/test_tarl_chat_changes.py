@@ -13,6 +13,7 @@ import pytest
 
 from shared_core import (Claim, MemoryEngine, calls, change, contrast, distinct, endings, kin, linking, members, polarity,
                          records, slots)
+from shared_core.policy import RulePolicy
 from shared_core.schema import Action
 from shared_core.grounding import claim_features
 from shared_core.quantities import nudges, quantities
@@ -305,6 +306,21 @@ def test_hearsay_about_a_later_change_waits_and_about_now_is_rejected(then, acti
         engine.close()
     assert cue("cue_future", "congrats on the upcoming move!") and not cue("cue_future", "stripe.invoices.upcoming()")
     assert cue("cue_future", "The office moves to floor 5 from 1 June") and not cue("cue_future", "moved in on 1 June")
+
+
+@pytest.mark.parametrize("policy", [None, RulePolicy()], ids=["default", "rules"])
+@pytest.mark.parametrize(("first", "then"), [
+    ("My order id is A-7731.", "I think my order id is B-1234."),
+    ("our wifi password is plum-tree-42", "pretty sure the wifi password is oak-tree-17"),
+])
+def test_another_value_guessed_waits_beside_the_one_held(policy, first, then, tmp_path) -> None:
+    """A hedged other value with nothing said of a change replaces nothing and does not stand beside the value held,
+    for every policy: it waits or is refused (a blended retrain let it revise the order id; labels: hedged claims wait)."""
+    with MemoryEngine.open(tmp_path / "store", policy=policy) as engine:
+        held = engine.write(Claim(text=first, namespace="u", source="user", observed_at=T0)).entry_id
+        d = engine.write(Claim(text=then, namespace="u", source="user", observed_at=T0 + timedelta(days=1)))
+        assert d.action in (Action.DEFER_VERIFY, Action.REJECT_CONFLICT) and d.target_id == held   # the rules reject it
+        assert [e.id for e in engine.accepted("u")] == [held] and (policy or d.action is Action.DEFER_VERIFY)
 
 
 def test_call_me_names_what_one_is_called(tmp_path) -> None:
