@@ -12,7 +12,7 @@ one training seed to the next; the mean of a few is what a retraining reproduces
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,24 @@ class ScorerWeights:
     confidence_free: tuple[float, float] | None = None
     """The same map for free-text claims (``training.calibration``: no one temperature calibrates free text
     written in several styles; on held-out episodes what it reported at 0.3-0.5 was right 0.5-0.65 of the time)."""
+    shares: tuple[float, ...] | None = None
+    """Each network's share of the mean score (``arrays`` first, then ``members``; None: equal). A blend of two rounds
+    (``training.train.blend``) gives each round half, however many networks it has."""
+    offsets: dict[str, float] = field(default_factory=dict)
+    """Added to an action's score before the softmax: a cost of the decision, not the networks' belief. A new fact
+    dropped as a repeat (``noop``) costs the user more than a repeat stored beside its entry (``tarl train
+    --noop-offset``)."""
+
+    def blend(self, previous: ScorerWeights) -> ScorerWeights:
+        """These networks and a previous round's, each round half of the mean score, however many networks it has.
+        Why: networks retrained on one round's features alone gained unseen free text but took some of the contract's
+        own scenarios (a work phone beside a phone, two medicines) for one thing changing and lost HaluMem (session 45,
+        README); half the previous round keeps most of those, the new half most of the gain. Refit the temperature after."""
+        ours, old = [self.arrays, *self.members], [previous.arrays, *previous.members]
+        shares = [*(self.shares or [1.0 / len(ours)] * len(ours)), *(previous.shares or [1.0 / len(old)] * len(old))]
+        meta = {**self.meta, "blended_with": {k: previous.meta.get(k) for k in ("objective", "seed", "tau", "label_weight",
+                                                                                "train_decisions", "members")}}
+        return replace(self, members=[*self.members, *old], meta=meta, shares=tuple(0.5 * s for s in shares))
 
     @classmethod
     def load(cls, path: str | Path) -> ScorerWeights:
@@ -60,7 +78,9 @@ class ScorerWeights:
             return None if raw.get(key) is None else (float(raw[key][0]), float(raw[key][1]))
         return cls(tuple(raw["actions"]), arrays(raw), float(raw["temperature"]), raw.get("meta", {}), raw.get("config"),
                    [arrays(m) for m in raw.get("members", [])], None if slotted is None else float(slotted),
-                   pair("confidence_slotted"), pair("confidence_free"))
+                   pair("confidence_slotted"), pair("confidence_free"),
+                   None if raw.get("shares") is None else tuple(float(v) for v in raw["shares"]),
+                   {k: float(v) for k, v in raw.get("offsets", {}).items()})
 
     def save(self, path: str | Path) -> None:
         record: dict[str, Any] = {"feature_names": list(FEATURE_NAMES), "actions": list(self.actions),
@@ -70,6 +90,10 @@ class ScorerWeights:
         for key in ("confidence_slotted", "confidence_free"):
             if getattr(self, key) is not None:
                 record[key] = [round(v, 4) for v in getattr(self, key)]
+        if self.shares is not None:
+            record["shares"] = [round(v, 6) for v in self.shares]
+        if self.offsets:
+            record["offsets"] = self.offsets
         if self.config is not None:
             record["config"] = self.config
         def rounded(arrays: dict[str, np.ndarray]) -> dict[str, Any]:
@@ -102,12 +126,20 @@ class Scorer:
         self.weights = weights
         self.actions = weights.actions
         self._members = [_Member(a, self.actions) for a in (weights.arrays, *weights.members)]
+        if weights.shares is not None and len(weights.shares) != len(self._members):
+            raise ValueError(f"weights shares: {len(weights.shares)} for {len(self._members)} networks")
+        unknown = set(weights.offsets) - set(self.actions)
+        if unknown:
+            raise ValueError(f"weights offsets: no action {sorted(unknown)}")
+        self._offset = np.asarray([weights.offsets.get(a, 0.0) for a in self.actions])
 
     def logits(self, x: np.ndarray) -> np.ndarray:
-        """Raw scores for a batch ``x`` of shape (n, features) -> (n, actions): the members' mean."""
+        """Scores for a batch ``x`` of shape (n, features) -> (n, actions): the members' (weighted) mean, plus the
+        offsets."""
         if len(self._members) == 1:
-            return self._members[0].logits(x)
-        return np.mean([m.logits(x) for m in self._members], axis=0)
+            return self._members[0].logits(x) + self._offset
+        scores = [m.logits(x) for m in self._members]
+        return np.average(scores, axis=0, weights=self.weights.shares) + self._offset
 
     def probabilities(self, x: np.ndarray, mask: np.ndarray | None = None, temperature: float | None = None) -> np.ndarray:
         s = self.logits(np.atleast_2d(x)) / (temperature or self.weights.temperature)
