@@ -285,6 +285,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         kept_by = cfg.source(best.source)               # the kind of source that wrote the entry
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
                  same_attribute=float(slots.same_attribute(mine, theirs)),
+                 qualified_apart=float(mine.known and theirs.known and mine.attribute != theirs.attribute and (
+                     mine.attribute.endswith(" " + theirs.attribute) or theirs.attribute.endswith(" " + mine.attribute))),
                  value_differs=float(change_p >= _CHANGE_AT), link_p=link_p, change_p=change_p,
                  change_sure=float(replaced or change_p >= cfg.change_sure),
                  weaker_source=float(base["source_prior"] < prior(best, cfg) - WEAKER),

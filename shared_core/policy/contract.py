@@ -10,11 +10,10 @@ these are the cases where a wrong guess destroys a true fact:
   slot, explicit or linked: ``linking``); different ids are different subjects; a weak link (``LINK_REVISE``)
   supersedes nothing unless the words swap the entry's value, nor does a middling one (``LINK_UNSURE``) unless
   the change is sure or the owner says it, nor drops the claim as a repeat unless it says the same
-  (``SAYS_SAME``); two events both dated in the past
-  (``tense.dated_past``: "went fishing last weekend", "went on a bike ride last weekend") are two events,
-  so an inferred link between them is weak too, and the later one repeats the earlier only if it says the same;
-  nor does an event dated in the past repeat an undated entry (``dated_event``: a habit or a state) unless it
-  says the same;
+  (``SAYS_SAME``); two events both dated in the past (``tense.dated_past``: "went fishing last weekend", "went on a
+  bike ride last weekend") are two events, so an inferred link between them is weak too, and the later one repeats
+  the earlier only if it says the same; nor does an event dated in the past repeat an undated entry (``dated_event``:
+  a habit or a state) unless it says the same; a qualified attribute ("work phone") is not the one it qualifies;
 - a claim on a slot whose open entry says something different (a swapped value, or the change model
   sure of it: ``PolicyConfig.change_sure``) is never ``noop``, nor is an owner's claim that says all its
   inferred target says and names more (``says_more``: "... as a senior engineer" after "... as an
@@ -188,8 +187,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = False       # "Ahmed drives a grey Hyundai Tucson" about "Ahmed lives in Amman": a
         # statement about someone, with no sign of change, is a further fact about them
     swapped_state = any(f.get(k) for k in ("ended", "state_moved", "same_call", "moves_value"))
-    # (the one number the entry holds, moved: "sarah's moving me to weekly" after "every other thursday" is no weak link,
-    # and no repeat either once append is barred for it; session 33: choosing sets +3, no other set moved)
+    # (the one number the entry holds, moved, "sarah's moving me to weekly" after "every other thursday", is no weak link)
+    if identity and not f.get("same_slot") and f.get("qualified_apart") and not swapped_state:
+        ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False  # "work phone is ..." by "my phone number is ...": both
     middling = identity and not f.get("same_slot") and f.get("link_p", 1.0) < LINK_UNSURE and not f.get("first_person")
     weak = identity and not f.get("same_slot") and not swapped_state and (
         f.get("link_p", 1.0) < LINK_REVISE and not f.get("replaced")

@@ -63,6 +63,41 @@ def test_slotted_claims_have_their_own_temperature_and_it_survives_a_round_trip(
     assert slotted.probabilities[slotted.action.value] > free.probabilities[free.action.value]
 
 
+def test_the_shipped_blend_gives_each_round_half_and_lowers_only_noop(tmp_path: Path) -> None:
+    """The shipped weights are two rounds' networks, each half of the mean score, and lower noop's score (a dropped
+    fact costs more than a repeat kept): only noop's column moves, by exactly the offset; a saved file keeps both; an
+    offset for no action, or shares for other networks, are refused by name."""
+    from dataclasses import replace
+
+    import pytest
+
+    w = ScorerWeights.load(DEFAULT_WEIGHTS)
+    assert w.offsets.get("noop", 0.0) < 0.0 and w.meta.get("blended_with")
+    assert w.shares is not None and abs(sum(w.shares) - 1.0) < 1e-6 and len(w.shares) == 1 + len(w.members)
+    x = np.random.default_rng(0).normal(size=(16, len(FEATURE_NAMES)))
+    moved = Scorer(w).logits(x) - Scorer(replace(w, offsets={})).logits(x)
+    assert np.allclose(moved, np.asarray([w.offsets.get(a, 0.0) for a in w.actions])[None, :])
+    w.save(tmp_path / "w.json")
+    again = ScorerWeights.load(tmp_path / "w.json")
+    assert again.offsets == w.offsets and again.shares == pytest.approx(w.shares)
+    with pytest.raises(ValueError, match="skip"):
+        Scorer(replace(w, offsets={"skip": -1.0}))
+    with pytest.raises(ValueError, match="shares"):
+        Scorer(replace(w, shares=(1.0,)))
+
+
+def test_a_blend_is_the_mean_of_the_two_rounds_scores() -> None:
+    """However many networks each round has, the blend scores halfway between the two rounds' own scores."""
+    from dataclasses import replace
+
+    w = ScorerWeights.load(DEFAULT_WEIGHTS)
+    one = replace(w, members=[], shares=None, offsets={})                           # one network
+    five = replace(w, arrays=w.members[0], members=w.members[1:4], shares=None, offsets={})    # four others
+    x = np.random.default_rng(1).normal(size=(8, len(FEATURE_NAMES)))
+    both = Scorer(five.blend(one)).logits(x)
+    assert np.allclose(both, 0.5 * Scorer(five).logits(x) + 0.5 * Scorer(one).logits(x))
+
+
 SCORER = Scorer(ScorerWeights.load(DEFAULT_WEIGHTS))
 
 
