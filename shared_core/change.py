@@ -204,10 +204,10 @@ def _switched_off(claim: str, entry: str) -> bool:
     return bool(_OFF.search(claim)) and not _OFF.search(entry) and bool(specific(claim) & specific(entry))
 
 
-_UNCHANGED = Prefiltered(re.compile(r"\b(?:(?:has|have|had|is|was)n'?t changed|(?:has|have) not changed|"
-                                    r"nothing(?:'s| has)? changed|unchanged|no change|same as (?:ever|always|usual))\b", re.I))
-"""Said in so many words ("bank details haven't changed, that email was a scam", "same as ever"): a confirmation,
-whatever else."""
+_UNCHANGED = Prefiltered(re.compile(r"\b(?:(?:has|have|had|is|was)n'?t changed|(?:has|have) not changed|nothing(?:'s| has)? "
+                                    r"changed|unchanged|no change|same as (?:ever|always|usual)|stay(?:s|ed)? the same|"
+                                    r"still the same|didn'?t (?:touch|change) (?:that|it)|same \w+ (?:though|still))\b", re.I))
+"""Said in so many words ("haven't changed", "levo stays the same", "same number though"; not "same as before"): a repeat."""
 
 
 def unchanged(text: str) -> bool:

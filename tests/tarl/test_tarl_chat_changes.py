@@ -109,6 +109,8 @@ def revised(first: str, then: str, tmp_path, source: str = "user") -> None:
         "previous networks alone dropped it as a repeat): a repeat kept, nothing lost; README, where we lose"))),
     ("The Fox & Anchor quiz night is Tuesdays at 8pm.", "quiz at the fox is tuesday 8 as per usual mate", "user"),
     ("I have 2 kids", "we've got two children", "user"),     # the attribute's very values again
+    ("I take 75mcg levothyroxine", "endo kept the levothyroxine dose, stays the same till spring", "user"),   # said so
+    ("my sister's number is 07700 900555", "sis finally got a new phone lol, same number though", "user"),
 ])                                                                                          # the field it states
 def test_a_restatement_in_another_shape_changes_nothing(first, then, source, tmp_path) -> None:
     engine, d, first_id = two(first, then, tmp_path, source=source)
