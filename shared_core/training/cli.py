@@ -74,11 +74,12 @@ def _file(raw: RawEpisode) -> str:
 
 
 def held_out_episodes(corpus: Path, names: Sequence[str]) -> list[RawEpisode]:
-    """The training files named in ``--calibrate-on``; an unknown name is an error, not a silent no-op."""
-    raws = raw_episodes(corpus / "train") if names else []
+    """The files named in ``--calibrate-on``, training files (then left out of training) or check sets (which no
+    network trains on); an unknown name is an error, not a silent no-op."""
+    raws = [*raw_episodes(corpus / "train"), *raw_episodes(corpus / "checks")] if names else []
     missing = sorted(set(names) - {_file(r) for r in raws})
     if missing:
-        raise SystemExit(f"--calibrate-on: no file {', '.join(missing)} in {corpus / 'train'}")
+        raise SystemExit(f"--calibrate-on: no file {', '.join(missing)} in {corpus / 'train'} or {corpus / 'checks'}")
     return [r for r in raws if _file(r) in names]
 
 
@@ -102,15 +103,17 @@ def run(argv: list[str]) -> int:
     p.add_argument("--hand-weight", type=int, default=10, help="repetitions of each hand-written dev decision")
     p.add_argument("--members", type=int, default=5, help="networks trained from seeds seed..seed+members-1; scores averaged")
     p.add_argument("--calibrate-on", default=CALIBRATE_ON,
-                   help="comma-separated files of the corpus's train/ folder left out of training; the free-text and slotted "
-                        "temperatures are fitted on them by rollout ECE ('' to train on every file, one temperature)")
+                   help="comma-separated files of the corpus's train/ folder (left out of training) or checks/ folder; the "
+                        "free-text and slotted temperatures and confidence maps are fitted on them by rollout ('' to train on "
+                        "every file, one temperature)")
     p.add_argument("--blend", type=Path, default=None,
                    help="folder of a previous round's <variant>.json: each variant ships the mean of its new networks and "
                         "those, each round half (ScorerWeights.blend)")
     p.add_argument("--noop-offset", type=float, default=NOOP_OFFSET,
                    help="lowered from noop's score (five-action variants): a dropped fact costs more than a repeat kept")
     p.add_argument("--calibrate-only", action="store_true",
-                   help="train nothing: refit the confidence maps (free text, slotted) of <out>/tarl.json on the --calibrate-on files")
+                   help="train nothing: refit the confidence maps (free text, slotted) of <out>/tarl.json on the --calibrate-on "
+                        "files (the shipped maps: f6.jsonl,f7.jsonl,f12.jsonl,f13.jsonl, check sets no network trains on)")
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     held = [n for n in args.calibrate_on.split(",") if n]
