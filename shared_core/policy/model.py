@@ -49,7 +49,7 @@ class ScorerWeights:
     written in several styles; on held-out episodes what it reported at 0.3-0.5 was right 0.5-0.65 of the time)."""
     shares: tuple[float, ...] | None = None
     """Each network's share of the mean score (``arrays`` first, then ``members``; None: equal). A blend of two rounds
-    (``training.train.blend``) gives each round half, however many networks it has."""
+    (``blend``, ``tarl train --blend``) gives each round half, however many networks it has."""
     offsets: dict[str, float] = field(default_factory=dict)
     """Added to an action's score before the softmax: a cost of the decision, not the networks' belief. A new fact
     dropped as a repeat (``noop``) costs the user more than a repeat stored beside its entry (``tarl train
