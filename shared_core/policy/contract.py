@@ -125,7 +125,6 @@ latte please" after "I drink oat lattes" is not a second drink."""
 NEWS = ("additive_cue", "value_differs", "numbers_differ", "entities_differ", "negation_differs", "value_replaced",
         "replaced", "change_signal", "revived", "update_cue", "change_sure", "ended")
 CHANGED = ("change_signal", "moves_value", "requantified", "ended", "state_moved")     # said to change, in so many words
-MOVED = (*CHANGED, "value_overlap")     # or names the entry's own value ("karate" after "karate on tuesdays")
 OWNER_WAITS = tuple(k for k in WAITS if k not in ("cue_future", "is_question"))
 """What makes an owner's new fact wait instead of being kept: ``WAITS`` but a firm future fact (the owner's
 own plan is kept); and a stale snapshot (``_snapshot``: a cache may hold what memory has since replaced)."""
@@ -206,10 +205,11 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.NOOP] = False         # an event dated in the past ("went camping with her family two weekends ago")
         # repeats no habit or state ("enjoys camping at the beach"): it is news unless it says the same
     swapped = f.get("replaced") and not f.get("additive_cue")
-    if identity and f.get("many") and (f.get("value_differs") or f.get("additive_cue") or f.get("values_apart")) \
-            and not (f.get("change_signal") or f.get("value_overlap") or swapped):
+    one_more = identity and f.get("many") and (f.get("value_differs") or f.get("additive_cue") or f.get("values_apart")) \
+        and not (f.get("change_signal") or f.get("value_overlap"))
+    if one_more and not swapped:
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # a further value conflicts with nothing
-    if swapped and f.get("many") and f.get("values_apart") and not any(f.get(k) for k in MOVED):
+    elif one_more and f.get("values_apart") and not any(f.get(k) for k in CHANGED):
         ok[Action.REVISE] = False       # nor one swapped word for word, said to change in no way ("likes ramen", "likes sushi")
     if identity and f.get("many") and f.get("values_apart") and not f.get("value_overlap") \
             and not any(f.get(k) for k in SAYS_SAME):
