@@ -266,6 +266,8 @@ def test_a_death_or_a_closure_ends_what_it_names() -> None:
     assert not ended("nugget loves his wheel", "got a hamster!! his name is nugget")
     assert ended("yubikey set up on the bank app, removed authy", "bank 2fa is on authy")
     assert ended("gone off khachapuri, it's all Sichuan now", "obsessed with khachapuri rn")
+    assert ended("dropped out of the mba, too much with the baby", "User is studying for a part-time MBA.")
+    assert not ended("dropped the kids at school", "User is studying for a part-time MBA.")
 
 
 def test_a_value_stated_again_after_its_end_is_revived_not_restated() -> None:
