@@ -21,7 +21,7 @@ import numpy as np
 from . import slots
 from .cuescan import Prefiltered
 from .grounding import PHATIC, STOP, content_free, identifiers, numbers
-from .linking import PairModel
+from .linking import COMMON, PairModel
 
 WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "chitchat.json"
 
@@ -70,23 +70,24 @@ def default() -> PairModel | None:
     return PairModel.load(WEIGHTS, NAMES) if WEIGHTS.exists() else None
 
 
-_CHANGED = frozenset({"now", "anymore", "instead"})
-"""Words that, after a content word ("teams now, ugh", "no sugar anymore"), say a value changed: no remark, however
-chatty the rest ("now" after a marker or a feeling, "ok now what", "so tired now lol", says nothing of the kind)."""
+_NEWS = frozenset({"now", "anymore", "instead", "too"})
+"""Words that, after a content word, say a value changed or one more holds ("teams now, ugh", "no sugar anymore",
+"arket too tbh"): no remark, however chatty the rest ("now" or "too" after a marker, a feeling or a word that names nothing:
+"ok now what", "so tired now lol", "same too lol", says nothing of the kind)."""
 
 
-def _names_change(text: str) -> bool:
+def _names_news(text: str) -> bool:
     toks = _TOKEN.findall(text.lower())
-    return any(t in _CHANGED and w not in STOP and w not in PHATIC and w not in MARKERS and not _FEELING.search(w)
-               for w, t in zip(toks, toks[1:]))
+    return any(t in _NEWS and w not in STOP and w not in PHATIC and w not in MARKERS and not _FEELING.search(w)
+               and not (t == "too" and w in COMMON) for w, t in zip(toks, toks[1:]))
 
 
 def remark(text: str, source: str) -> bool:
     """Nothing to remember: phatic words only, or a remark by the shipped model. A tool's or a document's
-    structured output is never a remark, nor is a value said to have changed (``_names_change``)."""
+    structured output is never a remark, nor is a value said to have changed or added (``_names_news``)."""
     if content_free(text):
         return True
     model = default()
-    if model is None or text.lstrip().startswith(("{", "[")) or _names_change(text):
+    if model is None or text.lstrip().startswith(("{", "[")) or _names_news(text):
         return False
     return bool(model.probabilities(np.asarray([features(text, source)]))[0] >= model.threshold)

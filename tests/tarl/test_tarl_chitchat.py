@@ -10,7 +10,7 @@ from shared_core.schema import Action
 
 
 @pytest.mark.parametrize("text", ["ugh what a day lol", "anyway, long story", "lol ok", "nah", "haha omg", "she's so cute today lol",
-                                  "ok now what lol", "so tired now lol"])
+                                  "ok now what lol", "so tired now lol", "me too lol", "same too lol"])
 def test_remarks_are_dropped(tmp_path, text: str) -> None:
     with MemoryEngine.open(tmp_path / "m") as engine:
         d = engine.write(Claim(text=text, namespace="u"))
@@ -29,9 +29,11 @@ def test_structured_output_is_never_a_remark() -> None:
 
 
 @pytest.mark.parametrize(("first", "then"), [("we use Slack at work", "teams now, ugh"),
-                                             ("my commute is the 7:40 train", "cycling instead, honestly love it")])
+                                             ("my commute is the 7:40 train", "cycling instead, honestly love it"),
+                                             ("i buy most of my basics at cos", "arket too tbh")])
 def test_a_chatty_reply_naming_a_new_value_is_kept(tmp_path, first: str, then: str) -> None:
-    """"teams now, ugh" read as a remark (0.94) and was dropped: a value said to have changed is never chat."""
+    """"teams now, ugh" read as a remark (0.94) and was dropped, as was "arket too tbh": a value said to have changed, or
+    one more said to hold, is never chat."""
     with MemoryEngine.open(tmp_path / "m") as engine:
         engine.write(Claim(text=first, namespace="u"))
         d = engine.write(Claim(text=then, namespace="u"))
