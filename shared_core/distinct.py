@@ -51,7 +51,8 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
         return True
     if any(s.subject is None and not slots.pronoun(t) and kin.about_relative(o, t) for s, t, o in ((mine, claim, entry),
                                                                                           (theirs, entry, claim))) \
-            and not linking.names_thing(claim, entry):     # ("Tesla Model 3 still going strong" names the wife's car)
+            and not (linking.names_thing(claim, entry) or _one_value(mine, theirs, claim, entry)):  # ("Tesla Model 3
+        # still going strong" names the wife's car, "piano got shifted to thursdays" her piano lessons)
         return True         # "my partner is a celtics fan" is not about "warriors fan since the we believe team"
     if (taste := slots.family(claim)) and taste[0] in _TASTES and topics.apart(claim, entry):
         return True         # "beverage preference ..." is not about "Movies I dislike: ..."
@@ -91,6 +92,13 @@ def _named_apart(claim: str, entry: str) -> bool:
     named = [i for i, x, y in swapped if _NAMER.fullmatch(x) and _NAMER.fullmatch(y)
              and (a[i - 1] in _OF if i else "." in x)]     # "on db-1", a key path leading ("config.timeout = 30")
     return len(named) == 1 and len(swapped) == 2
+
+
+def _one_value(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:
+    """Both name one value of one recognised attribute ("piano" of the instrument a daughter plays): the relative's
+    thing, said again without naming them."""
+    return mine.known and theirs.known and mine.attribute == theirs.attribute \
+        and bool(mine.values & theirs.values & linking.specific(claim) & linking.specific(entry))
 
 
 def _users(slot: slots.Slot, text: str) -> bool:

@@ -135,7 +135,7 @@ _SLASHED = re.compile(r"(?<![\w/.:-])(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\
 """A day written with slashes ("28/02/2026", "21/9"), read only where it can be one day: the day is the part above 12
 (as in "9/21"); with a year and both parts up to 12, day first ("01/09/2025": 1 September, as most of the world
 writes it); without a year and both up to 12 it is left alone ("1/2" may be a half) unless both are one ("03/03"),
-and so is "24/7"."""
+and so is "24/7". A two-digit year is read as ``strptime``'s ``%y`` reads it: "14/03/90" is 1990, "03/05/24" 2024."""
 
 
 def _slashed(m: re.Match[str]) -> str:
@@ -145,7 +145,7 @@ def _slashed(m: re.Match[str]) -> str:
     day, month = (a, b) if b <= 12 and (a > 12 or year or a == b) else (b, a) if a <= 12 < b else (0, 0)
     if not (1 <= month <= 12 and 1 <= day <= 31):
         return m.group(0)
-    year = year and (year if len(year) == 4 else "20" + year)
+    year = year and (year if len(year) == 4 else ("19" if int(year) >= 69 else "20") + year)   # as strptime's %y reads it
     return f" {_MONTHS[month - 1]}-{day}{' ' + year if year else ''} "
 
 

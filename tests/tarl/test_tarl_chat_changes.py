@@ -661,6 +661,8 @@ def test_a_day_with_slashes_is_written_alike_where_it_can_only_be_one_day() -> N
     assert "feb-28 2026" in written_alike("Tenancy term ends: 28/02/2026") and "feb-28 2026" in written_alike("ends 28 Feb 2026")
     assert written_alike("the big day's 21/9") == written_alike("the big day's 21 Sep")
     assert written_alike("car tax: due 01/09/2025") == written_alike("car tax: due 1 September 2025")   # day first
+    assert written_alike("dob 14/03/90") == written_alike("dob 14 March 1990")     # a two-digit year as %y reads it
+    assert written_alike("due 03/05/24") == written_alike("due 3 May 2024")
     for text in ("open 24/7", "1/2 a cup", "50/50 split", "2024/25 tax year"):
         assert written_alike(text) == text
 
@@ -878,3 +880,11 @@ def test_records_led_by_two_ids_are_two_things(first, then, action, tmp_path) ->
         assert (d.target_id == first_id) is (action is Action.REVISE)
     finally:
         engine.close()
+
+
+def test_a_relatives_value_said_again_without_naming_them_is_about_their_entry(tmp_path) -> None:
+    """"piano got shifted to thursdays" was held apart from the daughter's piano lessons as a line about someone else
+    (blind probe, session 47): both name the one instrument, so it is her lessons that moved."""
+    revised("User's daughter's piano lesson is on Tuesdays.", "piano got shifted to thursdays", tmp_path)
+    assert distinct.things(slots.of("warriors fan since the we believe team"), slots.of("my partner is a celtics fan"),
+                           "warriors fan since the we believe team", "my partner is a celtics fan")
