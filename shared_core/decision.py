@@ -307,6 +307,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  requantified=float(quantities.requantified(claim.text, best.text)), moves_value=float(best.id in moved),
                  named_other=float(bool(linking.person_words(mine.subject or "")) and mine.subject != "user"),
                  id_valued=float(mine.attribute.endswith("_id") and mine.attribute == theirs.attribute),
+                 when_apart=float(bool(moments.moments(claim.text)) != bool(moments.moments(best.text))),   # one says
+                 # when, the other not: "sessions every other thursday at 6" is not who "my therapist is Joanna Wu" names
                  one_key=float(records.one_key(claim.text, best.text)),
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"), held_untrusted=float(kept_by in cfg.untrusted),

@@ -86,12 +86,27 @@ def _named_apart(claim: str, entry: str) -> bool:
     BA119 at 7:30" after "... BA117 at 6:30" is the flight rebooked.)"""
     said = claim.lower()
     a, b = said.split(), entry.lower().split()
-    if len(a) != len(b) or not _NAMER.search(said):
+    if len(a) != len(b) or not (_NAMER.search(said) or said.startswith("$")):
         return False
     swapped = [(i, x.strip(".,;:!?'\""), y.strip(".,;:!?'\"")) for i, (x, y) in enumerate(zip(a, b)) if x != y]
+    if len(swapped) == 1 and _kind_named(said, a, *swapped[0]):
+        return True
     named = [i for i, x, y in swapped if _NAMER.fullmatch(x) and _NAMER.fullmatch(y)
              and (a[i - 1] in _OF if i else "." in x)]     # "on db-1", a key path leading ("config.timeout = 30")
     return len(named) == 1 and len(swapped) == 2
+
+
+_KINDS = slots.ID_NOUNS | {"user", "host", "member"}
+"""Nouns an id follows as the name of one thing of that kind ("user asha.k", "order A-1"): the id says which, no value."""
+
+
+def _kind_named(said: str, words: list[str], i: int, x: str, y: str) -> bool:
+    """The one word swapped is an id naming which thing: after its kind's noun ("user ben.w added to group prod-admins"
+    after "user asha.k ..."), or an argument of a shell command, on its first line ("$ gh pr view 490 --json state"
+    after "... 482 ..."; the lines after it are the output)."""
+    ids = all(_NAMER.fullmatch(w) or w.isdigit() and len(w) >= 2 for w in (x, y))
+    command = words[0] == "$" and i < len(said.split("\n", 1)[0].split())
+    return ids and i > 0 and (words[i - 1] in _KINDS or command)
 
 
 def _one_value(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:

@@ -235,7 +235,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         f.get("ended")                  # "swapped the cetirizine for fexofenadine": the entry's value is over
         or (f.get("same_call") and f.get("value_differs"))      # the same call answers otherwise: its new state
         or (not f.get("many") and f.get("same_attribute") and f.get("same_subject") and f.get("value_differs")
-            and not f.get("additive_cue") and not (f.get("ids_differ") and not f.get("id_valued")))
+            and not f.get("additive_cue") and not (f.get("ids_differ") and not f.get("id_valued")) and not f.get("when_apart"))
         # "just turned 35" about "I'm 34"; "my locker number is L-1" about "... L-0" (the id is the attribute's value)
         or (f.get("requantified") and not f.get("additive_cue") and not f.get("adds_value"))
         or (f.get("moves_value") and not f.get("additive_cue"))    # "doc upped it to 100" about "sertraline 50mg"

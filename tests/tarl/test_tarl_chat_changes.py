@@ -456,6 +456,10 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
     ("User's Q1 sales target is $250k.", "q2 target came through, 300k"),                  # another quarter's
     ("disk usage on db-1 is 71%", "disk usage on db-2 is 40%"),     # another host's reading (was revising db-1's)
     ("config.timeout = 30", "config.retries = 3"),                  # another key of the config (was dropped as a repeat)
+    ("Okta system log: user asha.k added to group prod-admins",      # the id after its kind's noun says which user
+     "Okta system log: user ben.w added to group prod-admins"),
+    ('$ gh pr view 482 --json state\n{"state":"OPEN"}', '$ gh pr view 490 --json state\n{"state":"OPEN"}'),  # another PR
+    ("my therapist is Joanna Wu", "sessions every other thursday at 6"),    # when, beside who: the family's other attribute
 ])
 def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
@@ -476,6 +480,7 @@ def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tm
     ("Staging DB host: db-stg-1.internal", "staging db moved to db-stg-2.internal"),          # the value, or the same
     ("my phone number is 07700 900000", "my new one is 07700 900123"),                      # "one" said when
     ("my passport expires on 2027-08-19", "renewed the passport, expires 2037-08-01 now"),
+    ("my locker is L-1", "my locker is L-2"),                      # an id after the verb is the value
 ])
 def test_the_same_thing_changing_still_revises(first, then, tmp_path) -> None:
     revised(first, then, tmp_path)
