@@ -18,7 +18,7 @@ from .index.embedders import _stem
 from .linking import specific
 
 _ENDS = Prefiltered(re.compile(
-    r"\b(?:ditch(?:ed|ing)?|clos(?:ed|ing)|dump(?:ed|ing)?|left|leaving|quit(?:ting)?|finished|sold|selling|"
+    r"\b(?:ditch(?:ed|ing)?|clos(?:ed|ing)|dump(?:ed|ing)?|left|leaving|quit(?:ting)?|finished(?! \w+ing\b)|sold|selling|"
     r"cancel(?:l?ed|l?ing)?|"
     r"remov(?:e|ed|ing)|delet(?:e|ed|ing)|uninstall(?:ed|ing)?|drop(?= the\b)|scrap|"
     r"swap(?=\s+(?:(?:the|my|our|out)\s+)?(?:[\w'-]+\s+){1,2}for\b)|(?:gone|went|going) (?:right |completely |totally )?off|"

@@ -28,6 +28,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
              r"sort code|bank account|account number|bank details", False),
     ("smoking", r"smok(?:e|es|ed|er|ing)|cigarettes?|cigs?|vap(?:e|es|ed|ing)|nicotine|fags?|packs? a day", False),
     ("blood_pressure", r"blood pressure|bp(?:_reading)?", False),
+    ("blood_type", r"blood (?:type|group)|blood_(?:type|group)|rh\(?d\)? ?(?:pos\w*|neg\w*|\+|-)|"
+                   r"(?-i:(?:AB|A|B|O)) ?(?:neg|pos)|(?-i:O) (?:negative|positive)", False),
     ("eyewear", r"glasses|varifocals|bifocals|contact lenses|contacts lenses|specs|spectacles|prescription lenses", False),
     ("allergy", r"allergic|allerg(?:y|ies)|intoleran(?:t|ce)", True),
     ("diet", r"vegetarian|veggie|vegan|pescatarian|keto|diet|eat(?:s|ing)? (?:meat|everything|anything)|omnivore|gluten[- ]free|"

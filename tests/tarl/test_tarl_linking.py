@@ -252,6 +252,13 @@ def test_a_balance_is_money_only_when_it_holds_money() -> None:
     assert slots.parse("user.pto_balance").attribute == "price"
 
 
+def test_a_blood_type_is_named_in_its_short_forms_too() -> None:
+    for text in ("blood type O neg, i donate every 3 months", "Donor card: Blood group A Rh+", "im O neg lol",
+                 "Lab report: ABO/Rh — A Rh(D) positive", "User's blood type is O negative."):
+        assert slots.of(text).attribute == "blood_type", text
+    assert slots.of("a positive attitude helps").attribute != "blood_type"
+
+
 def test_a_preference_named_by_what_it_is_of_is_that_preference() -> None:
     assert slots.of("Martin's sports preference has evolved to include wrestling").attribute == "sports preference"
     assert slots.of("Martin's beverage preference evolved to include smoothies").attribute == "beverage preference"
@@ -268,6 +275,8 @@ def test_a_death_or_a_closure_ends_what_it_names() -> None:
     assert ended("gone off khachapuri, it's all Sichuan now", "obsessed with khachapuri rn")
     assert ended("dropped out of the mba, too much with the baby", "User is studying for a part-time MBA.")
     assert not ended("dropped the kids at school", "User is studying for a part-time MBA.")
+    assert not ended("Sofia finished illustrating a picture book", "Sofia is a freelance illustrator")   # one job done
+    assert ended("finished uni last june", "I'm at uni in Leeds")
 
 
 def test_a_value_stated_again_after_its_end_is_revived_not_restated() -> None:
