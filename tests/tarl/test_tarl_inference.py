@@ -101,6 +101,17 @@ def test_a_blend_is_the_mean_of_the_two_rounds_scores() -> None:
 SCORER = Scorer(ScorerWeights.load(DEFAULT_WEIGHTS))
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-50, 50), min_size=len(FEATURE_NAMES), max_size=len(FEATURE_NAMES)))
+def test_the_networks_scored_as_one_stacked_network_score_as_each_does(x: list[float]) -> None:
+    """The shipped networks are scored as one (``_Stacked``: standardisation folded in, shares in the output weights):
+    the scores are the members' weighted mean, network by network, to rounding."""
+    row = np.asarray([x])
+    each = [m.logits(row) for m in SCORER._members]
+    mean = np.average(each, axis=0, weights=SCORER.weights.shares) + SCORER._offset
+    assert SCORER._stacked is not None and np.allclose(SCORER.logits(row), mean, rtol=1e-12, atol=1e-10)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.floats(-3, 3), min_size=len(FEATURE_NAMES), max_size=len(FEATURE_NAMES)),
        st.booleans())
