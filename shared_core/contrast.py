@@ -103,7 +103,7 @@ def apart(claim: str, entry: str) -> bool:
     attribute family's cue ("the light theme" after "the dark theme" is one theme changing; "living room lights"
     after "kitchen lights" are two, by "living" beside the cue's "room"). Also two ways of travelling, two ends of a
     schedule, two kinds of a closed class (``_kinds_apart``), and "my personal one" after the entry's own one."""
-    if _ways_apart(claim, entry) or _ends_apart(claim, entry) or _kinds_apart(claim, entry):
+    if _ways_apart(claim, entry) or _ends_apart(claim, entry) or _kinds_apart(claim, entry) or _legs_apart(claim, entry):
         return True
     a, b = _lead(claim), _lead(entry)
     if len(a) >= 2 and a[-1] == "one" and _own(a, entry) and not _SAME.intersection(a):
@@ -134,6 +134,24 @@ def _ways_apart(claim: str, entry: str) -> bool:
 @lru_cache(maxsize=65536)
 def _ways(text: str) -> frozenset[str]:
     return frozenset(_WAYS[w[:2].lower()] for w in _WAY.findall(text))
+
+
+_LEG = re.compile(r"\b(to|from)\s+([a-z][a-z'-]+)", re.I)
+
+
+def _legs_apart(claim: str, entry: str) -> bool:
+    """One place gone to in one text and come from in the other ("return flight from rome leaves 16:05" after "User's
+    flight to Rome departs at 10:20"): the two legs of a trip. A text naming both ways ("moved from Leeds to York")
+    says where something went, and is not read here."""
+    a, b = _legs(claim), _legs(entry)
+    return len({d for d, _, _ in a}) == 1 and len({d for d, _, _ in b}) == 1 and any(
+        p == q and d != e and (c or n) for d, p, c in a for e, q, n in b)
+
+
+@lru_cache(maxsize=65536)
+def _legs(text: str) -> frozenset[tuple[str, str, bool]]:
+    """(to or from, the place, written with a capital: a name, not a group or a list one is added to or removed from)."""
+    return frozenset((d.lower(), p.lower(), p[0].isupper()) for d, p in _LEG.findall(text) if p.lower() not in STOP)
 
 
 _ENDS = (
@@ -179,16 +197,21 @@ _CLASSES = (
     "passport=passport licence=licence license=licence visa=visa permit=permit",
     "q1=q1 q2=q2 q3=q3 q4=q4 h1=h1 h2=h2",
     "standup=standup retro=retro retrospective=retro crit=crit demo=demo huddle=huddle scrum=standup kickoff=kickoff "
-    "grooming=refinement refinement=refinement allhands=allhands")
+    "grooming=refinement refinement=refinement allhands=allhands",
+    "mobile=mobile cell=mobile cellphone=mobile landline=landline fax=fax pager=pager",
+    "dentist=dentist dental=dentist orthodontist=orthodontist optician=eye optometrist=eye eye=eye gp=gp physio=physio "
+    "dermatologist=skin cardiologist=heart vet=vet")
 """Closed classes of kinds of one thing (general usage): a work and a personal email, a checking and a savings account,
 home and car insurance, the staging and the production database, a passport and a driving licence, the Q1 and the Q2
-target, the team's standup and its design crit. One word may be a kind in two classes ("home")."""
+target, the team's standup and its design crit, a mobile and a landline, the dentist and the optician. One word may be
+a kind in two classes ("home")."""
 _KIND_OF: dict[str, tuple[tuple[int, str], ...]] = {}
 for _group, _line in enumerate(_CLASSES):
     for _word, _kind in (pair.split("=") for pair in _line.split()):
         _KIND_OF[_word] = (*_KIND_OF.get(_word, ()), (_group, _kind))
 _SUBJECT = 6
 """Words read before a sentence's verb: a kind said there names the thing the sentence is about."""
+_HAVING = frozenset("has have had".split())
 
 
 @lru_cache(maxsize=65536)
@@ -199,7 +222,13 @@ def _kinds(text: str) -> frozenset[tuple[int, str]]:
     if "{" in text or "=" in text or "->" in text:
         return frozenset()
     found: list[tuple[int, str]] = []
-    for w in _WORD.findall(text.lower().split(":", 1)[0])[:_SUBJECT]:
+    words, limit = _WORD.findall(text.lower().split(":", 1)[0])[:_SUBJECT + 2], _SUBJECT
+    for i, w in enumerate(words):
+        if i >= limit:
+            break
+        if w in _HAVING and words[i + 1:i + 2] in (["a"], ["an"]):
+            limit += 2      # "User has a dentist appointment ...": what one has is the thing
+            continue
         if w in _VERB:
             break
         found += [kind for part in w.removesuffix("'s").split("-") for kind in _KIND_OF.get(part, ())]

@@ -460,6 +460,9 @@ def test_labelled_numbers_are_quantities_of_their_noun() -> None:
      "Okta system log: user ben.w added to group prod-admins"),
     ('$ gh pr view 482 --json state\n{"state":"OPEN"}', '$ gh pr view 490 --json state\n{"state":"OPEN"}'),  # another PR
     ("my therapist is Joanna Wu", "sessions every other thursday at 6"),    # when, beside who: the family's other attribute
+    ("User's mobile number is 555-0134.", "my landline is 555-0143"),       # two kinds of phone
+    ("User has a dentist appointment on Tuesday at 9 AM.", "eye doctor tuesday at 11"),    # what one has is the thing
+    ("User's flight to Rome departs at 10:20.", "return flight from rome leaves 16:05"),     # the two legs of a trip
 ])
 def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tmp_path) -> None:
     kept_beside(first, then, tmp_path)
@@ -481,6 +484,8 @@ def test_another_thing_of_the_same_kind_is_kept_beside_the_first(first, then, tm
     ("my phone number is 07700 900000", "my new one is 07700 900123"),                      # "one" said when
     ("my passport expires on 2027-08-19", "renewed the passport, expires 2037-08-01 now"),
     ("my locker is L-1", "my locker is L-2"),                      # an id after the verb is the value
+    ("my cell is 555-0101", "my mobile is 555-0199 now"),          # one kind of phone, two words for it
+    ("User's flight to Rome departs at 10:20.", "flight to rome now leaves 11:40"),     # the same leg moved
 ])
 def test_the_same_thing_changing_still_revises(first, then, tmp_path) -> None:
     revised(first, then, tmp_path)
