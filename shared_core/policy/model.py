@@ -122,14 +122,15 @@ class _Member:
 
 
 def _alike(members: list[_Member]) -> bool:
+    """Networks of one shape, which stack into one (``_Stacked``); others are scored one by one."""
     return len({(m._W1.shape, m._h_part.shape, m._action_part.shape) for m in members}) == 1
 
 
 class _Stacked:
     """The members as one network: their first layers stacked (each one's standardisation folded into its weights),
     their second layers block-diagonal, their shares folded into the output weights. The same scores as the members'
-    weighted mean (to ~1e-15) in about a fifth of the time: a blend of six networks cost 72 us a decision in numpy
-    calls, 13 us stacked."""
+    weighted mean (to ~1e-15) in about a fifth of the time: the shipped blend of six networks cost 72 us a scoring in
+    numpy calls, 13 us stacked."""
 
     def __init__(self, members: list[_Member], shares: tuple[float, ...] | None) -> None:
         k, (h2, h1) = len(members), members[0]._h_part.shape
