@@ -112,7 +112,7 @@ def _kind_named(said: str, words: list[str], i: int, x: str, y: str) -> bool:
 def _one_value(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:
     """Both name one value of one recognised attribute ("piano" of the instrument a daughter plays): the relative's
     thing, said again without naming them."""
-    return mine.known and theirs.known and mine.attribute == theirs.attribute \
+    return mine.known and theirs.known and slots.same_attribute(mine, theirs) \
         and bool(mine.values & theirs.values & linking.specific(claim) & linking.specific(entry))
 
 
