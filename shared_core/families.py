@@ -59,7 +59,9 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                    r"antibiotics?|insulin|(?!(?:fine|line|wine|mine|nine|shine|online|offline|machine|engine|routine|magazine|"
                    r"(?:dead|land|pipe|head|time|base|guide|air|hot)line|discipline|caffeine|imagine|examine|determine|"
                    r"combine|decline|"
-                   r"define|cuisine|sunshine|genuine|marine|valentine|caroline|quarantine|trampoline)\b)"
+                   r"define|cuisine|sunshine|genuine|marine|valentine|caroline|quarantine|trampoline|"
+                   r"[ck]atherine|kathrine|christine|justine|pauline|jasmine|geraldine|josephine|madeline|nadine|sabine|"
+                   r"celine|janine|maxine|francine|claudine|evangeline|adeline|jacqueline|ernestine|clementine)\b)"
                    r"\w+(?:ine|statin|olol|azole|mycin|cillin|prazole)\b|\w{3,}pril\b", True),
     ("therapy", r"therapy|therapist|counsell?ing|counsell?or|sessions?|physio\w*", False),
     ("language", r"speaks?|fluent|language|learning (?:mandarin|arabic|spanish|french|german|japanese|"
@@ -80,7 +82,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("drink", r"coffee|lattes?|tea|espresso|cappuccinos?|flat whites?|cortados?|americanos?|macchiatos?|mochas?|"
               r"drinks?|drinking|beers?|wine|alcohol|booze|sober|"
               r"teetotal|dry (?:january|year)|caffeine|decaf", False),
-    ("likes", r"(?<!feels )(?<!looks )(?<!sounds )(?<!seems )(?<!more )(?<!just )(?<!it's )(?<!is )(?<!was )"
+    ("likes", r"(?<!, )(?<!feels )(?<!looks )(?<!sounds )(?<!seems )(?<!more )(?<!just )(?<!it's )(?<!is )(?<!was )"
               r"likes?(?!,|\s+(?:\d|about|around|every|each|always))|loves?(?! (?:it|this|that|them|her|him)\b)|enjoys?(?! (?:it|this|that)\b)|(?:i'?m|am|is|are|she's|he's|really|so|getting|got|been|very) into|fond of|big fan|obsessed|favou?rites? (?:foods?|things?)", True),
     ("dislikes", r"hates?|dislikes?|can't stand|cannot stand", True),
     ("colour", r"colou?rs?|purple|pink|teal|turquoise|lilac|violet|maroon|beige|burgundy|magenta", False),
@@ -117,7 +119,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("weight", r"weigh(?:s|ed|ing|t)?|(?:lost|gained|down to|up to) \d+(?:\.\d)? ?(?:kg|kilos|lbs|pounds|stone)|"
                r"put on (?:a bit|weight|\d)", False),
     ("partner", r"married|eloped|tied the knot|got hitched|wife|husband|partner|girlfriend|boyfriend|spouse|engaged|"
-                r"fianc\w*|single|dating|divorced|"
+                r"fianc\w*|single(?=\s*(?:$|[.,;!?)]|again|now|lol|tbh|and|but|since|for|mum|mom|dad|parent|mother|father))|dating|divorced|"
                 r"separated|widowed|relationship", False),
     ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),
     ("device", r"iphone(?: \d+)?|pixel \d\w*|galaxy s\d+|android phone|macbook|thinkpad|chromebook|ipad|laptop", False),
