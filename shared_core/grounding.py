@@ -59,7 +59,7 @@ _ADDITIVE_CUE = Prefiltered(re.compile(r"\b(?:also|too(?!\s+(?:much|many|far|lat
                                        r"bad|soon|fast|loud))|as well|"
                                        r"another|additionally|in addition|besides|plus|"
                                        r"(?<!every )second(?!\s+(?:\w+day|week|month)s?\b)|"
-                                       r"add(?:ed|ing|s)?(?=\s(?!to\b).{1,60}?\bto (?:my|the|our|his|her|their) (?:\w+s|list|"
+                                       r"add(?:ed|ing|s)?(?=\s(?!to\b).{1,60}?\bto (?:my|the|our|his|her|their) (?:[\w-]+ )?(?:\w+s|list|"
                                        r"rotation|rota|roster|team|squad|crew|group|collection|menu|line-?up|playlist|"
                                        r"library|repertoire|set)\b)|\w+_added)\b", re.I))
 """A further value's cue; not "too" of degree ("too expensive": why it ended), nor a schedule's "second" ("second tuesdays");
