@@ -113,7 +113,7 @@ def run(argv: list[str]) -> int:
                    help="lowered from noop's score (five-action variants): a dropped fact costs more than a repeat kept")
     p.add_argument("--calibrate-only", action="store_true",
                    help="train nothing: refit the confidence maps (free text, slotted) of <out>/tarl.json on the --calibrate-on "
-                        "files (the shipped maps: f6.jsonl,f7.jsonl,f12.jsonl,f13.jsonl, check sets no network trains on)")
+                        "files (the shipped maps: the check sets f19-f38, which no network trains on and no rule was chosen on)")
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     held = [n for n in args.calibrate_on.split(",") if n]
