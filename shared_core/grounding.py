@@ -59,12 +59,11 @@ _ADDITIVE_CUE = Prefiltered(re.compile(r"\b(?:also|too(?!\s+(?:much|many|far|lat
                                        r"bad|soon|fast|loud))|as well|"
                                        r"another|additionally|in addition|besides|plus|"
                                        r"(?<!every )second(?!\s+(?:\w+day|week|month)s?\b)|"
-                                       r"add(?:ed|ing|s)?(?=\s(?!to\b).{1,60}?\bto (?:my|the|our|his|her|their) (?:[\w-]+ )?(?:\w+s|list|"
-                                       r"rotation|rota|roster|team|squad|crew|group|collection|menu|line-?up|playlist|"
-                                       r"library|repertoire|set)\b)|\w+_added)\b", re.I))
+                                       r"add(?:ed|ing|s)?(?=\s(?!to\b).{1,60}?\b(?:to (?:my|the|our|his|her|their) [\w-]|"
+                                       r"as (?:a|an|another)\b))|\w+_added)\b", re.I))
 """A further value's cue; not "too" of degree ("too expensive": why it ended), nor a schedule's "second" ("second tuesdays");
-"add ... to my podcasts", "added a celadon to the rotation", a record's ``member_added``: one more for a list (not one
-"got added to the payments team": the speaker is what moved)."""
+"add ... to my podcasts", "added prettier to the web monorepo", "add greg as a backup emergency contact", a record's
+``member_added``: one more of a kind (not one "got added to the payments team": the speaker is what moved)."""
 PHATIC = frozenset(
     "hi hello hey hiya morning evening afternoon night good great thanks thank thx ty cheers ok okay k sure yes yep "
     "yeah yup no nope nah cool nice awesome perfect fine right alright haha ha lol hmm hm um uh oh wow sounds plan "
