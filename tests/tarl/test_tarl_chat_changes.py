@@ -898,3 +898,36 @@ def test_a_relatives_value_said_again_without_naming_them_is_about_their_entry(t
     revised("User's daughter's piano lesson is on Tuesdays.", "piano got shifted to thursdays", tmp_path)
     assert distinct.things(slots.of("warriors fan since the we believe team"), slots.of("my partner is a celtics fan"),
                            "warriors fan since the we believe team", "my partner is a celtics fan")
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("User drives a 2014 Honda Civic", "traded in the civic, picked up a used mazda 3 yesterday"),   # "traded in" ends it
+    ("User wants to be called Katherine", "pls just call me kat, katherine feels like im in trouble"),   # a name, no drug
+])
+def test_blind_probe_changes_of_session_48_revise(first, then, tmp_path) -> None:
+    """Both were kept beside the value they change (blind probes, session 48): "traded in the civic" read "in" as the
+    thing ended, and "Katherine" was read as a medicine (an -ine word) so the two texts named no one attribute."""
+    revised(first, then, tmp_path)
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("Pager alerts go to oncall-sre@corp.io", "add db-team@corp.io to the pager alerts"),
+    ("The web monorepo uses ESLint", "we added prettier to the web monorepo"),
+    ("User's emergency contacts include their sister Nadia", "add my neighbor greg as a backup emergency contact"),
+])
+def test_one_added_to_a_thing_is_kept_beside_what_it_holds(first, then, tmp_path) -> None:
+    """A value added to a thing ("to the pager alerts", "to the web monorepo", "as a backup contact") is one more: it
+    revised the address it joins, or was dropped as a repeat of the linter it joins (blind probes, session 48)."""
+    kept_beside(first, then, tmp_path)
+
+
+def test_family_cues_read_as_people_say_them() -> None:
+    """Given names in -ine are no medicine, "every single one" is no relationship status, and a comparison after a comma
+    ("..., like the tree") is no liking; each took a text to another attribute than its own."""
+    assert slots.family("User wants to be called Catherine")[0] == "name"
+    assert slots.family("on sertraline since march")[0] == "medication"
+    assert slots.family("weekdays im up at 530, every single one") is None
+    assert slots.family("still single, happily")[0] == "partner"
+    assert slots.family("my horse's name is juniper, like the tree")[0] == "name"
+    assert slots.family("i like the tree in the square")[0] == "likes"
+    assert cue("additive_cue", "they got me added to the payments team") == 0.0     # the speaker moved: no value added
