@@ -119,7 +119,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("weight", r"weigh(?:s|ed|ing|t)?|(?:lost|gained|down to|up to) \d+(?:\.\d)? ?(?:kg|kilos|lbs|pounds|stone)|"
                r"put on (?:a bit|weight|\d)", False),
     ("partner", r"married|eloped|tied the knot|got hitched|wife|husband|partner|girlfriend|boyfriend|spouse|engaged|"
-                r"fianc\w*|single(?=\s*(?:$|[.,;!?)]|again|now|lol|tbh|and|but|since|for|mum|mom|dad|parent|mother|father))|dating|divorced|"
+                r"fianc\w*|single(?=\s*(?:$|[.,;!?)]|again|now|lol|tbh|and|but|since|for|mum|mom|dad|parent|mother|father))|"
+                r"dating|divorced|"
                 r"separated|widowed|relationship", False),
     ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),
     ("device", r"iphone(?: \d+)?|pixel \d\w*|galaxy s\d+|android phone|macbook|thinkpad|chromebook|ipad|laptop", False),
