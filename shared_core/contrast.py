@@ -211,7 +211,8 @@ for _group, _line in enumerate(_CLASSES):
         _KIND_OF[_word] = (*_KIND_OF.get(_word, ()), (_group, _kind))
 _SUBJECT = 6
 """Words read before a sentence's verb: a kind said there names the thing the sentence is about."""
-_HAVING = frozenset("has have had".split())
+_HAS_A = re.compile(r"\b(?:has|have|had) an?\b")
+"""What one "has a" is the thing ("User has a dentist appointment ..."): read past, as no verb."""
 
 
 @lru_cache(maxsize=65536)
@@ -222,13 +223,7 @@ def _kinds(text: str) -> frozenset[tuple[int, str]]:
     if "{" in text or "=" in text or "->" in text:
         return frozenset()
     found: list[tuple[int, str]] = []
-    words, limit = _WORD.findall(text.lower().split(":", 1)[0])[:_SUBJECT + 2], _SUBJECT
-    for i, w in enumerate(words):
-        if i >= limit:
-            break
-        if w in _HAVING and words[i + 1:i + 2] in (["a"], ["an"]):
-            limit += 2      # "User has a dentist appointment ...": what one has is the thing
-            continue
+    for w in _WORD.findall(_HAS_A.sub(" ", text.lower().split(":", 1)[0]))[:_SUBJECT]:
         if w in _VERB:
             break
         found += [kind for part in w.removesuffix("'s").split("-") for kind in _KIND_OF.get(part, ())]
