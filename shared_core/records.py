@@ -118,19 +118,23 @@ _CALL = re.compile(r"^\S+\(.*?\)\s*->", re.S)
 _OUTPUT = re.compile(r"^\s*[${\[]")
 
 
-def confirms(claim: str, entry: str, keys: frozenset[str], people: frozenset[str] = frozenset()) -> bool:
+def confirms(claim: str, entry: str, keys: frozenset[str], people: frozenset[str] = frozenset(),
+             recap: bool = False) -> bool:
     """A tool's reading, or a recorder's recap, that holds the entry's value again (the labelling notes: a tool call
     that confirms a stored value is a repeat, however many fields it adds; so is a recap). Two records: the fields both
     hold agree (``compare``). Else it names every value the entry names (its thing's key aside,
     ``grounding.names_every_value``) and reports no move (a call's own arrow aside); a sentence ("Calendar shows ...",
-    "search is running r-2210 in prod.") names no value the entry lacks either, or it tells more than it confirms. The
-    name of the person both are about (``people``) is no value the entry holds ("Martin Mark ..." and "Martin Mark ...")."""
+    "search is running r-2210 in prod.") names no value the entry lacks either, or it tells more than it confirms; a
+    recorder's ``recap`` (``decision._RECORDERS``) need only name no value the entry lacks. The name of the person both
+    are about (``people``) is no value the entry holds ("Martin Mark ..." and "Martin Mark ...")."""
     if fields(claim) and fields(entry):
         return compare(claim, entry) is False       # (None: no field both hold says, the claim's are news)
     call = _CALL.match(claim)
     if _MOVED.search(_unstamped(claim[:call.end() - 2] + claim[call.end():] if call else claim)):
         return False
     record = bool(call or _OUTPUT.match(claim) or fields(claim))
+    if recap and not record:
+        return names_every_value(entry, claim, keys | people)
     return names_every_value(claim, entry, keys | people) and (record or names_every_value(entry, claim, keys))
 
 

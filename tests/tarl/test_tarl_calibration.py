@@ -23,7 +23,7 @@ from shared_core.training.cli import CALIBRATE_ON, held_out_episodes
 
 @pytest.fixture(scope="module")
 def held() -> list:
-    return held_out_episodes(HERE, CALIBRATE_ON.split(","))[:12]   # (the first 10 are all decided right when slotted: no slope to fit)
+    return held_out_episodes(HERE, CALIBRATE_ON.split(","))[:16]   # (the first 12 are all decided right when slotted: no slope to fit)
 
 
 def test_both_temperatures_are_refitted_saved_and_decide_nothing(held, tmp_path) -> None:
@@ -31,7 +31,7 @@ def test_both_temperatures_are_refitted_saved_and_decide_nothing(held, tmp_path)
     shipped = ScorerWeights.load(WEIGHTS_DIR / "tarl.json")
     fitted, note = temperatures(shipped, held, vectors, grid=(0.6, 1.0, 2.0))
     assert fitted.temperature in (0.6, 1.0, 2.0) and fitted.temperature_slotted in (0.6, 1.0, 2.0)
-    assert fitted.meta["temperature_refit"] == note and "12 hand-written episodes" in note
+    assert fitted.meta["temperature_refit"] == note and "16 hand-written episodes" in note
     for slots, t in ((False, fitted.temperature), (True, fitted.temperature_slotted)):
         scan = {u: rollout_ece(ScorerWeights(**{**vars(shipped), "temperature": u, "temperature_slotted": u}), held,
                                vectors, slots=slots) for u in (0.6, 1.0, 2.0)}
@@ -61,7 +61,7 @@ def test_both_confidence_maps_are_fitted_saved_and_decide_nothing(held, tmp_path
     shipped = ScorerWeights.load(WEIGHTS_DIR / "tarl.json")
     bare = ScorerWeights(**{**vars(shipped), "confidence_slotted": None, "confidence_free": None})
     fitted, note = confidence_map(bare, held, vectors)
-    assert fitted.meta["confidence_refit"] == note and "12 hand-written episodes" in note
+    assert fitted.meta["confidence_refit"] == note and "16 hand-written episodes" in note
     fitted.save(tmp_path / "c.json")
     again = ScorerWeights.load(tmp_path / "c.json")
     for slots, key in ((False, "confidence_free"), (True, "confidence_slotted")):

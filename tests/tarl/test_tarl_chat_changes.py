@@ -773,6 +773,32 @@ def test_a_recap_of_the_value_from_before_a_change_contradicts_it(tmp_path) -> N
     assert d.action is Action.NOOP
 
 
+def written(*said: tuple[str, str]) -> list:
+    """Writes each ``(source, text)`` in order into one namespace of a fresh store; returns the decisions."""
+    engine = MemoryEngine.open()
+    try:
+        return [engine.write(Claim(text=text, namespace="u", source=source, observed_at=T0 + timedelta(hours=n)))
+                for n, (source, text) in enumerate(said)]
+    finally:
+        engine.close()
+
+
+def test_a_recap_naming_some_of_the_changed_value_repeats_it() -> None:
+    """The assistant's recap of the value a change set names part of it ("now uses the YubiKey"); it was rejected as a
+    conflict, or revised the record it repeats. Where the entry ends the value the recap names, the recap is stale."""
+    d = written(("user", "bank logins use the authenticator app on my old iphone"),
+                ("user", "put all the 2fa on a yubikey now, the old iphone sits in a drawer"),
+                ("assistant", "Your bank 2FA now uses the YubiKey."))
+    assert [x.action for x in d] == [Action.APPEND, Action.REVISE, Action.NOOP] and d[2].target_id == d[1].entry_id
+    d = written(("tool", 'trains.status("9O12") -> {"dep": "06:55", "platform": null, "status": "on time"}'),
+                ("tool", 'trains.status("9O12") -> {"dep": "07:20", "platform": "4", "status": "delayed"}'),
+                ("assistant", "Your train 9O12 now leaves at 07:20."))
+    assert d[2].action is Action.NOOP and d[2].target_id == d[1].entry_id
+    d = written(("user", "ditched lastpass after the breach, everything is in Bitwarden now"),
+                ("assistant", "You keep your passwords in LastPass."))
+    assert d[1].action is Action.REJECT_CONFLICT
+
+
 def test_new_bank_details_from_someone_claiming_to_be_the_payee_wait(tmp_path) -> None:
     """The labels' example: new bank details in a message that says it is from the payee wait in Pending to be checked
     (with no sender line it was rejected as hearsay)."""
