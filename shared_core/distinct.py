@@ -15,6 +15,10 @@ from functools import lru_cache
 from . import calls, change, contrast, kin, linking, records, slots, tense, topics
 from .grounding import untagged
 
+_THE = re.compile(r"^\W*the\s+(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+(?:is|are|was|were|has|have|had|runs?|uses?)\b", re.I)
+"""A text that opens on a definite noun phrase and its verb ("The API service runs on ..."): the thing it is about, its
+head noun named first."""
+
 _ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+$")
 """A subject that names one thing by an id (``order#1000``, ``a-88213``, ``sup-4102``); a dose or a
 measure the subject guesser picked up ("20mg") is not one."""
@@ -64,6 +68,8 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
     if mine.attribute == theirs.attribute and mine.attribute in change.PERSON_VALUED \
             and (_holds(theirs, mine) or _holds(mine, theirs)):
         return True         # "Priya's manager is Tom" after "my manager is Priya": the manager's own manager
+    if _the_apart(claim, entry):
+        return True         # "the data pipeline is still on 3.10" is not "the API service runs on 3.12"
     strong = [s.subject for s in (mine, theirs) if s.subject and (s.explicit or id_like(s.subject))]
     if len(strong) == 2:        # unless one's own id is in the other record ("flight KL1009" of booking RT4WZN's)
         return not any(s.explicit is None and _held_id(s.subject, t) for s, t in ((mine, entry), (theirs, claim)))
@@ -107,6 +113,16 @@ def _kind_named(said: str, words: list[str], i: int, x: str, y: str) -> bool:
     ids = all(_NAMER.fullmatch(w) or w.isdigit() and len(w) >= 2 for w in (x, y))
     command = words[0] == "$" and i < len(said.split("\n", 1)[0].split())
     return ids and i > 0 and (words[i - 1] in _KINDS or command)
+
+
+def _the_apart(claim: str, entry: str) -> bool:
+    """Both texts open on "the <noun>" (one or two words, then "is", "has", "runs", ...) and the nouns differ, neither
+    named in the other text: two things (a pipeline and a service, a printer and a scanner), each with its own values,
+    however alike the rest reads."""
+    a, b = _THE.match(claim), _THE.match(entry)
+    if not (a and b) or a.group(1).lower() == b.group(1).lower():
+        return False
+    return not re.search(rf"\b{a.group(1)}\b", entry, re.I) and not re.search(rf"\b{b.group(1)}\b", claim, re.I)
 
 
 def _one_value(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:

@@ -77,7 +77,8 @@ def denied(claim: str, entry: str) -> bool:
     return bool(_STILL.search(claim)) and bool(_CHANGED.search(entry)) and not _STILL.search(entry)
 
 
-_GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+)?(?:has |had |just )?(?:died|passed away|passed on|"
+_GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+|(?:contract|subscription|membership|lease|plan|deal|tenancy|"
+                               r"policy|trial)\s+)?(?:has |had |just )?(?:ran out|run out|died|passed away|passed on|"
                                r"was put down|was put to sleep|is gone|is no more|closed down|shut down|went bust|"
                                r"went under|retired|resigned|stepped down|has left|lapsed|expired|dropped out|pulled out|"
                                r"backed out|bailed|had to (?:bail|drop(?: out)?|pull out|back out|cancel)|"
@@ -113,9 +114,9 @@ _FREE = Prefiltered(re.compile(r"\b(?:been|now|officially|i'?m|im|went|gone|goin
 described as free of something, "peat-free compost", "meat-free recipes", ends nothing)."""
 _REMOVED = Prefiltered(re.compile(r"[\"']?(?:removed|deleted|revoked)[\"']?\s*[:=]\s*[\"']?([\w@-]+)", re.I))
 """A record's field naming who or what was taken out ('"removed": "sana.q"'): it ends that member's entry."""
-_APART = Prefiltered(re.compile(r"\b([\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?"
+_APART = Prefiltered(re.compile(r"(?:\b([\w'-]+)\s+and\s+(?:i|me)|\b(?:i|me)\s+and\s+([\w'-]+))\s+(?:have\s+|just\s+|finally\s+)?"
                                 r"(?:broke up|split up|split|separated|divorced|called it (?:off|quits))\b", re.I))
-"""A couple that ended, said of the other person: "Sam and I broke up" ends the entry that holds Sam."""
+"""A couple that ended, said of the other person: "Sam and I broke up", "me and sam split" end the entry that holds Sam."""
 
 
 def over(claim: str, entry: str) -> bool:

@@ -66,13 +66,15 @@ def of_relative(text: str, other: str) -> bool:
     return said is not None and re.search(rf"\b{said}", other, re.I) is None
 
 
-_NAMING = Prefiltered(re.compile(rf"^\W*(?i:(?:my|our)\s+(?:{_RELATION})\s+(?:is|was)\s+(?:called\s+|named\s+)?)[A-Z]"))
+_NAMING = Prefiltered(re.compile(rf"^\W*(?i:(?:my|our)\s+(?:{_RELATION})"
+                                 rf"(?:['’]s\s+name\s+is|\s+(?:is|was)(?:\s+called|\s+named)?)\s+)[A-Z]"))
+"""A relative named ("My cat is called Tom", "My partner's name is Sam"): the capital starts the name."""
 
 
 def named_in(claim: str, entry: str) -> bool:
-    """One text names the speaker's relative ("My cat is called Tom") and the other says that name ("Tom passed away"):
-    one of them speaks of the relative by name, so the two are about the same one."""
-    return any((m := _NAMING.search(a)) and (name := _name_at(a, m.end() - 1)) and re.search(rf"\b{re.escape(name)}\b", b)
+    """One text names the speaker's relative ("My cat is called Tom") and the other says that name ("Tom passed away", in
+    chat's lower case too: "me and sam split"): one of them speaks of the relative by name, so the two are about the same one."""
+    return any((m := _NAMING.search(a)) and (name := _name_at(a, m.end() - 1)) and re.search(rf"\b{re.escape(name)}\b", b, re.I)
                for a, b in ((claim, entry), (entry, claim)))
 
 

@@ -799,6 +799,36 @@ def test_a_recap_naming_some_of_the_changed_value_repeats_it() -> None:
     assert d[1].action is Action.REJECT_CONFLICT
 
 
+@pytest.mark.parametrize(("first", "then"), [
+    ("The API service runs on Python 3.12", "the data pipeline is still on python 3.10"),
+    ("The printer is on the second floor", "the scanner is on the third floor"),
+])
+def test_two_things_each_named_first_by_its_noun_are_two_things(first, then, tmp_path) -> None:
+    """Both sentences open on "the <noun>" and the nouns differ: another thing's value, kept beside (it revised the
+    first thing's)."""
+    kept_beside(first, then, tmp_path)
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("My girlfriend's name is Jess", "me and jess broke up last month, seeing Tom now"),   # "me and X", X named lower-case
+    ("Our cat Pip eats Felix dry food", "vet put pip on a weight diet so it's prescription dry food only from here on"),
+])
+def test_session_49_blind_probe_changes_revise(first, then, tmp_path) -> None:
+    """Changes of session 49's blind probe pairs, reworded: a couple that split said "me and jess" of a partner named with a
+    capital (she was another subject, so the change was kept beside); "from here on" says a change as "from now on" does."""
+    revised(first, then, tmp_path)
+
+
+def test_a_membership_that_ran_out_ends_the_place_it_named() -> None:
+    """"boulder barn membership ran out" ends Boulder Barn: the assistant's recap of it afterwards is stale (rejected; it
+    was taken for a repeat of the change)."""
+    d = written(("user", "I climb at Boulder Barn, got the 12 month membership"),
+                ("user", "boulder barn membership ran out, doing the arch these days"),
+                ("assistant", "You climb at Boulder Barn."))
+    assert [x.action for x in d] == [Action.APPEND, Action.REVISE, Action.REJECT_CONFLICT]
+    assert endings.ends("the BT contract ran out") == ("bt",)
+
+
 def test_new_bank_details_from_someone_claiming_to_be_the_payee_wait(tmp_path) -> None:
     """The labels' example: new bank details in a message that says it is from the payee wait in Pending to be checked
     (with no sender line it was rejected as hearsay)."""
