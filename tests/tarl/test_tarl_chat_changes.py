@@ -819,6 +819,16 @@ def test_session_49_blind_probe_changes_revise(first, then, tmp_path) -> None:
     revised(first, then, tmp_path)
 
 
+@pytest.mark.parametrize(("first", "then"), [
+    ("I collect vintage postcards", "been collecting vintage maps on top of the postcards"),
+    ("We grow tomatoes in the greenhouse", "growing chillies in the greenhouse on top of the tomatoes"),
+])
+def test_one_more_on_top_of_the_ones_held_is_kept_beside(first, then, tmp_path) -> None:
+    """"... maps on top of the postcards" adds one more (it was dropped as a repeat of the one held)."""
+    kept_beside(first, then, tmp_path)
+    assert not cue("additive_cue", "on top of all that i signed the lease on a flat in porto")
+
+
 def test_a_membership_that_ran_out_ends_the_place_it_named() -> None:
     """"boulder barn membership ran out" ends Boulder Barn: the assistant's recap of it afterwards is stale (rejected; it
     was taken for a repeat of the change)."""
