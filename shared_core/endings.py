@@ -24,14 +24,15 @@ _ENDS = Prefiltered(re.compile(
     r"swap(?=\s+(?:(?:the|my|our|out)\s+)?(?:[\w'-]+\s+){1,2}for\b)|(?:gone|went|going) (?:right |completely |totally )?off|"
     r"dropp(?:ed|ing)(?: out)?|g[ai]ven? up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
-    r"done with|last day (?:at|of|with)|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded(?: in)?|trading(?: in)?|not|"
+    r"done with|last day (?:at|of|with)|(?:can'?t|cannot|won'?t|never|not) (?:be )?go(?:ing)? back to|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded(?: in)?|trading(?: in)?|not|"
     r"rather than|instead of|"
     r"rip|r\.i\.p\.?|lost|buried|mourning|grieving|broke up with|split (?:up )?(?:with|from)|separated from|divorced|"
     r"no more|(?:so|totally|completely|i'?m|im) over|gr[eo]wn? out of|outgr[eo]wn?|killed|axed|binned|nuked|scrapped|"
     r"overt(?:aken|ook|akes?)|dethron(?:ed|es|ing)|ousted|supplanted|usurped|edged out|knocked (?:off|out))"
     r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this|old|first|other|spare|previous|original)\s+){0,2}([\w'-]+)", re.I))
 """A verb that ends something, and the word it ends (past up to two articles or prepositions); a
-correction ("the dog's name is Max, not Rex", "oat milk instead of cow's") ends the word it sets aside."""
+correction ("the dog's name is Max, not Rex", "oat milk instead of cow's") ends the word it sets aside, and so does
+a refusal to return ("can't go back to black", "never going back to the treadmill")."""
 
 
 def ended(claim: str, entry: str) -> bool:
