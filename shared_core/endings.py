@@ -24,7 +24,8 @@ _ENDS = Prefiltered(re.compile(
     r"swap(?=\s+(?:(?:the|my|our|out)\s+)?(?:[\w'-]+\s+){1,2}for\b)|(?:gone|went|going) (?:right |completely |totally )?off|"
     r"dropp(?:ed|ing)(?: out)?|g[ai]ven? up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
-    r"done with|last day (?:at|of|with)|(?:can'?t|cannot|won'?t|never|not) (?:be )?go(?:ing)? back to|swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded(?: in)?|trading(?: in)?|not|"
+    r"done with|last day (?:at|of|with)|(?:can'?t|cannot|won'?t|never|not) (?:be )?go(?:ing)? back to|"
+    r"swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded(?: in)?|trading(?: in)?|not|"
     r"rather than|instead of|"
     r"rip|r\.i\.p\.?|lost|buried|mourning|grieving|broke up with|split (?:up )?(?:with|from)|separated from|divorced|"
     r"no more|(?:so|totally|completely|i'?m|im) over|gr[eo]wn? out of|outgr[eo]wn?|killed|axed|binned|nuked|scrapped|"
@@ -80,6 +81,7 @@ def denied(claim: str, entry: str) -> bool:
 
 _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+|(?:contract|subscription|membership|lease|plan|deal|tenancy|"
                                r"policy|trial)\s+)?(?:has |had |just )?(?:ran out|run out|died|passed away|passed on|"
+                               r"(?:was|is|were|are)(?:n'?t| not) working out|didn'?t work out|"
                                r"was put down|was put to sleep|is gone|is no more|closed down|shut down|went bust|"
                                r"went under|retired|resigned|stepped down|has left|lapsed|expired|dropped out|pulled out|"
                                r"backed out|bailed|had to (?:bail|drop(?: out)?|pull out|back out|cancel)|"
@@ -99,6 +101,7 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+|(?:contract|su
                     re.I))
 """The word before a verb that ends it: "nugget died", "the old gym closed down", "okafor retired" (the entry
 that holds Dr Okafor as the GP), "helen's on mat leave", "joon can't make it" (the person no longer holds the role),
+"northgate just wasn't working out", "the castle membership ran out" (the word before the contract's noun),
 "the Pixel went to her sister" (a thing passed on to a relative)."""
 _HANDED = Prefiltered(re.compile(
     r"\b(?:hand(?:ed|ing)(?: over)?|gave|giving|pass(?:ed|ing))\s+(?:(?:the|my|our|his|her|their)\s+)?(?:[\w'-]+\s+)?"

@@ -813,11 +813,13 @@ def test_two_things_each_named_first_by_its_noun_are_two_things(first, then, tmp
     ("My girlfriend's name is Jess", "me and jess broke up last month, seeing Tom now"),   # "me and X", X named lower-case
     ("Our cat Pip eats Felix dry food", "vet put pip on a weight diet so it's prescription dry food only from here on"),
     ("I run on the treadmill", "been running outside all spring, can't go back to the treadmill"),   # was dropped
+    ("My daughter Isla goes to Northgate Primary",
+     "isla started at riverside this term, northgate just wasnt working out for her"),
 ])
 def test_session_49_blind_probe_changes_revise(first, then, tmp_path) -> None:
     """Changes of session 49's blind probe pairs, reworded: a couple that split said "me and jess" of a partner named with a
     capital (she was another subject, so the change was kept beside); "from here on" says a change as "from now on" does;
-    "can't go back to the treadmill" ends it (it was dropped as a repeat)."""
+    "can't go back to the treadmill" ends it (it was dropped as a repeat), and so does "... just wasnt working out"."""
     revised(first, then, tmp_path)
 
 
