@@ -23,7 +23,7 @@ from shared_core.training.cli import CALIBRATE_ON, held_out_episodes
 
 @pytest.fixture(scope="module")
 def held() -> list:
-    return held_out_episodes(HERE, CALIBRATE_ON.split(","))[:16]   # (the first 12 are all decided right when slotted: no slope to fit)
+    return held_out_episodes(HERE, CALIBRATE_ON.split(","))[:16]   # (the first 12 all right when slotted: no slope to fit)
 
 
 def test_both_temperatures_are_refitted_saved_and_decide_nothing(held, tmp_path) -> None:
