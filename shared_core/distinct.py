@@ -115,14 +115,20 @@ def _kind_named(said: str, words: list[str], i: int, x: str, y: str) -> bool:
     return ids and i > 0 and (words[i - 1] in _KINDS or command)
 
 
+@lru_cache(maxsize=65536)
+def _head(text: str) -> str | None:
+    """The head noun a text opens on (``_THE``), lower-cased, cached: asked of the claim once per candidate."""
+    return m.group(1).lower() if (m := _THE.match(text)) else None
+
+
 def _the_apart(claim: str, entry: str) -> bool:
     """Both texts open on "the <noun>" (one or two words, then "is", "has", "runs", ...) and the nouns differ, neither
     named in the other text: two things (a pipeline and a service, a printer and a scanner), each with its own values,
     however alike the rest reads."""
-    a, b = _THE.match(claim), _THE.match(entry)
-    if not (a and b) or a.group(1).lower() == b.group(1).lower():
+    a, b = _head(claim), _head(entry)
+    if a is None or b is None or a == b:
         return False
-    return not re.search(rf"\b{a.group(1)}\b", entry, re.I) and not re.search(rf"\b{b.group(1)}\b", claim, re.I)
+    return not re.search(rf"\b{a}\b", entry, re.I) and not re.search(rf"\b{b}\b", claim, re.I)
 
 
 def _one_value(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:
