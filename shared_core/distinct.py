@@ -49,7 +49,7 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
         return False
     claim, entry = untagged(claim), untagged(entry)     # "[vet] Mochi (cat) weight": the log's tag names no thing
     if calls.other(claim, entry) or calls.adds_another(claim, entry) or records.other(claim, entry) \
-            or _named_apart(claim, entry) \
+            or _named_apart(claim, entry) or _siblings(claim, entry) \
             or records.created(claim) or contrast.apart(claim, entry) or (
             tense.reported(claim) and tense.reported(entry) and not linking.restated(claim, entry)):
         return True
@@ -129,6 +129,44 @@ def _the_apart(claim: str, entry: str) -> bool:
     if a is None or b is None or a == b:
         return False
     return not re.search(rf"\b{a}\b", entry, re.I) and not re.search(rf"\b{b}\b", claim, re.I)
+
+
+_DOTTED = re.compile(r"(?<![\w@.:/-])([a-z_][\w-]*(?:\.[\w-]+)+)(?![\w.-]*[@(])", re.I)
+"""A dotted name (a host, a file, a resource's address): "api.kestrel.io", "aws_db_instance.main", "requirements.txt";
+not a call ("calendar.get(...)") nor an email address's."""
+_DIGITS = re.compile(r"\d+")
+_VERSION = re.compile(r"v?\d[\w-]*", re.I)
+_METHODS = frozenset("get set update read write list create delete remove add cancel complete transfer put post patch "
+                     "fetch show view search query rotate sync run send start stop open close".split())
+"""The verb of a tool's call said without its brackets ("settings.get theme"): another call on one thing."""
+_EXTENSIONS = frozenset("yaml yml toml json ini cfg conf txt md py js ts csv env lock xml html log".split())
+
+
+@lru_cache(maxsize=65536)
+def _dotted(text: str) -> str | None:
+    """The dotted name a text opens on, among its first three words (a shell prompt and options aside: "$ dig +short
+    www.kestrel.io") and before any "=": the thing it is of. Later a name is a value ("the VPN gateway moves to
+    vpn-eu2.corp.example.com", ``instance_class = "db.t3.large"``)."""
+    words = [w for w in text.split("=", 1)[0].split() if w != "$" and not w.startswith(("-", "+"))][:3]
+    m = _DOTTED.search(" ".join(words))
+    return m.group(1).lower().rstrip(".-") if m else None
+
+
+def _siblings(claim: str, entry: str) -> bool:
+    """Each text is of a dotted name the other never gives, alike but for one worded part ("api.kestrel.io" and
+    "www.kestrel.io", "aws_db_instance.main" and "...staging", "requirements.txt" and "requirements-dev.txt"): two hosts,
+    resources or files, each with its own values. A part that is a number or a file's extension is a value changing
+    ("v1.27" to "v1.29", "settings.yaml" to "settings.toml")."""
+    a, b = _dotted(claim), _dotted(entry)
+    if a is None or b is None or a == b:
+        return False
+    x, y = a.split("."), b.split(".")
+    apart = [(p, q) for p, q in zip(x, y) if p != q]
+    if len(x) != len(y) or len(apart) != 1 or b in claim.lower() or a in entry.lower():
+        return False
+    p, q = apart[0]
+    return not any(_VERSION.fullmatch(w) or w in _EXTENSIONS or w in _METHODS for w in (p, q)) \
+        and _DIGITS.sub("", p) != _DIGITS.sub("", q)       # "vpn-eu1" and "vpn-eu2": one host renumbered
 
 
 def _one_value(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:

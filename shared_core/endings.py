@@ -18,13 +18,15 @@ from .index.embedders import _stem
 from .linking import specific
 
 _ENDS = Prefiltered(re.compile(
-    r"\b(?:ditch(?:ed|ing)?|clos(?:ed|ing)|dump(?:ed|ing)?|left|leaving|quit(?:ting)?|finished(?! \w+ing\b)|sold|selling|"
-    r"cancel(?:l?ed|l?ing)?|"
+    r"\b(?:ditch(?:ed|ing)?|clos(?:ed|ing)|dump(?:ed|ing)?|left|leaving|quit(?:ting)?|finished(?! \w+ing\b)|"
+    r"sold up(?: in| at)?|sold|selling|cancel(?:l?ed|l?ing)?|"
     r"remov(?:e|ed|ing)|delet(?:e|ed|ing)|uninstall(?:ed|ing)?|drop(?= the\b)|scrap|"
     r"swap(?=\s+(?:(?:the|my|our|out)\s+)?(?:[\w'-]+\s+){1,2}for\b)|(?:gone|went|going) (?:right |completely |totally )?off|"
     r"dropp(?:ed|ing)(?: out)?|g[ai]ven? up(?: on)?|giving up(?: on)?|came off|coming off|stopped|stopping|pull(?:ed|ing) out of|"
     r"moved (?:out of|away from|on from)|switched (?:away )?from|got rid of|retired|no longer(?: \w+)?|"
-    r"done with|last day (?:at|of|with)|(?:can'?t|cannot|won'?t|never|not) (?:be )?go(?:ing)? back to|"
+    r"done with|last day (?:at|of|with)|"
+    r"(?:migrat|mov|port|switch|shift|transition)(?:ed|ing) (?:(?:the|my|our|all|us|everyone|everything|\w+s)\s+){0,2}off|"
+    r"(?:can'?t|cannot|won'?t|never|not) (?:be )?go(?:ing)? back to|"
     r"swapp(?:ed|ing)(?! with)|replac(?:ed|ing)|traded(?: in)?|trading(?: in)?|not|"
     r"rather than|instead of|"
     r"rip|r\.i\.p\.?|lost|buried|mourning|grieving|broke up with|split (?:up )?(?:with|from)|separated from|divorced|"
@@ -33,7 +35,8 @@ _ENDS = Prefiltered(re.compile(
     r"\s+(?:(?:the|my|our|on|at|from|of|with|a|an|that|this|old|first|other|spare|previous|original)\s+){0,2}([\w'-]+)", re.I))
 """A verb that ends something, and the word it ends (past up to two articles or prepositions); a
 correction ("the dog's name is Max, not Rex", "oat milk instead of cow's") ends the word it sets aside, and so does
-a refusal to return ("can't go back to black", "never going back to the treadmill")."""
+a refusal to return ("can't go back to black", "never going back to the treadmill"), a move off something ("migrated the
+pipelines off jenkins") and selling up in a place ("sold up in woking")."""
 
 
 def ended(claim: str, entry: str) -> bool:

@@ -55,7 +55,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("pharmacy", r"(?:my|our|user's|usual|local|regular|nearest) (?:pharmacy|chemist)|(?:pharmacy|chemist) (?:is|was)\b|"
                  r"prescriptions? (?:from|at)|(?:switch\w*|chang\w+|mov\w+|us\w+) (?:my |our )?(?:pharmacy|chemist)",
      False),    # before the medicine
-    ("medication", r"medications?|meds|prescri\w+|dose|dosage|\d+ ?mg|mg\b|pills?|tablets?|inhaler|antihistamine|"
+    ("medication", r"medications?|meds|prescri\w+|dose|dosage|\d+ ?mg|mg\b|pills?|tablets?|inhaler|antihistamine|statins?|"
                    r"antibiotics?|insulin|(?!(?:fine|line|wine|mine|nine|shine|online|offline|machine|engine|routine|magazine|"
                    r"(?:dead|land|pipe|head|time|base|guide|air|hot)line|discipline|caffeine|imagine|examine|determine|"
                    r"combine|decline|"
@@ -70,6 +70,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                  r"(?:english|spanish|french|german|italian|portuguese|dutch|polish|japanese|chinese|korean) (?:please|pls|only)", True),
     ("favourites", r"(?:favou?rite|fave|fav) (?:\w+ )?\w{3,}(?<![su'])s\b|favou?rites|faves", True),    # plural
     ("favourite", r"(?:favou?rite|fave|fav\b)(?! colou?r)", False),   # one of a kind, before the kind (a colour's own)
+    ("editor", r"editor|ide|vs ?code|neovim|n?vim|emacs|intellij|pycharm|sublime text|webstorm|xcode", False),
     ("instrument", r"plays? (?:the )?(?:cello|piano|guitar|violin|viola|drums|flute|ukulele|bass|sax\w*|trumpet)|"
                    r"cello|piano|guitar|violin|viola|drums|flute|ukulele|saxophone|trumpet|instrument", True),
     ("activity", r"activit(?:y|ies)|hobb(?:y|ies)|classes|lessons|judo|karate|swimming|ballet|"
@@ -95,7 +96,6 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                  r"took the \w+ job|job offer|quit|laid off|redundan\w+", False),
     ("bank", r"bank(?:s|ing)? with|main bank|current account|(?:salary|wages|pay) (?:goes |is |gets |lands |going )?(?:paid )?(?:in(?:to)?|to)\b|barclays|hsbc|lloyds|natwest|"
              r"santander|starling|halifax|nationwide|first direct|wells fargo|bank of america|capital one|n26|monzo|revolut", False),
-    ("editor", r"editor|ide|vs ?code|neovim|n?vim|emacs|intellij|pycharm|sublime text|webstorm|xcode", False),
     ("size", r"(?:shoe|dress|ring|clothes|jeans|shirt|trouser|waist|bra) size|size \d+|(?:i'?m|am) an? \d+(?:\.5)? in", False),
     ("residence", r"(?:lives|living) (?:in|with|near)|based in", False),     # before a place's words ("... near campus")
     ("school", r"schools?|(?-i:[A-Z])[\w'-]+ (?-i:High|Academy|Elementary|Montessori)\b|attends|university|uni|college|"
@@ -126,7 +126,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("device", r"iphone(?: \d+)?|pixel \d\w*|galaxy s\d+|android phone|macbook|thinkpad|chromebook|ipad|laptop", False),
     ("phone", r"phone|mobile(?! (?:team|app|apps|dev\w*|games?|site|version|data))|cell|cell number|landline|home line|phone number|carrier|new number", False),
     ("email", r"e-?mail", False),
-    ("address", r"address|street|postcode|zip code|ships? to|deliver(?:ed|y)? to", False),
+    ("address", r"address|street|postcode|zip code|ships?[- ]to|deliver(?:ed|y)? to", False),
     ("dentist", r"dentists?|orthodontists?|dental", False),
     ("optician", r"opticians?|optometrists?|eye doctor|ophthalmologist", False),
     ("vet", r"vets?|veterinar\w+", False),
@@ -202,7 +202,7 @@ def scalar_key(cue: re.Match[str]) -> bool:
 
 
 _SAME = {"plantbased": "vegan", "centigrade": "celsius", "kilometre": "km", "kilometer": "km", "cycling": "cycle",
-         "biking": "bike", "driving": "drive", "walking": "walk"}
+         "biking": "cycle", "bike": "cycle", "driving": "drive", "walking": "walk"}
 
 
 def member(word: str) -> str:

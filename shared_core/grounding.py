@@ -59,7 +59,7 @@ _ADDITIVE_CUE = Prefiltered(re.compile(r"\b(?:also|too(?!\s+(?:much|many|far|lat
                                        r"hard|big|small|cold|hot|old|young|spicy|salty|noisy|tired|slow|often|well|good|"
                                        r"bad|soon|fast|loud))|as well|"
                                        r"another|additionally|in addition|besides|plus|on top of (?:the|my|our|his|her|their) |"
-                                       r"(?<!every )second(?!\s+(?:\w+day|week|month)s?\b)|"
+                                       r"(?<!every )second(?!\s+(?:\w+day|week|month)s?\b)|(?:a|my|our) 2nd|"
                                        r"add(?:ed|ing|s)?(?=\s(?!to\b).{1,60}?\b(?:to (?:my|the|our|his|her|their) [\w-]|"
                                        r"as (?:a|an|another)\b))|\w+_added)\b", re.I))
 """A further value's cue; not "too" of degree ("too expensive": why it ended), nor a schedule's "second" ("second tuesdays");

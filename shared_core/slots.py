@@ -182,12 +182,12 @@ def _subject(text: str) -> tuple[str | None, str]:
             or v in ("doesn't", "isn't", "hasn't", "didn't") for v in after):
         return " ".join(name).lower(), " ".join(tokens[len(name):])
     if (m := _DETERMINER_NP.search(text)) and m.start() <= 12:      # a thing named at the front: "the keys are ..."
-        words = [w for w in m.group(1).lower().split() if w not in STOP]
         cut = []
-        for w in words:
+        for w in m.group(1).lower().split():
             if w in _VERBISH:
-                break
-            cut.append(w)
+                break       # ("our cat is called Pudding": the cat, not what it is called)
+            if w not in STOP:
+                cut.append(w)
         plain = [w for w in cut if family(w) is None] or cut
         if plain:
             return "the " + " ".join(plain[-1:]), text.replace(m.group(0), " " + " ".join(w for w in cut if w not in plain[-1:]), 1)

@@ -1001,3 +1001,51 @@ def test_family_cues_read_as_people_say_them() -> None:
     assert slots.family("my horse's name is juniper, like the tree")[0] == "name"
     assert slots.family("i like the tree in the square")[0] == "likes"
     assert cue("additive_cue", "they got me added to the payments team") == 0.0     # the speaker moved: no value added
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("The docs site is hosted on Netlify", "shifted everything off netlify over the summer, cloudflare pages is cheaper"),
+    ("I code in Emacs", "back on sublime, emacs pinky was eating me alive"),                # an editor, not food
+])
+def test_blind_probe_changes_of_session_50_revise(first, then, tmp_path) -> None:
+    """Each was kept beside the value it changes (blind probes, session 50): "shifted everything off netlify" ended
+    nothing the entry holds, and "eating" took the editor's sentence for one about food. "sold up in derby" ended "up"."""
+    revised(first, then, tmp_path)
+    assert endings.ended("sold up in derby last spring, renting near the coast", "we live in Derby")
+    assert endings.ended("we ported the repos off circleci last month", "Our builds run on CircleCI")
+
+
+def test_dotted_names_alike_but_for_one_word_are_two_things(tmp_path) -> None:
+    """A host, resource or file named like another but for one word ("staging.acme.dev", "prod.acme.dev") is another
+    one: its reading revised the first's (blind probes, session 50). A number or an extension changed is a value moving,
+    and a call's method is no name of a thing."""
+    engine, d, _ = two("staging.acme.dev A 10.0.3.4", "$ dig +short prod.acme.dev\n10.0.9.1", tmp_path, "tool", "tool")
+    try:
+        assert d.action is Action.APPEND and len(engine.state("u").accepted) == 2
+    finally:
+        engine.close()
+    assert distinct._siblings("terraform.tfvars.staging: region = eu-west-1", "terraform.tfvars.prod: region = eu-west-2")
+    assert not distinct._siblings("vpn-eu2.corp.io is the gateway", "vpn-eu1.corp.io is the gateway")
+    assert not distinct._siblings("settings.toml holds the config", "settings.yaml holds the config")
+    assert not distinct._siblings('config.get theme -> "dark"', 'config.set theme "dark"')
+    assert not distinct._siblings('instance_class = "db.t3.large"', 'instance_class = "db.t3.medium"')
+
+
+@pytest.mark.parametrize(("first", "then", "source"), [
+    ("order B-20417 ship-to: 9 Mill Road, Leeds LS6 2AB",
+     "order B-20417: delivery address updated -> 41 Otley Road, Leeds LS16 5DH", "tool"),   # an id-led label
+    ("I take 10mg rosuvastatin", "cardiologist halved my statin after the bloods, so 5 now", "user"),   # "statin" alone
+])
+def test_a_value_moved_under_words_of_its_own_kind_revises(first, then, source, tmp_path) -> None:
+    """An order's label that ran on to "ship-to" was read as another key of the order; "statin" alone named no
+    medicine. Both changes were kept beside the value they change (blind probes, session 50)."""
+    revised(first, then, tmp_path, source)
+
+
+def test_words_read_for_what_they_name() -> None:
+    """"our cat is called Pudding" is about the cat, not "the called"; a bike commute is a cycle commute; "a 2nd"
+    contact is one more (blind probes, session 50)."""
+    assert slots.of("our cat is called Pudding").subject == "the cat"
+    from shared_core.families import member
+    assert member("bike") == member("cycling") == member("cycle")
+    assert cue("additive_cue", "put my uncle raj down as a 2nd emergency contact") == 1.0
