@@ -162,14 +162,24 @@ _LETTER = re.compile(r"[a-z]")
 
 def _named(value: str, words: set[str]) -> bool:
     """The other text mentions ``value``: as a word, a number as the tail of a longer one ("412" of 07700 900412), a
-    version's head ("3.11" of "3.11.4"), a word in its plural ("Tuesday" of "Tuesdays"), a span by its two ends or in
+    version's head ("3.11" of "3.11.4"), an id's tail ("4-alpine" of "postgres:15.4-alpine"), a word in its plural
+    ("Tuesday" of "Tuesdays"), a span by its two ends or in
     whole hours ("8-12" of "08:00-12:00")."""
     return value in words or (value.isdigit() and len(value) >= 3 and any(w.isdigit() and w.endswith(value) for w in words)) \
         or ("." in value and any(w.startswith(value + ".") for w in words)) \
+        or (not value.isdigit() and has_digit(value) and any(w.endswith(("." + value, ":" + value)) for w in words)) \
         or (len(value) > 3 and value.isalpha() and (value + "s" in words or value[-1] == "s" and value[:-1] in words)) \
         or (_SPAN.fullmatch(value) is not None
             and (all(e in words for e in value.split("-")) or value.replace(":00", "") in words)) \
         or (_HOURS.fullmatch(value) is not None and all(f"{e}:00" in words for e in value.split("-")))
+
+
+_MASKED = re.compile(r"[\w-]+(?:\.{3}|…)[\w-]+")
+"""A secret shown by its two ends ("sk_test_51HxT...9ZK"): one value, whose hidden middle tells it from another."""
+
+
+def _masked(text: str) -> set[str]:
+    return {m.lower() for m in _MASKED.findall(text)} if "…" in text or "..." in text else set()
 
 
 def value_replaced(claim: str, entry: str) -> bool:
@@ -181,7 +191,8 @@ def value_replaced(claim: str, entry: str) -> bool:
     information, never a restatement."""
     claim, entry = written_alike(claim), written_alike(entry)
     wa, wb = _words(claim), _words(entry)
-    a, b = {v for v in _values(claim) if not _named(v, wb)}, {v for v in _values(entry) if not _named(v, wa)}
+    va, vb = _values(claim) | _masked(claim), _values(entry) | _masked(entry)     # ("v20" of v20.11.1 is in both:
+    a, b = {v for v in va - vb if not _named(v, wb)}, {v for v in vb - va if not _named(v, wa)}    # no value swapped)
     return bool({v for v in a if len(v) > 1} and {v for v in b if len(v) > 1})
 
 

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 import pytest
 
-from shared_core import (Claim, MemoryEngine, calls, change, contrast, distinct, endings, kin, linking, members, polarity,
-                         records, slots)
+from shared_core import (Claim, MemoryEngine, calls, change, contrast, distinct, endings, grounding, kin, linking, members,
+                         polarity, records, slots)
 from shared_core.policy import RulePolicy
 from shared_core.schema import Action
 from shared_core.grounding import claim_features
@@ -1029,6 +1029,23 @@ def test_dotted_names_alike_but_for_one_word_are_two_things(tmp_path) -> None:
     assert not distinct._siblings("settings.toml holds the config", "settings.yaml holds the config")
     assert not distinct._siblings('config.get theme -> "dark"', 'config.set theme "dark"')
     assert not distinct._siblings('instance_class = "db.t3.large"', 'instance_class = "db.t3.medium"')
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("go version -> go1.22.3 (ci-runner)", "ci-runner:~$ go version  go1.22.3"),       # "go1" is in both: no swap
+    ("compose service api image: python:3.12.3-slim",
+     "$ docker inspect api --format '{{.Config.Image}}'  python:3.12.3-slim"),          # "3-slim" is the tag's tail
+])
+def test_a_tool_reading_the_value_again_is_a_repeat(first, then, tmp_path) -> None:
+    """A tool's reading that holds its entry's version or image again revised it (blind probes, session 50): a token in
+    both texts' values counted as swapped, and an id's tail ("3-slim") as a value the other text lacks."""
+    engine, d, first_id = two(first, then, tmp_path, source="tool", first_source="tool")
+    try:
+        assert d.action is Action.NOOP and d.target_id == first_id
+        assert [e.text for e in engine.state("u").accepted] == [first]
+    finally:
+        engine.close()
+    assert grounding.value_replaced("stripe key is sk_live_51Qa...a81Q", "stripe key is sk_live_51Qa...7QzP")   # masked
 
 
 @pytest.mark.parametrize(("first", "then", "source"), [
