@@ -47,13 +47,16 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}:\d{2})[\d:.]*Z?)?\b|"
                    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)? {_MONTH}(?:,? (\d{{4}}))?\b|"
-                   rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?\b(?:,? (\d{{4}}))?", re.I)
+                   rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?\b(?:,? (\d{{4}}))?|"
+                   rf"\b{_MONTH},? (\d{{4}})\b", re.I)
 
 
 def _date(m: re.Match[str]) -> str:
     """One spelling per calendar day: ``2024-10-12``, ``12 Oct`` and ``October 12th`` are ``oct-12`` (and the
     year, when written, beside it)."""
     g = m.groups()
+    if g[10]:
+        return f" {g[10].lower()[:3]}-{g[11]} "      # a month of a year, one value: "Nov 2026" is "November 2026"
     if g[0]:
         month, day, year = int(g[1]), int(g[2]), g[0]
         if not 1 <= month <= 12:

@@ -1066,3 +1066,11 @@ def test_words_read_for_what_they_name() -> None:
     from shared_core.families import member
     assert member("bike") == member("cycling") == member("cycle")
     assert cue("additive_cue", "put my uncle raj down as a 2nd emergency contact") == 1.0
+
+
+def test_a_month_of_a_year_is_one_value_however_written(tmp_path) -> None:
+    """"Sept 2027" and "September 2027" are one month: an assistant's recap of it was rejected as a conflict (blind
+    probes, session 50), while another month is still a change."""
+    stays("my railcard runs out Sept 2027", "Your railcard is valid until September 2027.", tmp_path, "assistant",
+          Action.NOOP)
+    assert written_alike("runs out Sept 2027") != written_alike("runs out Oct 2027")
