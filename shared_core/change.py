@@ -88,11 +88,15 @@ def replaced(claim: str, entry: str) -> bool:
     restatement in other words never does."""
     if (value := set(records.note(claim).values())) and value == set(records.note(entry).values()):
         return False                # "Model: BT Smart Hub 2" after "Router: BT Smart Hub 2": the label, not the value
+    if _same_output(claim, entry):
+        return False                # "$ node --version -> v20.11.1" after "nvm current -> v20.11.1": another call, one answer
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or moments.other_day(a, b) or _set_to(claim, b) \
             or members.other(claim, entry) or members.swapped(claim, entry) or _written(claim, entry) \
             or _other_person(claim, entry) or _aged(claim, entry) or _relocated(claim, entry) or moved_state(claim, entry) \
             or requantified(claim, entry) or nudges(claim, entry) or _switched_off(claim, entry):
+        return True
+    if _swapped_at_one(a, b):
         return True
     a, b = [w for w in a if w not in _ASIDE], [w for w in b if w not in _ASIDE]   # "still in sheffield yeah" for "Lives
     new, lost = set(a) - set(b), set(b) - set(a)                                 # in Sheffield" swaps no value
@@ -345,6 +349,25 @@ def _negated_copy(a: list[str], b: list[str]) -> bool:
 
 
 _NEGATION = frozenset("not no never isn't aren't wasn't weren't doesn't don't didn't can't won't".split())
+
+
+_ARROW = re.compile(r"\s(?:->|→|=>)\s")
+
+
+def _same_output(claim: str, entry: str) -> bool:
+    """Two calls whose outputs, after each one's last arrow, are word for word alike: the words swapped are the calls'."""
+    a, b = _ARROW.split(claim), _ARROW.split(entry)
+    return len(a) > 1 and len(b) > 1 and _WORD.findall(a[-1].lower()) == _WORD.findall(b[-1].lower()) != []
+
+
+def _swapped_at_one(a: list[str], b: list[str]) -> bool:
+    """Word for word the same but one word in one place, that word found elsewhere in the other text ("systemctl
+    is-active nginx -> failed" after "... -> active": "active" is also the command's): a swap the word sets miss."""
+    if len(a) != len(b) or len(a) < 3:
+        return False
+    diff = [(x, y) for x, y in zip(a, b) if x != y]
+    return len(diff) == 1 and _valued(set(diff[0])) and not set(diff[0]) <= slots.GENERIC \
+        and (diff[0][0] in b or diff[0][1] in a)
 
 
 def _valued(words: set[str]) -> bool:

@@ -93,14 +93,16 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+|(?:contract|su
                                rf"(?:{'|'.join(slots.RELATIONS)})\b(?!['’])|"
                                r"(?:is |has )?(?:shut|gone)(?=\s*(?:[,.;!]|$|now\b|already\b|for good\b))|"
                                r"left(?=\s*(?:[,.;!]|$|for good\b))|"
-                               r"shut for good|closed for good|closed (?:its|their) doors|got poached|can'?t make it|"
+                               r"shut for good|closed for good|(?:closed|shut) (?:its|their) doors|got poached|can'?t make it|"
                                r"(?:was|were|has been|have been|had been|got|is|are) (?:now |just |officially )?"
                                r"(?:cancell?ed|called off|scrapped|axed|terminated|discontinued)|"
                                r"(?:got|was) (?:nicked|stolen|nabbed|pinched|written off|totalled)|"
                                r"left (?:the |our |my |(?:the )?user's )?"
                                r"(?:team|company|firm|org|organi[sz]ation|business|project|squad|band|club|group)|"
                                r"(?:is |was |went |gone |has gone )?(?:off )?on (?:sabbatical|(?:mat|maternity|paternity|"
-                               r"parental|long[- ]term sick) leave))\b",
+                               r"parental) leave|mat|maternity|paternity|parental|long[- ]term sick leave)|"
+                               r"went for scrap|(?:was|got|been|were) (?:ripped|torn|taken) out|"
+                               r"(?:cancell?ed|scrapped|axed)(?=\s*(?:[,.;!]|$)))\b",
                     re.I))
 """The word before a verb that ends it: "nugget died", "the old gym closed down", "okafor retired" (the entry
 that holds Dr Okafor as the GP), "helen's on mat leave", "joon can't make it" (the person no longer holds the role),

@@ -1074,3 +1074,18 @@ def test_a_month_of_a_year_is_one_value_however_written(tmp_path) -> None:
     stays("my railcard runs out Sept 2027", "Your railcard is valid until September 2027.", tmp_path, "assistant",
           Action.NOOP)
     assert written_alike("runs out Sept 2027") != written_alike("runs out Oct 2027")
+
+
+def test_endings_and_swaps_of_session_50s_second_probe_set(tmp_path) -> None:
+    """Each of these ended or changed nothing it names (blind probes, session 50): a place that "shut its doors", a car
+    that "went for scrap", a teacher "off on paternity", a cooker "ripped out"; a state swapped for a word its command
+    also holds ("is-active ... -> active"); "a second hand fiesta" is no second value, and two calls with one answer
+    swap no value."""
+    revised("I drive a Vauxhall Corsa", "the corsa went for scrap after the MOT, got a second hand fiesta", tmp_path)
+    assert endings.ended("quiz moved to the library cafe, the red lion shut its doors last month", "quiz is at the Red Lion")
+    assert endings.ended("maya has miss jones now, mr patel went off on paternity", "Maya's teacher is Mr Patel")
+    assert endings.ended("the aga was ripped out last week, induction hob now", "the old Aga was the main cooker")
+    assert change.replaced("$ systemctl is-active redis → inactive", "systemctl is-active redis → active")
+    assert not change.replaced("$ python3 --version → 3.12.4", "pyenv version-name → 3.12.4")
+    assert cue("additive_cue", '{"action": "added", "member": {"login": "kim-o"}}', "tool") == 1.0
+    assert cue("additive_cue", "got a second hand fiesta") == 0.0
