@@ -66,7 +66,7 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
             and (kin.of_relative(claim, entry) or kin.of_relative(entry, claim)) and not kin.named_in(claim, entry):
         return True         # "my son is 5" is not about "I'm 34": the speaker and someone of theirs
     if mine.attribute == theirs.attribute and mine.attribute in change.PERSON_VALUED \
-            and (_holds(theirs, mine) or _holds(mine, theirs)):
+            and (_holds(theirs, mine) and not _gone(mine, claim) or _holds(mine, theirs) and not _gone(theirs, entry)):
         return True         # "Priya's manager is Tom" after "my manager is Priya": the manager's own manager
     if _the_apart(claim, entry):
         return True         # "the data pipeline is still on 3.10" is not "the API service runs on 3.12"
@@ -184,6 +184,13 @@ def _users(slot: slots.Slot, text: str) -> bool:
 
 _TASTES = frozenset({"likes", "dislikes", "preference", "favourite", "music"})
 """The attribute families of a taste: a claim about one is told apart by its topic (``topics``)."""
+
+
+def _gone(slot: slots.Slot, text: str) -> bool:
+    """The subject's "'s" is "has" or "is" before a participle ("ellery's retired, dr kaur has taken me on"): the
+    person held as the value has moved on, not a person whose own manager the text names."""
+    return re.search(rf"\b{re.escape(slot.subject or '')}['’]s\s+(?:just\s+|now\s+)?(?:retired|left|gone|moved|quit|"
+                     rf"resigned|stepped down|been|off|leaving|retiring)\b", text, re.I) is not None
 
 
 def _holds(owner: slots.Slot, other: slots.Slot) -> bool:

@@ -34,7 +34,7 @@ _NEGATION = Prefiltered(re.compile(
 _UPDATE_CUE = Prefiltered(re.compile(
     r"\b(?:now|no longer|anymore|moved|relocated|switched|updated?|new(?!\s+(?:guys?|girls?|grads?|hires?|starters?|joiners?|"
     r"members?|colleagues?|interns?|teammates?|recruits?|baby|babies|puppy|kitten)\b)|instead|as of|since|"
-    r"(?<!n't )(?<!not )(?<!never )(?<!nothing's )(?<!nothing has )changed|"
+    r"(?<!n't )(?<!not )(?<!never )(?<!nothing's )(?<!nothing has )changed|(?:please |pls |can you )?change (?=my |our )|"
     r"currently|recently|became|got promoted|promoted|renamed|replaced|from now on|from here on(?: out| in)?|going forward|"
     r"these days|latest|"
     r"rescheduled|postponed|upgraded|downgraded|refreshed|actually|correction|corrected|scratch that|retrained|requalified|"

@@ -1089,3 +1089,13 @@ def test_endings_and_swaps_of_session_50s_second_probe_set(tmp_path) -> None:
     assert not change.replaced("$ python3 --version → 3.12.4", "pyenv version-name → 3.12.4")
     assert cue("additive_cue", '{"action": "added", "member": {"login": "kim-o"}}', "tool") == 1.0
     assert cue("additive_cue", "got a second hand fiesta") == 0.0
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("next of kin is my dad, femi", "change my next of kin to my sister ama pls, 07700 900777"),    # "change my X to"
+    ("My PhD supervisor is Prof Lin", "lin's retired over the summer, dr osei has taken me on as supervisor"),  # "'s" is has
+])
+def test_a_change_asked_for_or_a_holder_gone_revises(first, then, tmp_path) -> None:
+    """"change my emergency contact to ..." was kept beside the contact it replaces, and "ellery's retired, dr kaur has
+    taken me on" was read as Ellery's own supervisor, another person's (blind probes, session 50)."""
+    revised(first, then, tmp_path)
