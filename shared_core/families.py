@@ -75,7 +75,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                    r"cello|piano|guitar|violin|viola|drums|flute|ukulele|saxophone|trumpet|instrument", True),
     ("activity", r"activit(?:y|ies)|hobb(?:y|ies)|classes|lessons|judo|karate|swimming|ballet|"
                  r"(?<!the )(?<!st )(?<!gp )(?<!medical )(?<!dental )(?<!vet )(?<!surgery )practice(?! manager| nurse)|"
-                 r"football|soccer|tennis|chess club|scouts|gymnastics", True),
+                 r"football|soccer|tennis|chess club|scouts|gymnastics|bouldering|climbing|(?:5|five)-a-side|futsal|"
+                 r"netball|rugby|cricket|hockey|yoga|pilates|crossfit|rowing|badminton|padel|parkrun", True),
     ("team", r"supports?|support(?:er|ing)|fan of|a \w+ fan|die-?hard", False),
     ("music", r"music|playlist|songs?|bands?|genre|techno|jazz|hip[- ]hop|rap|rock|metal|podcasts?", True),
     ("food", r"food|cuisine|eat(?:s|ing)?|dish(?:es)?|restaurants?|takeaway|thai|korean|indian|italian|mexican|"

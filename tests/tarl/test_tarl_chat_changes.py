@@ -1099,3 +1099,10 @@ def test_a_change_asked_for_or_a_holder_gone_revises(first, then, tmp_path) -> N
     """"change my emergency contact to ..." was kept beside the contact it replaces, and "ellery's retired, dr kaur has
     taken me on" was read as Ellery's own supervisor, another person's (blind probes, session 50)."""
     revised(first, then, tmp_path)
+
+
+def test_a_sport_taken_up_is_one_more_activity(tmp_path) -> None:
+    """"started bouldering at the depot on fridays" revised "i play 5-a-side on mondays" (blind probes, session 50): two
+    sports named by no word the lexicon knew, linked by their weekdays, read as the day moved."""
+    kept_beside("i do yoga on tuesdays", "started bouldering at the wall on thursdays", tmp_path)
+    assert slots.family("VW Golf, cover from day 0") is None or slots.family("VW Golf, cover from day 0")[0] != "activity"
