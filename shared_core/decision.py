@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import calls, change, chitchat, contrast, endings, grounding, linking, members, moments, pending, quantities, records
-from . import distinct, initials, kin, slots, tense, units
+from . import distinct, initials, kin, slots, states, tense, units
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered, has_digit
 from .executor import Step
@@ -311,7 +311,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                                    and bool(mine.values - theirs.values - slots.cue_words(claim.text))),   # naming them
                  values_apart=float(bool(mine.values) and bool(theirs.values) and not mine.values & theirs.values),
                  enumerated=float((mine.many or theirs.many) and change.enumerated(claim.text, best.text)),
-                 state_moved=float(change.moved_state(claim.text, best.text)), record_same=float(record is False),
+                 state_moved=float(states.moved_state(claim.text, best.text)), record_same=float(record is False),
                  said_unchanged=float(bool(change.unchanged(claim.text))), begun=float(change.begun(claim.text, best.text)),
                  requantified=float(quantities.requantified(claim.text, best.text)), moves_value=float(best.id in moved),
                  named_other=float(bool(linking.person_words(mine.subject or "")) and mine.subject != "user"),

@@ -8,7 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared_core import families, grounding, linking, slots, written
+from shared_core import families, linking, slots, tokens, written
 from shared_core.cuescan import CueScanner, Prefiltered, has_digit, needed_literals, needs_digit
 
 FRAGMENTS = ["my ", "I ", "the ", "new ", "password ", "pin", "-", "_", " ", ", ", "20mg ", "10 mg", "sertraline ",
@@ -58,7 +58,7 @@ def test_scanner_on_any_cues(cues: list[str], text: str) -> None:
 
 def test_patterns_skipped_without_a_digit_need_one() -> None:
     """The searches ``has_digit`` spares are exactly those that cannot match without a digit."""
-    for rx in (slots._ID_NOUN, slots._BARE_ID, written._CLOCK, written._PHONE, written._HTTP_STATUS, grounding._IDENT):
+    for rx in (slots._ID_NOUN, slots._BARE_ID, written._CLOCK, written._PHONE, written._HTTP_STATUS, tokens._IDENT):
         assert needs_digit(rx), rx.pattern
     assert linking._DIGITAL == set(linking.TYPES) - {"email", "weekday", "url"}
 
