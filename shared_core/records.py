@@ -13,7 +13,7 @@ import json
 import re
 from functools import lru_cache
 
-from . import slots, units
+from . import settings, slots, units
 from .cuescan import Prefiltered, has_digit
 from .index.embedders import _stem
 from .grounding import names_every_value
@@ -206,11 +206,11 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
         a, b = _leading(a, b), _leading(b, a)
     shared = {k for k in a.keys() & b.keys() if not _READ_AT.search(k)}
     if not shared:
-        return None
+        return settings.compare(_fields(claim), _fields(entry))     # a flag read behind its file's or call's label
     named = [k for k in shared if about is not None and _names(about.lower(), k)]
     if len(named) == 1:
-        return a[named[0]] != b[named[0]]
-    if any(a[k] != b[k] for k in shared):
+        return settings.said(named[0], a[named[0]]) != settings.said(named[0], b[named[0]])
+    if any(settings.said(k, a[k]) != settings.said(k, b[k]) for k in shared):
         return True
     return False if len(shared) >= (1 if noted else SAME_AT) else None
 
@@ -241,7 +241,8 @@ def other(claim: str, entry: str) -> bool:
     a, b = fields(claim), fields(entry)
     return bool(a and b) and (any(_name(a[k]) != _name(b[k]) for k in a.keys() & b.keys() if _IDENTITY.search(k))
                               or _led_apart(a, b)) \
-        or _other_labels(claim, entry) or _other_keys(claim, entry) or _unheld_key(claim, entry, b)
+        or _other_labels(claim, entry) or _other_keys(claim, entry) or _unheld_key(claim, entry, b) \
+        or settings.other(_fields(claim), _fields(entry))
 
 
 _LEADER = re.compile(r"(?:^|_)(?:no|num|number|tag|code)$|^(?:pr|mr|pull_request|card|line|patient|employee|emp|student|"
