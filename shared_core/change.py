@@ -201,12 +201,28 @@ def _written(claim: str, entry: str) -> bool:
 
 _OFF = Prefiltered(re.compile(
     r"\b(?:disabled|deactivated|unsubscribed|opted out|(?:turn|switch)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3}?off)\b", re.I))
+_SWITCH = re.compile(r"\b(?:turn|switch|flipp?)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3}?(?P<turned>on|off)\b(?![-\w]|\s+(?:the|a|my|our|to)\b)"
+                     r"|\b(?:is|are|was|'s)\s+(?:now\s+|back\s+|still\s+)?(?P<said>on|off)(?=\s*(?:$|[.,;:!)\]]|(?:in|at|for|again|now|"
+                     r"since|from|by|and|but|so|today|tonight)\b))|(?-i:\b(?P<caps>ON|OFF)\b)(?![-\w])", re.I)
+"""Where a switch stands: "turned ON", "the porch light is off", "flipped the vpn on"; not "is on tuesdays"."""
+
+
+def _position(text: str) -> tuple[str, bool] | None:
+    """Where the text's one switch stands, and whether it says so in words: a bare "ON" may label another switch."""
+    found = {(m.group("turned") or m.group("said") or m.group("caps")).lower() for m in _SWITCH.finditer(text)}
+    return (found.pop(), any(m.lastgroup != "caps" for m in _SWITCH.finditer(text))) if len(found) == 1 else None
 
 
 def _switched_off(claim: str, entry: str) -> bool:
     """The claim switches off what the entry has on ("turned off email notifications" after "I get notifications by
-    email", "unsubscribed from the guardian newsletter"): naming the entry's thing again is its news, not a repeat."""
-    return bool(_OFF.search(claim)) and not _OFF.search(entry) and bool(specific(claim) & specific(entry))
+    email", "unsubscribed from the guardian newsletter"), or the other way round ("porch light turned on by the timer"
+    after "the porch light is off"): naming the entry's thing again is its news, not a repeat."""
+    if not specific(claim) & specific(entry):
+        return False
+    if _OFF.search(claim) and not _OFF.search(entry):
+        return True
+    said, held = _position(claim), _position(entry)
+    return said is not None and held is not None and said[0] != held[0] and (said[1] or held[1])
 
 
 _UNCHANGED = Prefiltered(re.compile(r"\b(?:(?:has|have|had|is|was)n'?t changed|(?:has|have) not changed|nothing(?:'s| has)? "
