@@ -201,9 +201,11 @@ def _written(claim: str, entry: str) -> bool:
 
 _OFF = Prefiltered(re.compile(
     r"\b(?:disabled|deactivated|unsubscribed|opted out|(?:turn|switch)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3}?off)\b", re.I))
-_SWITCH = re.compile(r"\b(?:turn|switch|flipp?)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3}?(?P<turned>on|off)\b(?![-\w]|\s+(?:the|a|my|our|to)\b)"
-                     r"|\b(?:is|are|was|'s)\s+(?:now\s+|back\s+|still\s+)?(?P<said>on|off)(?=\s*(?:$|[.,;:!)\]]|(?:in|at|for|again|now|"
-                     r"since|from|by|and|but|so|today|tonight)\b))|(?-i:\b(?P<caps>ON|OFF)\b)(?![-\w])", re.I)
+_SWITCH = re.compile(r"\b(?:turn|switch|flipp?)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3}?(?P<turned>on|off)\b"
+                     r"(?![-\w]|\s+(?:the|a|my|our|to)\b)"
+                     r"|\b(?:is|are|was|'s)\s+(?:now\s+|back\s+|still\s+)?(?P<said>on|off)(?=\s*(?:$|[.,;:!)\]]|"
+                     r"(?:in|at|for|again|now|since|from|by|and|but|so|today|tonight)\b))"
+                     r"|(?-i:\b(?P<caps>ON|OFF)\b)(?![-\w])", re.I)
 """Where a switch stands: "turned ON", "the porch light is off", "flipped the vpn on"; not "is on tuesdays"."""
 
 
