@@ -124,7 +124,11 @@ def cue_words(text: str) -> frozenset[str]:
 
 
 def _words(text: str) -> list[str]:
-    return [w.strip(".,!?;:'\"()[]{}").lower().removesuffix("'s") for w in text.split()]
+    return [w.strip(".,!?;:'\"()[]{}").lower().removesuffix("'s") for w in _PACKED.sub(" ", text).split()]
+
+
+_PACKED = re.compile(r'(?<=")[:,](?=\S)|,(?=")')
+"""Where JSON written without spaces (``{"repo":"acme/web","visibility":"public"}``) parts its words."""
 
 
 def _subject(text: str) -> tuple[str | None, str]:
