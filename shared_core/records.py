@@ -13,7 +13,7 @@ import json
 import re
 from functools import lru_cache
 
-from . import settings, slots, units
+from . import settings, slots, spoken, units
 from .cuescan import Prefiltered, has_digit
 from .index.embedders import _stem
 from .grounding import names_every_value
@@ -236,11 +236,11 @@ def created(text: str) -> bool:
 
 def other(claim: str, entry: str) -> bool:
     """Two records of different things: a field naming the thing (``_IDENTITY``) that both hold differs
-    ("host": "pg-replica" is not the record of "host": "pg-main", whatever else they share); or two notes whose
-    labels name two keys of one kind (``_other_labels``)."""
+    ("host": "pg-replica" is not the record of "host": "pg-main", whatever else they share), or that a sentence names
+    ("repo acme/api", ``spoken``); two notes whose labels name two keys of one kind (``_other_labels``); two settings."""
     a, b = fields(claim), fields(entry)
     return bool(a and b) and (any(_name(a[k]) != _name(b[k]) for k in a.keys() & b.keys() if _IDENTITY.search(k))
-                              or _led_apart(a, b)) \
+                              or _led_apart(a, b)) or spoken.apart(claim, entry, a, b, _IDENTITY) \
         or _other_labels(claim, entry) or _other_keys(claim, entry) or _unheld_key(claim, entry, b) \
         or settings.other(_fields(claim), _fields(entry))
 
