@@ -26,7 +26,7 @@ from .index.embedders import _stem
 from .linking import COMMON, PairModel, lower_words, specific, values
 from .endings import ends
 from .quantities import nudges, requantified
-from .states import held_state, moved_state
+from .states import held_state, moved_state, switched
 
 WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "change.json"
 
@@ -95,7 +95,7 @@ def replaced(claim: str, entry: str) -> bool:
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or moments.other_day(a, b) or _set_to(claim, b) \
             or members.other(claim, entry) or members.swapped(claim, entry) or _written(claim, entry) \
             or _other_person(claim, entry) or _aged(claim, entry) or _relocated(claim, entry) or moved_state(claim, entry) \
-            or requantified(claim, entry) or nudges(claim, entry) or _switched_off(claim, entry):
+            or requantified(claim, entry) or nudges(claim, entry) or switched(claim, entry):
         return True
     if _swapped_at_one(a, b):
         return True
@@ -197,34 +197,6 @@ def _written(claim: str, entry: str) -> bool:
     values = [v.strip(" '\"").lower() for v in re.split(r",", m.group("args"))]
     values = [v.split("=", 1)[-1].strip(" '\"") for v in values]
     return any(v and v not in held for v in values)
-
-
-_OFF = Prefiltered(re.compile(
-    r"\b(?:disabled|deactivated|unsubscribed|opted out|(?:turn|switch)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3}?off)\b", re.I))
-_SWITCH = re.compile(r"\b(?:turn|switch|flipp?)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3}?(?P<turned>on|off)\b"
-                     r"(?![-\w]|\s+(?:the|a|my|our|to)\b)"
-                     r"|\b(?:is|are|was|'s)\s+(?:now\s+|back\s+|still\s+)?(?P<said>on|off)(?=\s*(?:$|[.,;:!)\]]|"
-                     r"(?:in|at|for|again|now|since|from|by|and|but|so|today|tonight)\b))"
-                     r"|(?-i:\b(?P<caps>ON|OFF)\b)(?![-\w])", re.I)
-"""Where a switch stands: "turned ON", "the porch light is off", "flipped the vpn on"; not "is on tuesdays"."""
-
-
-def _position(text: str) -> tuple[str, bool] | None:
-    """Where the text's one switch stands, and whether it says so in words: a bare "ON" may label another switch."""
-    found = {(m.group("turned") or m.group("said") or m.group("caps")).lower() for m in _SWITCH.finditer(text)}
-    return (found.pop(), any(m.lastgroup != "caps" for m in _SWITCH.finditer(text))) if len(found) == 1 else None
-
-
-def _switched_off(claim: str, entry: str) -> bool:
-    """The claim switches off what the entry has on ("turned off email notifications" after "I get notifications by
-    email", "unsubscribed from the guardian newsletter"), or the other way round ("porch light turned on by the timer"
-    after "the porch light is off"): naming the entry's thing again is its news, not a repeat."""
-    if not specific(claim) & specific(entry):
-        return False
-    if _OFF.search(claim) and not _OFF.search(entry):
-        return True
-    said, held = _position(claim), _position(entry)
-    return said is not None and held is not None and said[0] != held[0] and (said[1] or held[1])
 
 
 _UNCHANGED = Prefiltered(re.compile(r"\b(?:(?:has|have|had|is|was)n'?t changed|(?:has|have) not changed|nothing(?:'s| has)? "

@@ -1,5 +1,6 @@
 """Record states: the closed class of states a record moves through (an order, a ticket, an invoice, a device, a
-deploy), and ``moved_state``, whether a claim names another state than the one its entry records.
+deploy), and ``moved_state``, whether a claim names another state than the one its entry records; and where a switch
+stands (``switched``: on or off), the simplest state of all.
 
 Why its own module: a record's state moves however the two texts are worded ("3 heartbeats missed -> status offline"
 after "status": "online"), so it is read from this class, not from a swapped word; ``change`` reads it as hard
@@ -13,6 +14,7 @@ from functools import lru_cache
 
 from . import slots
 from .cuescan import Prefiltered
+from .linking import specific
 from .tokens import identifiers
 
 
@@ -62,3 +64,31 @@ def moved_state(claim: str, entry: str) -> bool:
                                   else frozenset())   # "Ticket SUP-1 is open", "Order 4471 is in transit"
     said = _states(claim) if held else frozenset()
     return bool(said) and not said & held
+
+
+_OFF = Prefiltered(re.compile(
+    r"\b(?:disabled|deactivated|unsubscribed|opted out|(?:turn|switch)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3}?off)\b", re.I))
+_SWITCH = re.compile(r"\b(?:turn|switch|flipp?)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3}?(?P<turned>on|off)\b"
+                     r"(?![-\w]|\s+(?:the|a|my|our|to)\b)"
+                     r"|\b(?:is|are|was|'s)\s+(?:now\s+|back\s+|still\s+)?(?P<said>on|off)(?=\s*(?:$|[.,;:!)\]]|"
+                     r"(?:in|at|for|again|now|since|from|by|and|but|so|today|tonight)\b))"
+                     r"|(?-i:\b(?P<caps>ON|OFF)\b)(?![-\w])", re.I)
+"""Where a switch stands: "turned ON", "the porch light is off", "flipped the vpn on"; not "is on tuesdays"."""
+
+
+def _position(text: str) -> tuple[str, bool] | None:
+    """Where the text's one switch stands, and whether it says so in words: a bare "ON" may label another switch."""
+    found = {(m.group("turned") or m.group("said") or m.group("caps")).lower() for m in _SWITCH.finditer(text)}
+    return (found.pop(), any(m.lastgroup != "caps" for m in _SWITCH.finditer(text))) if len(found) == 1 else None
+
+
+def switched(claim: str, entry: str) -> bool:
+    """The claim switches off what the entry has on ("turned off email notifications" after "I get notifications by
+    email", "unsubscribed from the guardian newsletter"), or the other way round ("porch light turned on by the timer"
+    after "the porch light is off"): naming the entry's thing again is its news, not a repeat."""
+    if not specific(claim) & specific(entry):
+        return False
+    if _OFF.search(claim) and not _OFF.search(entry):
+        return True
+    said, held = _position(claim), _position(entry)
+    return said is not None and held is not None and said[0] != held[0] and (said[1] or held[1])

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from shared_core import Claim, MemoryEngine, change
+from shared_core import Claim, MemoryEngine, states
 from shared_core.schema import Action
 
 T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
@@ -35,4 +35,4 @@ def test_a_switch_turned_the_other_way_is_a_change(first, then, source, tmp_path
     ("bins go out on tuesdays", "bins are off the schedule now", False),
 ])
 def test_where_a_switch_stands(claim, entry, switched) -> None:
-    assert change._switched_off(claim, entry) is switched
+    assert states.switched(claim, entry) is switched
