@@ -46,6 +46,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
             r"(?:i'?m|i am|she's|he's|she is|he is|(?:the )?user is|they are|they're|(?-i:[A-Z][a-z]+) is|^is|^'s) "
             r"\d{1,3}(?= *(?:now|today|already)? *[.!]*$)",
      False),
+    ("emergency_contact", r"emergency contacts?|in case of emergency|ice contact|next of kin", False),   # before relatives
     ("kids", r"kids?|children|child|sons|daughters|bab(?:y|ies)|little ones|newborn|twins|pregnan\w*|expecting", False),
     ("friend", r"best (?:mate|friend)|mates?|friends?|bff|buddy", True),
     ("pronouns", r"pronouns?|she/her|he/him|they/them|she/they|he/they", False),
