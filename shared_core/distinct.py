@@ -49,7 +49,7 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
         return False
     claim, entry = untagged(claim), untagged(entry)     # "[vet] Mochi (cat) weight": the log's tag names no thing
     if calls.other(claim, entry) or calls.adds_another(claim, entry) or records.other(claim, entry) \
-            or _named_apart(claim, entry) or _siblings(claim, entry) \
+            or _named_apart(claim, entry) or _siblings(claim, entry) or _asked_apart(claim, entry) \
             or records.created(claim) or contrast.apart(claim, entry) or (
             tense.reported(claim) and tense.reported(entry) and not linking.restated(claim, entry)):
         return True
@@ -137,7 +137,8 @@ not a call ("calendar.get(...)") nor an email address's."""
 _DIGITS = re.compile(r"\d+")
 _VERSION = re.compile(r"v?\d[\w-]*", re.I)
 _METHODS = frozenset("get set update read write list create delete remove add cancel complete transfer put post patch "
-                     "fetch show view search query rotate sync run send start stop open close".split())
+                     "fetch show view search query rotate sync run send start stop open close status refresh reload describe "
+                     "info check inspect current ping health stats poll lookup".split())
 """The verb of a tool's call said without its brackets ("settings.get theme"): another call on one thing."""
 _EXTENSIONS = frozenset("yaml yml toml json ini cfg conf txt md py js ts csv env lock xml html log".split())
 
@@ -167,6 +168,31 @@ def _siblings(claim: str, entry: str) -> bool:
     p, q = apart[0]
     return not any(_VERSION.fullmatch(w) or w in _EXTENSIONS or w in _METHODS for w in (p, q)) \
         and _DIGITS.sub("", p) != _DIGITS.sub("", q)       # "vpn-eu1" and "vpn-eu2": one host renumbered
+
+
+_ASKED = re.compile(r"^(.*?)\s*(?:->|→|=>)\s*\S", re.S)
+_WRITES = re.compile(r"\b(?:set|update|put|patch|post|change|move|assign|transfer|create|add|enable|disable|edit|write|rename|"
+                     r"install|remove|delete)", re.I)
+_PART = re.compile(r"[./:_-]+")
+
+
+def _asked_apart(claim: str, entry: str) -> bool:
+    """Two readings whose questions differ in one worded part ("dig api.kestrel.io" and "dig cdn.kestrel.io", "vault kv
+    get secret/staging/stripe" and ".../prod/stripe", '--schedule "Backend Primary"' and '"Backend Secondary"'): two
+    things read, each with its own answer. A write's argument is a value it sets ("set_mode eco"), not read here; a
+    number, a version or a file's extension apart is a value moving."""
+    a, b = _ASKED.match(claim), _ASKED.match(entry)
+    if a is None or b is None or _WRITES.search(a.group(1)) or _WRITES.search(b.group(1)):
+        return False
+    x, y = a.group(1).split(), b.group(1).split()
+    apart = [(p, q) for p, q in zip(x, y) if p != q]
+    if len(x) != len(y) or len(apart) != 1:
+        return False
+    p, q = (w.strip("\"'(),[]{}").lower() for w in apart[0])
+    xs, ys = _PART.split(p), _PART.split(q)
+    parts = [(s, t) for s, t in zip(xs, ys) if s != t]
+    return len(xs) == len(ys) and len(parts) == 1 and all(w.isalpha() and w not in _EXTENSIONS and w not in _METHODS
+                                                         for w in parts[0])
 
 
 def _one_value(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:
