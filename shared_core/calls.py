@@ -116,3 +116,16 @@ def _added(claim: str) -> tuple[str, ...]:
     named = [w.lower().split("@")[0] for w in _NAMED.findall(claim) if _ID_SHAPED.search(w) and not _ADDING.search(w)]
     return tuple(w.lstrip("#@$-") for w in named if len(w.lstrip("#@$-")) >= 3
                  and (not w.replace(".", "").isdigit() or _ADDRESS.fullmatch(w)))     # an address, no count or version
+
+
+_OUTPUT_LINES = re.compile(r"\n+|\s{2,}")
+
+
+@lru_cache(maxsize=65536)
+def listed(text: str) -> frozenset[str]:
+    """The lines a shell command's output lists ("$ gh api .../collaborators" then "aoifeb", "dkeane"; lines or
+    columns two spaces apart), two or more, lower-cased without a trailing dot; none for any other text."""
+    if not text.lstrip().startswith("$"):
+        return frozenset()
+    lines = {line.strip().rstrip(".").lower() for line in _OUTPUT_LINES.split(text.strip())[1:]} - {""}
+    return frozenset(lines) if len(lines) >= 2 else frozenset()

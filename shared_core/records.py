@@ -13,7 +13,7 @@ import json
 import re
 from functools import lru_cache
 
-from . import settings, slots, spoken, units
+from . import calls, settings, slots, spoken, units
 from .cuescan import Prefiltered, has_digit
 from .index.embedders import _stem
 from .grounding import names_every_value
@@ -370,6 +370,8 @@ def grown(claim: str, entry: str) -> bool:
     b = items(entry)
     if b:
         return b < items(claim)
+    if (lines := calls.listed(claim)) and (tail := _LIST_TAIL.search(entry.strip())):
+        return tail.group(1).strip().rstrip(".").lower() in lines     # a command's output lines, the one held among them
     b = _json_items(entry)
     return bool(b) and b < _json_items(claim)
 
