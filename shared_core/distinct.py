@@ -176,11 +176,17 @@ _WRITES = re.compile(r"\b(?:set|update|put|patch|post|change|move|assign|transfe
 _PART = re.compile(r"[./:_-]+")
 
 
+def _arrowed(text: str) -> bool:
+    return "->" in text or "→" in text or "=>" in text
+
+
 def _asked_apart(claim: str, entry: str) -> bool:
     """Two readings whose questions differ in one worded part ("dig api.kestrel.io" and "dig cdn.kestrel.io", "vault kv
     get secret/staging/stripe" and ".../prod/stripe", '--schedule "Backend Primary"' and '"Backend Secondary"'): two
     things read, each with its own answer. A write's argument is a value it sets ("set_mode eco"), not read here; a
     number, a version or a file's extension apart is a value moving."""
+    if not (_arrowed(claim) and _arrowed(entry)):
+        return False            # (most texts: no question and answer to compare)
     a, b = _ASKED.match(claim), _ASKED.match(entry)
     if a is None or b is None or _WRITES.search(a.group(1)) or _WRITES.search(b.group(1)):
         return False

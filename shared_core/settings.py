@@ -48,8 +48,10 @@ def settings(fields: dict[str, str]) -> dict[str, str]:
 def other(a: dict[str, str], b: dict[str, str]) -> bool:
     """Two texts that each state one setting, of two keys ("log_level: info", "max_connections: 200"): two settings,
     neither a change of the other."""
+    if len(a) != 1 or len(b) != 1:
+        return False
     sa, sb = settings(a), settings(b)
-    return len(a) == len(b) == len(sa) == len(sb) == 1 and sa.keys() != sb.keys()
+    return len(sa) == len(sb) == 1 and sa.keys() != sb.keys()
 
 
 def compare(a: dict[str, str], b: dict[str, str]) -> bool | None:

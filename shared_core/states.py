@@ -76,6 +76,7 @@ _SWITCH = re.compile(r"\b(?:turn|switch|flipp?)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3
 """Where a switch stands: "turned ON", "the porch light is off", "flipped the vpn on"; not "is on tuesdays"."""
 
 
+@lru_cache(maxsize=65536)
 def _position(text: str) -> tuple[str, bool] | None:
     """Where the text's one switch stands, and whether it says so in words: a bare "ON" may label another switch."""
     found = {(m.group("turned") or m.group("said") or m.group("caps")).lower() for m in _SWITCH.finditer(text)}
