@@ -234,3 +234,22 @@ def mixed_stream() -> list[tuple[str, str]]:
                 (f"Ticket ZX-44{i:02d} is open", "tool"), ("lol ok", "user"),
                 (f"I think I might start learning {['piano', 'Greek', 'chess', 'tennis'][k % 4]}", "user")]
     return out
+
+
+@pytest.fixture
+def kept_beside(tmp_path):
+    """Writes ``first`` then ``then`` (a tool's, unless said) on a real store and asserts the second was kept beside
+    the first: appended, the first still Accepted (another thing, or one more value, never its replacement)."""
+    from datetime import datetime, timedelta, timezone
+
+    from shared_core import Claim, MemoryEngine
+    from shared_core.schema import Action, Ledger
+
+    def check(first: str, then: str, source: str = "tool") -> None:
+        t0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
+        engine = MemoryEngine.open(tmp_path / "kept")
+        first_id = engine.write(Claim(text=first, namespace="ops", source=source, observed_at=t0)).entry_id
+        d = engine.write(Claim(text=then, namespace="ops", source=source, observed_at=t0 + timedelta(days=1)))
+        assert d.action is Action.APPEND, d.rationale
+        assert engine.get(first_id).ledger is Ledger.ACCEPTED
+    return check

@@ -5,26 +5,17 @@ default policy on a real SQLite store, in wordings the corpus and the probe sets
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 import pytest
 
-from shared_core import Claim, MemoryEngine, distinct
-from shared_core.schema import Action, Ledger
-
-T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
+from shared_core import distinct
 
 
 @pytest.mark.parametrize(("first", "then"), [
     ("op read op://infra/staging-db/password -> ****a1x", "op read op://infra/prod-db/password -> ****q7z"),
     ('opsgenie oncall --schedule "Web Primary" -> lena.h', 'opsgenie oncall --schedule "Web Backup" -> omar.b'),
 ])
-def test_two_questions_apart_in_one_word_read_two_things(first, then, tmp_path) -> None:
-    engine = MemoryEngine.open(tmp_path / "store")
-    first_id = engine.write(Claim(text=first, namespace="ops", source="tool", observed_at=T0)).entry_id
-    d = engine.write(Claim(text=then, namespace="ops", source="tool", observed_at=T0 + timedelta(days=1)))
-    assert d.action is Action.APPEND
-    assert engine.get(first_id).ledger is Ledger.ACCEPTED
+def test_two_questions_apart_in_one_word_read_two_things(first, then, kept_beside) -> None:
+    kept_beside(first, then)
 
 
 @pytest.mark.parametrize(("claim", "entry"), [

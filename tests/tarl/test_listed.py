@@ -4,26 +4,17 @@ on a real SQLite store, in wordings the corpus and the probe sets do not use."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 import pytest
 
-from shared_core import Claim, MemoryEngine, calls, records
-from shared_core.schema import Action, Ledger
-
-T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
+from shared_core import calls, records
 
 
 @pytest.mark.parametrize(("first", "then"), [
     ("quarry-web deploy keys: ci-runner", "$ gh repo deploy-key list quarry/quarry-web\nci-runner\nstaging-sync"),
     ("plinth.dev NS: ns1.dnsimple.com", "$ dig NS plinth.dev +short\nns1.dnsimple.com.\nns2.dnsimple.com."),
 ])
-def test_an_output_listing_the_held_value_and_more_is_kept(first, then, tmp_path) -> None:
-    engine = MemoryEngine.open(tmp_path / "store")
-    first_id = engine.write(Claim(text=first, namespace="ops", source="tool", observed_at=T0)).entry_id
-    d = engine.write(Claim(text=then, namespace="ops", source="tool", observed_at=T0 + timedelta(days=1)))
-    assert d.action is Action.APPEND
-    assert engine.get(first_id).ledger is Ledger.ACCEPTED
+def test_an_output_listing_the_held_value_and_more_is_kept(first, then, kept_beside) -> None:
+    kept_beside(first, then)
 
 
 def test_output_lines() -> None:

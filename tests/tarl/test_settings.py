@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import pytest
 
 from shared_core import Claim, MemoryEngine, records, settings
-from shared_core.schema import Action, Ledger
+from shared_core.schema import Action
 
 T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
 
@@ -29,10 +29,8 @@ def two(first: str, then: str, tmp_path):
     ("staging.env: SMTP_HOST=mail.internal", "staging.env: SENTRY_DSN=https://abc@o1.ingest.example/7"),
     ("poetry show: httpx==0.27.0", "poetry show: pydantic==2.8.2"),
 ])
-def test_two_settings_of_one_file_are_two_things(first, then, tmp_path) -> None:
-    engine, d, first_id = two(first, then, tmp_path)
-    assert d.action is Action.APPEND
-    assert engine.get(first_id).ledger is Ledger.ACCEPTED      # the first setting is still current
+def test_two_settings_of_one_file_are_two_things(first, then, kept_beside) -> None:
+    kept_beside(first, then)
 
 
 def test_a_flag_flipped_behind_another_label_is_a_change_not_a_repeat(tmp_path) -> None:
