@@ -253,12 +253,12 @@ def _other_person(claim: str, entry: str) -> bool:
     if fc is None or fe is None or fc[0] != fe[0] or fc[0] not in PERSON_VALUED:
         return False
     held = lower_words(entry)
-    put = {m.group(1).lower() for m in _PUT_AS.finditer(claim)} - STOP - COMMON     # "put marta down as my ...", "@sam",
-    put |= {(m.group(1) or m.group(2)).lower() for m in _HANDLE.finditer(claim)}     # {"primary": "sam"}: named for it
+    named = {m.group(1).lower() for m in _PUT_AS.finditer(claim)} - STOP - COMMON   # "put marta down as my ...", "@sam",
+    named |= {(m.group(1) or m.group(2)).lower() for m in _HANDLE.finditer(claim)}   # {"primary": "sam"}: named for it
     first = claim.split()[0].strip(".,!?;:'\"()") if claim.split() else ""
     lead = {first.lower().removesuffix("'s")} if first[:1].isupper() and first.lower() not in COMMON | STOP else set()
     noted = {w for v in records.note(claim).values() for w in v.split() if w not in STOP}   # "on call: jess"
-    names = put or ({n.removesuffix("'s") for n in entities(claim)} | lead | noted) - {fc[2].group(0).lower()}
+    names = named or ({n.removesuffix("'s") for n in entities(claim)} | lead | noted) - {fc[2].group(0).lower()}
     return bool(names) and not any(n in held or _stem(n) in held for n in names)
 
 

@@ -95,7 +95,6 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+|(?:contract|su
                                r"left(?=\s*(?:[,.;!]|$|for good\b))|"
                                r"shut for good|closed for good|(?:closed|shut) (?:its|their) doors|got poached|can'?t make it|"
                                r"got (?:too|way too|far too|a bit) (?:pricey|expensive|dear|far|unreliable)|"
-                               r"(?:cancell?ed|scrapped|axed)(?=\s*(?:[,.;!]|$))|"
                                r"(?:was|were|has been|have been|had been|got|is|are) (?:now |just |officially )?"
                                r"(?:cancell?ed|called off|scrapped|axed|terminated|discontinued)|"
                                r"(?:got|was) (?:nicked|stolen|nabbed|pinched|written off|totalled)|"

@@ -40,8 +40,9 @@ def apart(claim: str, entry: str, a: dict[str, str], b: dict[str, str], identity
     ``identity`` names ("repo acme/api" and ``"repo": "acme/web"``): two things."""
     if bool(a) == bool(b):
         return False
-    said, record = (fields_said(entry, a), a) if a else (fields_said(claim, b), b)
-    return any(said[k] != record[k] and _ID_SHAPED.search(said[k]) for k in said if identity.search(k))
+    record = {k: v for k, v in (a or b).items() if identity.search(k)}
+    said = fields_said(entry if a else claim, record)
+    return any(said[k] != record[k] and _ID_SHAPED.search(said[k]) for k in said)
 
 
 _ID_SHAPED = re.compile(r"\d|\w[/._#@-]\w")

@@ -79,8 +79,9 @@ _SWITCH = re.compile(r"\b(?:turn|switch|flipp?)(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,3
 @lru_cache(maxsize=65536)
 def _position(text: str) -> tuple[str, bool] | None:
     """Where the text's one switch stands, and whether it says so in words: a bare "ON" may label another switch."""
-    found = {(m.group("turned") or m.group("said") or m.group("caps")).lower() for m in _SWITCH.finditer(text)}
-    return (found.pop(), any(m.lastgroup != "caps" for m in _SWITCH.finditer(text))) if len(found) == 1 else None
+    said = [(m.group("turned") or m.group("said") or m.group("caps"), m.lastgroup != "caps") for m in _SWITCH.finditer(text)]
+    found = {word.lower() for word, _ in said}
+    return (found.pop(), any(worded for _, worded in said)) if len(found) == 1 else None
 
 
 def switched(claim: str, entry: str) -> bool:
