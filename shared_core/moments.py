@@ -24,7 +24,7 @@ _MOMENT = Prefiltered(re.compile(
 _MOVED = Prefiltered(re.compile(
     r"\b(?:moved?|moving|push(?:ed|ing)? (?:it|me|us|him|her|them|the|back|forward|to)|brought forward|bring forward|"
     r"rebook(?:ed)?|re-?schedul\w+|retimed|delayed|postponed|amended|shifted|slipped|slips|bumped|changed|it'?s (?:now |the )|"
-    r"now|instead|new (?:date|time|slot))\b", re.I))
+    r"now|instead|new (?:date|time|slot)|this (?:term|semester|season)|from now on|going forward)\b", re.I))
 """A word that moves when something happens."""
 _SAME = re.compile(r"\b(?:still|same (?:day|date)|as planned|unchanged|confirmed for)\b", re.I)
 
