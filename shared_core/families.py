@@ -95,7 +95,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                  r"(?<!for a )(?<!for my )(?<!for his )(?<!for her )(?<!for the )(?<!for their )new job|"
                  r"(?:start(?:ed|ing|s)?|began) at (?-i:[A-Z])[\w&-]*+(?! (?:High|Primary|Academy|School|College|Uni|University|"
                  r"Nursery|Kindergarten|Elementary|Middle|Prep|Montessori|Grammar|Sixth Form)\b)|"
-                 r"took the \w+ job|job offer|quit|laid off|redundan\w+", False),
+                 r"took the \w+ job|job offer|quit|laid off|redundan\w+|first (?:week|day|month) at", False),
     ("bank", r"bank(?:s|ing)? with|main bank|current account|(?:salary|wages|pay) (?:goes |is |gets |lands |going )?(?:paid )?(?:in(?:to)?|to)\b|barclays|hsbc|lloyds|natwest|"
              r"santander|starling|halifax|nationwide|first direct|wells fargo|bank of america|capital one|n26|monzo|revolut", False),
     ("size", r"(?:shoe|dress|ring|clothes|jeans|shirt|trouser|waist|bra) size|size \d+|(?:i'?m|am) an? \d+(?:\.5)? in", False),
@@ -126,7 +126,10 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                 r"separated|widowed|relationship", False),
     ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),
     ("device", r"iphone(?: \d+)?|pixel \d\w*|galaxy s\d+|android phone|macbook|thinkpad|chromebook|ipad|laptop", False),
-    ("phone", r"phone|mobile(?! (?:team|app|apps|dev\w*|games?|site|version|data))|cell|cell number|landline|home line|phone number|carrier|new number", False),
+    ("phone_plan", r"port(?:ed|ing)? (?:(?:my|our|his|her|the) )?(?:number|no)|(?:phone|mobile|cell)(?:['’]s| is) with|sim[- ]only|sim card|pay[- ]as[- ]you[- ]go|payg|"
+                   r"(?:phone|mobile|cell) (?:contract|plan|provider|network|tariff|deal|carrier)|(?:network|mobile) provider|carrier",
+     False),    # who carries the line, not its number: porting keeps the number
+    ("phone", r"phone|mobile(?! (?:team|app|apps|dev\w*|games?|site|version|data))|cell|cell number|landline|home line|phone number|new number", False),
     ("email", r"e-?mail", False),
     ("address", r"address|street|postcode|zip code|ships?[- ]to|deliver(?:ed|y)? to", False),
     ("dentist", r"dentists?|orthodontists?|dental", False),
@@ -172,6 +175,7 @@ VALUES: dict[str, str] = {
     "colour": r"red|green|blue|purple|pink|orange|yellow|black|white|grey|gray|teal|turquoise|lilac|violet|"
               r"maroon|beige|burgundy|magenta|navy|brown",
     "partner": r"single|married|engaged|divorced|separated|widowed|dating",
+    "pronouns": r"she/her|he/him|they/them|she/they|he/they|xe/xem|ze/zir",
     "commute": r"bus|train|tube|metro|tram|cycl(?:e|es|ing)|bike|biking|drive|drives|driving|walk|walks|walking",
 }
 

@@ -1,0 +1,28 @@
+"""Changes the lexicon names without a change word: pronouns are a closed class ("she/they" in place of "he/him" is
+another value, however it is worded), and a first week or day at a company is a new employer. Through the engine's
+default policy on a real SQLite store, in wordings the corpus and the probe sets do not use."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from shared_core import Claim, MemoryEngine
+from shared_core.schema import Action
+
+T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(("first", "then", "action"), [
+    ("I use he/him pronouns", "it's she/they for me these days", Action.REVISE),
+    ("my pronouns are he/him", "she/they from today please", Action.REVISE),
+    ("I use he/him pronouns", "he/him, no change", Action.NOOP),
+    ("I work for Deliveroo", "first day at monzo tomorrow, wish me luck", Action.REVISE),
+])
+def test_a_value_the_lexicon_names(first, then, action, tmp_path) -> None:
+    engine = MemoryEngine.open(tmp_path / "store")
+    first_id = engine.write(Claim(text=first, namespace="me", source="user", observed_at=T0)).entry_id
+    d = engine.write(Claim(text=then, namespace="me", source="user", observed_at=T0 + timedelta(days=1)))
+    assert d.action is action
+    assert d.target_id == first_id
