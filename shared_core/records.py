@@ -114,8 +114,11 @@ _MOVED = re.compile(r"→|->\s*\S+\s*$|^[-+]|\b(?:changed?s?|amended|rescheduled
                     r"previous(?:ly)?|was|(?-i:POST|PUT|PATCH|DELETE))\b", re.I | re.M)
 """A record that reports a move ("status changed: open -> resolved", a diff's "+" line, "todo.complete(18)", a request
 that writes), not a state."""
-_CALL = re.compile(r"^\S+\(.*?\)\s*->", re.S)
-_OUTPUT = re.compile(r"^\s*[${\[]")
+_CALL = re.compile(r"^\S+\(.*?\)\s*->|^\s*(?:[\w.@~:/-]+\s*)?[$>]\s+[^\n]*?\s(?:->|→)", re.S)
+"""A call and the arrow to what it returned: ``get_user(42) ->``, or a shell's ``ci-2 $ nvm current ->`` (the arrow is
+the output's, no move)."""
+_OUTPUT = re.compile(r"^\s*(?:[${\[]|[\w.@~:-]+\s*[$>#]\s)")
+"""A record, or a shell's or client's prompt ("psql> SHOW ...", "web-2 $ uptime"): output, read for what it holds."""
 
 
 def confirms(claim: str, entry: str, keys: frozenset[str], people: frozenset[str] = frozenset(),
