@@ -38,7 +38,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("sleep", r"bedtime|bed by|go to bed|goes to bed|asleep|sleeps?|wake up|wakes up|woke up|gets? up at|"
               r"up at \d{1,2}(?:[:.]\d\d)?(?: ?[ap]m)?|morning person|night owl", False),
     ("timezone", r"time ?zone|(?:utc|gmt|cet|cest|est|edt|pst|pdt|eastern|pacific|central|mountain|london|"
-                 r"\w+ standard) time|utc[+-]\d+|"
+                 r"\w+ standard) time|utc[+-]\d+|on (?-i:[A-Z])\w+ time\b|"
                  r"(?<!\d )(?<!am )(?<!pm )"          # a zone's code said alone, not a timestamp's ("07:41 UTC")
                  r"(?-i:UTC|GMT|BST|CET|CEST|EET|EEST|EST|EDT|CST|CDT|MST|MDT|PST|PDT|JST|AEST|AEDT|NZST|SGT|HKT)", False),
     ("theme", r"dark mode|light mode|theme|dark theme|light theme|colou?r ?theme|solarized", False),
@@ -104,7 +104,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                r"campus|studies at|teach(?:es)? at|enrolled|primary|"
                r"secondary|high school|nursery|kindergarten|daycare|year \d+|grade \d+", False),
     ("commute", r"commut(?:e|es|ed|ing)|drives? to work|cycles? to work|bikes? to work|"
-                r"takes? the (?:bus|train|tube|metro|tram) to work|walks? to work|drive|cycles|cycling", False),
+                r"takes? the (?:bus|train|tube|metro|tram) to work|walks? to work|drive|cycles|cycling|"
+                r"(?:biking|cycling|driving|walking) in(?! \w+ (?:park|woods|hills|forest|mountains))\b", False),
     ("shift", r"shifts?|works? (?:nights|days|weekends)|rota|(?:on|onto|to|doing|working) (?:nights|days|lates|earlies)", False),
     ("hours", r"full[- ]time|part[- ]time|(?:\d|four|three)[- ]day week|compressed hours|zero[- ]hours", False),
     ("temperature_unit", r"celsius|fahrenheit|centigrade", False),

@@ -38,8 +38,8 @@ _TALK = frozenset(_stem(w) for w in "dose dosage amount upped bumped raised incr
 no other thing than the entry's."""
 _MOVED_TO = re.compile(r"\b(?:up|down|upped|upping|bumped|bumping|raised|raising|increased|increasing|lowered|lowering|reduced|"
                        r"reducing|cut|cutting|dropped|dropping|changed|changing|switched|switching|moved|moving)\b"
-                       rf"[^.;,\d]{{0,30}}?\bto\s+(\d+(?:\.\d+)?)(?!\s?(?:{_UNIT_WORDS}|am|pm)\b|[\d:./-])", re.I)
-"""A number a quantity moved to, its unit left unsaid ("the gp bumped the sertraline up to 100")."""
+                       rf"[^.;,\d]{{0,30}}?\bto\s+(?:an?\s+)?(\d+(?:\.\d+)?)(?!\s?(?:{_UNIT_WORDS}|am|pm)\b|[\d:./-])", re.I)
+"""A number a quantity moved to, its unit left unsaid ("the gp bumped the sertraline up to 100", "gone up to a 12")."""
 
 
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thurs|fri|sat|sun"
