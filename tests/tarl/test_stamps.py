@@ -1,0 +1,36 @@
+"""A record dated before the fact memory holds is older validity, and loses: "settings_export_2024-06-15.json:
+retention_days=14" does not replace "Backup retention is 30 days (effective 2024-09-01)". The date counts where a word
+says the record was read, written or took effect ("export (2023-06-14)", "mtime 2024-02-10", "since 2024-05-06"), not
+where a date is only what a text is about. Through the engine's default policy on a real SQLite store, in wordings the
+corpus and the probe sets do not use."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from shared_core import Claim, MemoryEngine, change
+from shared_core.schema import Action, Ledger
+
+T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def test_an_older_export_does_not_replace_the_fact(tmp_path) -> None:
+    engine = MemoryEngine.open(tmp_path / "store")
+    first = engine.write(Claim(text="Backup retention is 30 days (effective 2024-09-01)", namespace="ops", source="user",
+                               observed_at=T0)).entry_id
+    d = engine.write(Claim(text="settings_export_2024-06-15.json: retention_days=14", namespace="ops", source="tool",
+                           observed_at=T0 + timedelta(days=1)))
+    assert d.action is not Action.REVISE
+    assert engine.get(first).ledger is Ledger.ACCEPTED
+
+
+@pytest.mark.parametrize(("claim", "entry", "order"), [
+    ("crm export (2023-06-14): city=Leeds", "address updated 2024-02-01: York", -1),
+    ("backup.conf (mtime 2024-02-10): workers = 4", "workers = 8 (valid_from 2024-05-01)", -1),
+    ("on call since 2024-07-01: Ravi", "rota_export_2024-05-01.csv: oncall=Dev", 1),
+    ("flight on 2024-05-10 to Oslo", "trip booked 2024-04-01", 0),      # what the text is about, no reading
+])
+def test_when_a_record_was_read(claim, entry, order) -> None:
+    assert change.newer(claim, entry) == order
