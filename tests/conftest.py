@@ -237,19 +237,29 @@ def mixed_stream() -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-def kept_beside(tmp_path):
-    """Writes ``first`` then ``then`` (a tool's, unless said) on a real store and asserts the second was kept beside
-    the first: appended, the first still Accepted (another thing, or one more value, never its replacement)."""
+def two_writes(tmp_path):
+    """Writes ``first`` (``first_source``'s) then, a day later, ``then`` (``source``'s) into one namespace of a real
+    store: (the engine, the first entry's id, the second write's decision)."""
     from datetime import datetime, timedelta, timezone
 
     from shared_core import Claim, MemoryEngine
+
+    def write(first: str, then: str, source: str = "user", first_source: str = "user"):
+        t0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
+        engine = MemoryEngine.open(tmp_path / "two")
+        first_id = engine.write(Claim(text=first, namespace="ns", source=first_source, observed_at=t0)).entry_id
+        return engine, first_id, engine.write(Claim(text=then, namespace="ns", source=source, observed_at=t0 + timedelta(days=1)))
+    return write
+
+
+@pytest.fixture
+def kept_beside(two_writes):
+    """Writes ``first`` then ``then`` (both a tool's, unless said) and asserts the second was kept beside the first:
+    appended, the first still Accepted (another thing, or one more value, never its replacement)."""
     from shared_core.schema import Action, Ledger
 
     def check(first: str, then: str, source: str = "tool") -> None:
-        t0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
-        engine = MemoryEngine.open(tmp_path / "kept")
-        first_id = engine.write(Claim(text=first, namespace="ops", source=source, observed_at=t0)).entry_id
-        d = engine.write(Claim(text=then, namespace="ops", source=source, observed_at=t0 + timedelta(days=1)))
+        engine, first_id, d = two_writes(first, then, source, source)
         assert d.action is Action.APPEND, d.rationale
         assert engine.get(first_id).ledger is Ledger.ACCEPTED
     return check

@@ -5,15 +5,9 @@ default policy on a real SQLite store, in wordings the corpus and the probe sets
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 import pytest
 
-from shared_core import Claim, MemoryEngine
 from shared_core.schema import Action
-
-T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
-
 
 @pytest.mark.parametrize(("first", "then", "action"), [
     ("I use he/him pronouns", "it's she/they for me these days", Action.REVISE),
@@ -24,9 +18,7 @@ T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
     ("I take the bus to work", "cycling in most days now the weather's turned", Action.REVISE),
     ("Isla's ring size is 7", "isla's gone up to a 9 already, she grows so fast", Action.REVISE),
 ])
-def test_a_value_the_lexicon_names(first, then, action, tmp_path) -> None:
-    engine = MemoryEngine.open(tmp_path / "store")
-    first_id = engine.write(Claim(text=first, namespace="me", source="user", observed_at=T0)).entry_id
-    d = engine.write(Claim(text=then, namespace="me", source="user", observed_at=T0 + timedelta(days=1)))
+def test_a_value_the_lexicon_names(first, then, action, two_writes) -> None:
+    _, first_id, d = two_writes(first, then)
     assert d.action is action
     assert d.target_id == first_id

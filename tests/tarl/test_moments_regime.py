@@ -5,22 +5,13 @@ on a real SQLite store, in wordings the corpus and the probe sets do not use."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 import pytest
 
-from shared_core import Claim, MemoryEngine, moments
+from shared_core import moments
 from shared_core.schema import Action
 
-T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
-
-
-def test_a_new_term_moves_the_day(tmp_path) -> None:
-    engine = MemoryEngine.open(tmp_path / "store")
-    first = engine.write(Claim(text="User's son Ravi does judo on Mondays.", namespace="me", source="user",
-                               observed_at=T0)).entry_id
-    d = engine.write(Claim(text="Ravi's judo is Thursdays this term", namespace="me", source="user",
-                           observed_at=T0 + timedelta(days=1)))
+def test_a_new_term_moves_the_day(two_writes) -> None:
+    _, first, d = two_writes("User's son Ravi does judo on Mondays.", "Ravi's judo is Thursdays this term")
     assert d.action is Action.REVISE and d.target_id == first
 
 

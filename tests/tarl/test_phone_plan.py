@@ -5,35 +5,23 @@ wordings the corpus and the probe sets do not use."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 import pytest
 
-from shared_core import Claim, MemoryEngine, slots
+from shared_core import slots
 from shared_core.schema import Action, Ledger
-
-T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
-
-
-def _two(tmp_path, first: str, then: str):
-    engine = MemoryEngine.open(tmp_path / "store")
-    first_id = engine.write(Claim(text=first, namespace="me", source="user", observed_at=T0)).entry_id
-    d = engine.write(Claim(text=then, namespace="me", source="user", observed_at=T0 + timedelta(days=1)))
-    return engine, first_id, d
-
 
 @pytest.mark.parametrize(("first", "then"), [
     ("my mobile is with O2 on a 24 month contract", "porting my number to lebara this week, way cheaper"),
     ("User's cell carrier is T-Mobile.", "ported my number to mint mobile, activation went fine"),
 ])
-def test_a_port_changes_the_provider(first, then, tmp_path) -> None:
-    engine, first_id, d = _two(tmp_path, first, then)
+def test_a_port_changes_the_provider(first, then, two_writes) -> None:
+    engine, first_id, d = two_writes(first, then)
     assert d.action is Action.REVISE and d.target_id == first_id
     assert engine.get(first_id).ledger is Ledger.HISTORY
 
 
-def test_a_port_keeps_the_number(tmp_path) -> None:
-    engine, first_id, d = _two(tmp_path, "my mobile number is 07700 900321", "ported my number to lebara, same digits")
+def test_a_port_keeps_the_number(two_writes) -> None:
+    engine, first_id, d = two_writes("my mobile number is 07700 900321", "ported my number to lebara, same digits")
     assert d.action is Action.APPEND
     assert engine.get(first_id).ledger is Ledger.ACCEPTED
 

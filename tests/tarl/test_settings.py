@@ -5,24 +5,12 @@ setting's entry revised away (a lost thing) and a flag flipped decided ``noop`` 
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 from hypothesis import given
 from hypothesis import strategies as st
 import pytest
 
-from shared_core import Claim, MemoryEngine, records, settings
+from shared_core import records, settings
 from shared_core.schema import Action
-
-T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
-
-
-def two(first: str, then: str, tmp_path):
-    engine = MemoryEngine.open(tmp_path / "store")
-    first_id = engine.write(Claim(text=first, namespace="ops", source="tool", observed_at=T0)).entry_id
-    d = engine.write(Claim(text=then, namespace="ops", source="tool", observed_at=T0 + timedelta(days=1)))
-    return engine, d, first_id
-
 
 @pytest.mark.parametrize(("first", "then"), [
     ("settings.toml: cache_ttl: 300", "settings.toml: worker_count: 8"),
@@ -33,8 +21,9 @@ def test_two_settings_of_one_file_are_two_things(first, then, kept_beside) -> No
     kept_beside(first, then)
 
 
-def test_a_flag_flipped_behind_another_label_is_a_change_not_a_repeat(tmp_path) -> None:
-    _, d, first_id = two("toggles: dark_launch=false", 'toggles.json: {"dark_launch": true, "owner": "growth"}', tmp_path)
+def test_a_flag_flipped_behind_another_label_is_a_change_not_a_repeat(two_writes) -> None:
+    _, first_id, d = two_writes("toggles: dark_launch=false", 'toggles.json: {"dark_launch": true, "owner": "growth"}',
+                                "tool", "tool")
     assert d.action is Action.REVISE and d.target_id == first_id
 
 

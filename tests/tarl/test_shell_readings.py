@@ -5,25 +5,18 @@ wordings the corpus and the probe sets do not use."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 import pytest
 
-from shared_core import Claim, MemoryEngine, grounding, records
+from shared_core import grounding, records
 from shared_core.schema import Action
-
-T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
-
 
 @pytest.mark.parametrize(("first", "then", "action"), [
     ("deploy-bot runs terraform v1.7.5", "deploy-bot $ terraform version -> Terraform v1.7.5 on linux_amd64", Action.NOOP),
     ("redis on cache-3 keeps 16 databases", 'cache-3:6379> CONFIG GET databases  1) "databases" 2) "16"', Action.NOOP),
     ("deploy-bot runs terraform v1.7.5", "deploy-bot $ terraform version -> Terraform v1.8.0 on linux_amd64", Action.REVISE),
 ])
-def test_a_reading_of_the_value_held(first, then, action, tmp_path) -> None:
-    engine = MemoryEngine.open(tmp_path / "store")
-    first_id = engine.write(Claim(text=first, namespace="ops", source="user", observed_at=T0)).entry_id
-    d = engine.write(Claim(text=then, namespace="ops", source="tool", observed_at=T0 + timedelta(days=1)))
+def test_a_reading_of_the_value_held(first, then, action, two_writes) -> None:
+    _, first_id, d = two_writes(first, then, "tool")
     assert d.action is action
     assert d.target_id == first_id
 

@@ -6,22 +6,14 @@ corpus and the probe sets do not use."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 import pytest
 
-from shared_core import Claim, MemoryEngine, change
+from shared_core import change
 from shared_core.schema import Action, Ledger
 
-T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
-
-
-def test_an_older_export_does_not_replace_the_fact(tmp_path) -> None:
-    engine = MemoryEngine.open(tmp_path / "store")
-    first = engine.write(Claim(text="Backup retention is 30 days (effective 2024-09-01)", namespace="ops", source="user",
-                               observed_at=T0)).entry_id
-    d = engine.write(Claim(text="settings_export_2024-06-15.json: retention_days=14", namespace="ops", source="tool",
-                           observed_at=T0 + timedelta(days=1)))
+def test_an_older_export_does_not_replace_the_fact(two_writes) -> None:
+    engine, first, d = two_writes("Backup retention is 30 days (effective 2024-09-01)",
+                                  "settings_export_2024-06-15.json: retention_days=14", "tool")
     assert d.action is not Action.REVISE
     assert engine.get(first).ledger is Ledger.ACCEPTED
 
