@@ -240,8 +240,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         or (f.get("requantified") and not f.get("additive_cue") and not f.get("adds_value"))
         or (f.get("moves_value") and not f.get("additive_cue"))    # "doc upped it to 100" about "sertraline 50mg"
         or (f.get("one_key") and f.get("value_differs") and not f.get("many"))    # "thermostat: 21C" after "... 19C"
-        or (f.get("state_moved") and not f.get("many") and not f.get("ids_differ")))   # a record's state moved
-    # on ("1182 is done" about its "In Progress")
+        or (f.get("state_moved") and not f.get("many") and not f.get("ids_differ")))   # "1182 is done" after "In Progress"
     if owner_changes and not weak:      # (different ids: another order, invoice, key, so another subject; a weak
         # link that may not supersede the entry does not stop the claim from being kept either)
         ok[Action.APPEND] = False       # the owner changes the value: not a second one beside it
@@ -262,7 +261,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if identity and f.get("tool_rereads") and (f.get("value_differs") or f.get("grown")) \
             and not any(f.get(k) for k in ("cue_injection", "cue_stale", "predates", "cue_sender", "hedged")):
         ok[Action.REJECT_CONFLICT] = ok[Action.DEFER_VERIFY] = False    # a tool's later reading of its own record
-        # is the record's new state ("Customer plan: Pro, 12 seats" after "... 10 seats"), not a rumour about it
+        ok[Action.NOOP] = ok[Action.NOOP] and not f.get("numbers_differ")  # is the record's new state ("Customer plan:
+        # Pro, 12 seats" after "... 10 seats"), not a rumour about it, nor, its number moved ("READY 5/5"), a repeat
     if f.get("tool_reads") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "cue_sender", "hedged")):
         ok[Action.REJECT_CONFLICT] = False  # a tool's own reading is not rejected for what someone remembered
         # (tarl_labels.md: a config value read by a tool overrides what the user remembered it to be)
