@@ -127,8 +127,9 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                 r"separated|widowed|relationship", False),
     ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),
     ("device", r"iphone(?: \d+)?|pixel \d\w*|galaxy s\d+|android phone|macbook|thinkpad|chromebook|ipad|laptop", False),
-    ("phone_plan", r"port(?:ed|ing)? (?:(?:my|our|his|her|the) )?(?:number|no)|(?:phone|mobile|cell)(?:['’]s| is) with|sim[- ]only|sim card|pay[- ]as[- ]you[- ]go|payg|"
-                   r"(?:phone|mobile|cell) (?:contract|plan|provider|network|tariff|deal|carrier)|(?:network|mobile) provider|carrier",
+    ("phone_plan", r"port(?:ed|ing)? (?:(?:my|our|his|her|the) )?(?:number|no)|(?:phone|mobile|cell)(?:['’]s| is) with|"
+                   r"sim[- ]only|sim card|pay[- ]as[- ]you[- ]go|payg|(?:phone|mobile|cell) (?:contract|plan|provider|network|"
+                   r"tariff|deal|carrier)|(?:network|mobile) provider|carrier",
      False),    # who carries the line, not its number: porting keeps the number
     ("phone", r"phone|mobile(?! (?:team|app|apps|dev\w*|games?|site|version|data))|cell|cell number|landline|home line|phone number|new number", False),
     ("email", r"e-?mail", False),

@@ -120,9 +120,8 @@ _LETTER = re.compile(r"[a-z]")
 
 def _named(value: str, words: set[str]) -> bool:
     """The other text mentions ``value``: as a word, a number as the tail of a longer one ("412" of 07700 900412), a
-    version's head ("3.11" of "3.11.4", "v20" of "v20.11.1"), an id's tail ("4-alpine" of "postgres:15.4-alpine"), a word in its plural
-    ("Tuesday" of "Tuesdays"), a span by its two ends or in
-    whole hours ("8-12" of "08:00-12:00")."""
+    version's head ("3.11" of "3.11.4", "v20" of "v20.11.1"), an id's tail ("4-alpine" of "postgres:15.4-alpine"), a
+    word in its plural ("Tuesday" of "Tuesdays"), a span by its two ends or in whole hours ("8-12" of "08:00-12:00")."""
     return value in words or (value.isdigit() and len(value) >= 3 and any(w.isdigit() and w.endswith(value) for w in words)) \
         or (("." in value or not value.isdigit() and has_digit(value)) and any(w.startswith(value + ".") for w in words)) \
         or (not value.isdigit() and has_digit(value) and any(w.endswith(("." + value, ":" + value)) for w in words)) \
