@@ -166,7 +166,6 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.NOOP] = False         # nothing to repeat, a changed value, or all the entry says and more
     if f.get("is_question"):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # "standup is at 9:30 right?" asks; it states nothing to keep
-        # (dev and train f-j, held-out sets: no decision moves but one wrong either way)
     if identity and f.get("begun") and not any(f.get(k) for k in SAYS_SAME):
         ok[Action.NOOP] = False         # "started taking milk in my coffee" about "I drink my coffee black": news
     if identity and f.get("many") and f.get("adds_value") and (f.get("additive_cue") or not any(f.get(k) for k in SAID_AGAIN)):
@@ -185,8 +184,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
             and not any(f.get(k) for k in ("ended", "state_moved", "requantified", "moves_value", "same_attribute")):
         ok[Action.REVISE] = False       # "Ahmed drives a grey Hyundai Tucson" about "Ahmed lives in Amman": a
         # statement about someone, with no sign of change, is a further fact about them
-    swapped_state = any(f.get(k) for k in ("ended", "state_moved", "same_call", "moves_value"))
-    # (the one number the entry holds, moved, "sarah's moving me to weekly" after "every other thursday", is no weak link)
+    swapped_state = any(f.get(k) for k in ("ended", "state_moved", "same_call", "moves_value")) or (signal and not f.get("many")
+        and f.get("same_attribute") and f.get("attribute_known") and f.get("value_differs") and not f.get("value_overlap"))
+    # (no weak link: one number moved, "weekly" after "every other thursday"; "oat cortado these days" after "coffee: flat white")
     if identity and not f.get("same_slot") and f.get("qualified_apart") and not swapped_state:
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False  # "work phone is ..." by "my phone number is ...": both
     middling = identity and not f.get("same_slot") and f.get("link_p", 1.0) < LINK_UNSURE and not f.get("first_person")

@@ -584,13 +584,14 @@ def test_a_weak_inferred_link_supersedes_nothing(link_p: float, evidence: str | 
 @pytest.mark.parametrize("link_p, append_allowed", [(0.4, True), (0.6, True), (0.8, False)])
 def test_a_weak_link_does_not_stop_the_owners_claim_being_kept(link_p: float, append_allowed: bool) -> None:
     """The owner's claim on what looks like the same single-valued attribute is not appended beside it (it
-    changes it), but only when the link is strong enough to revise; else the claim would wait on itself."""
+    changes it), but only when the link is strong enough to revise (or words say the value moved: ``test_said_lately``);
+    else the claim would wait on itself."""
     from shared_core.grounding import Grounding
     from shared_core.policy.contract import ACTIONS, allowed
     target = Entry(id="e1", text="x", namespace="c", source="user", confidence=0.9, observed_at=T0,
                    ledger=Ledger.ACCEPTED, created_tx=1)
     flags = {"identity": 1.0, "link_p": link_p, "same_attribute": 1.0, "same_subject": 1.0, "value_differs": 1.0,
-             "attribute_known": 1.0, "change_signal": 1.0, "source_prior": 0.95}
+             "attribute_known": 1.0, "source_prior": 0.95}
     mask = allowed(Grounding(target, 0.5, flags))
     assert bool(mask[ACTIONS.index("append")]) is append_allowed
     assert not mask[ACTIONS.index("defer_verify")]
