@@ -47,7 +47,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
             r"\d{1,3}(?= *(?:now|today|already)? *[.!]*$)",
      False),
     ("emergency_contact", r"emergency contacts?|in case of emergency|ice contact|next of kin", False),   # before relatives
-    ("kids", r"kids?|children|child|sons|daughters|bab(?:y|ies)|little ones|newborn|twins|pregnan\w*|expecting", False),
+    ("kids", r"kids?|children|child|sons|daughters|bab(?:y|ies)|little ones|newborn|twins|pregnan\w*|expecting|"
+             r"family of (?:\d|three|four|five|six|seven|eight)|(?:\w+ one|little \w+) (?:arrived|is here|was born)", False),
     ("friend", r"best (?:mate|friend)|mates?|friends?|bff|buddy", True),
     ("pronouns", r"pronouns?|she/her|he/him|they/them|she/they|he/they", False),
     ("notifications", r"notifications?|notifs?|alerts?|dms?|pings?|do not disturb|dnd", False),
@@ -127,7 +128,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                 r"separated|widowed|relationship", False),
     ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),
     ("device", r"iphone(?: \d+)?|pixel \d\w*|galaxy s\d+|android phone|macbook|thinkpad|chromebook|ipad|laptop", False),
-    ("phone_plan", r"port(?:ed|ing)? (?:(?:my|our|his|her|the) )?(?:number|no)|(?:phone|mobile|cell)(?:['’]s| is) with|"
+    ("phone_plan", r"(?:port(?:ed|ing)?|mov(?:ed|ing)|took|taking|transferr(?:ed|ing)) (?:(?:my|our|his|her|the) )?"
+                   r"(?:number|no)\b(?! plate)|(?:phone|mobile|cell)(?:['’]s| is) with|"
                    r"sim[- ]only|sim card|pay[- ]as[- ]you[- ]go|payg|(?:phone|mobile|cell) (?:contract|plan|provider|network|"
                    r"tariff|deal|carrier)|(?:network|mobile) provider|carrier",
      False),    # who carries the line, not its number: porting keeps the number

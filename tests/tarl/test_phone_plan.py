@@ -13,6 +13,7 @@ from shared_core.schema import Action, Ledger
 @pytest.mark.parametrize(("first", "then"), [
     ("my mobile is with O2 on a 24 month contract", "porting my number to lebara this week, way cheaper"),
     ("User's cell carrier is T-Mobile.", "ported my number to mint mobile, activation went fine"),
+    ("My mobile is with EE", "transferred my number over to voxi, the PAC came through"),
 ])
 def test_a_port_changes_the_provider(first, then, two_writes) -> None:
     engine, first_id, d = two_writes(first, then)
