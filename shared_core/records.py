@@ -22,7 +22,7 @@ from .written import plain_number
 _FIELD = Prefiltered(re.compile(
     r"[\"']?(?P<key>[A-Za-z_][A-Za-z0-9_.]{0,40})[\"']?\s*(?::|=|->|→)\s*"
     r"(?P<value>\"(?:[^\"\\]|\\.)*\"|'[^']*'|\[[^\]]*\]|[^,;{}\[\]\s\"')]+(?: (?!->|→)[^,;{}\[\]\s\"'=:)]+)*?)"
-    r"(?=\s*(?:[,;})\]]|$|->|→|\s+[\"']?[A-Za-z_][\w.]*[\"']?\s*(?:[:=]|->|→))|\s*$)"))
+    r"(?=\s*(?:[,;})\]]|$|->|→|\s+[\"']?[A-Za-z_][\w.]*[\"']?\s*(?:[:=]|->|→))|\s*$|\s+#\s|\s+\()"))
 """One ``key: value`` / ``key=value`` / ``"key": "value"`` field; a bare value runs to the next field, the call's
 closing parenthesis or its output arrow ("setpoint_c=19 -> ok" holds 19)."""
 _SPACES = re.compile(r"\s+")
