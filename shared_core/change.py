@@ -211,14 +211,20 @@ def unchanged(text: str) -> bool:
 
 
 _BEGUN = Prefiltered(re.compile(r"\b(?:start(?:ed|ing)|beg[au]n|beginning|t(?:ook|aking|aken) up|pick(?:ed|ing) up|"
-                                r"took to|taken to|got into|getting into)\b", re.I))
-"""A state or habit said to have begun ("started taking milk in my coffee", "took up climbing")."""
+                                r"took to|taken to|got into|getting into|"
+                                r"first (?:day|week|month|shift|term)s? (?:at|in|on|with))\b", re.I))
+"""A state or habit said to have begun ("started taking milk in my coffee", "took up climbing", "first week at revolut")."""
 
 
 def begun(claim: str, entry: str) -> bool:
     """The claim says something began that the entry does not, with a word the entry lacks: news, never a repeat
     of the entry ("started taking milk in my coffee" about "I drink my coffee black")."""
-    return bool(_BEGUN.search(claim)) and not _BEGUN.search(entry) and bool(specific(claim) - specific(entry))
+    return bool(_BEGUN.search(claim)) and not _BEGUN.search(entry) and not _STARTS.search(entry) \
+        and bool(specific(claim) - specific(entry))
+
+
+_STARTS = re.compile(r"\b(?:starts?|joins|joining)\b", re.I)
+"""An entry that says a start is coming ("I start at Fennick on the 3rd"): the first week there is no news."""
 
 
 _ADDRESS = re.compile(r"(?<![\w@])[\w.+-]*@[\w-]+(?:\.[\w-]+)*")
