@@ -52,7 +52,12 @@ CUES: dict[str, Prefiltered] = {
         "cue_sender": r"^[^\w{\[]*(?:e-?mail|sms|text|letter|message|dm|voicemail|notification)\s+(?:from|by)\b[^:]{0,80}:|"
                       r"^[^\w{\[]*from:\s|"
                       r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b",
-        "cue_speculative": r"\b(?:maybe|perhaps|possibly|might|could be|not sure|unsure|i wonder|wondering whether)\b",
+        "cue_speculative": r"\b(?:maybe|perhaps|possibly|might|could be|not sure|unsure|i wonder|wondering whether|"
+                           r"(?:has|have|had)n'?t decided|havent decided|hasnt decided|(?:nothing|not yet|not) decided|"
+                           r"undecided|leaning (?:towards?|toward)|pending[_ ]approval|plan only|"
+                           r"not (?:yet )?(?:approved|billed|merged)|"
+                           r"awaiting (?:\w+ )?(?:review|approval|reply|response|confirmation|sign-?off)|"
+                           r"(?:talking|talked|talk) about \w+ing|floated|hinted(?: at)?|on the cards)\b",
         "cue_may": r"\b(?-i:may)\s+(?:well\s+|soon\s+|also\s+|yet\s+|not\s+|even\s+)?(?-i:[a-z]{3,})\b|"
                    r"\b(?:weighing|mulling)(?: up| over)? (?:a |the )?(?:switch|move|change)\b",
         "cue_intent": r"(?<!no )(?<!not )(?<!n't )\b(?:wants?|wanting|hop(?:e|es|ing)|plan(?:s|ning)?|intend(?:s|ing)?|"
@@ -77,8 +82,9 @@ CUES: dict[str, Prefiltered] = {
     }.items()
 }
 """General language cues (not phrases of any data set): who is speaking about what, and when.
-``cue_speculative`` marks a guess rather than a report ("maybe she lives in Rome"); weaker hedges ("I
-think", "probably") are left to the policy: people use them on completed changes. ``cue_later`` is read by
+``cue_speculative`` marks a guess rather than a report ("maybe she lives in Rome"), or a change not yet decided ("leaning
+towards", "awaiting approval", a "plan only"); weaker hedges ("I think", "probably") are left to the policy: people use
+them on completed changes. ``cue_later`` is read by
 the contract only (a rumour of a later change waits): the policy's networks were trained without it, so
 ``cue_future`` keeps the meaning they learned. ``cue_may`` is the contract's too: "Ezra may move to Northfield" is a guess
 like "might", but the networks learned "may" as a weak hedge, which people also put on completed changes. ``cue_intent``
