@@ -336,7 +336,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         f["dated_event"] = float(past[0] and not past[1])       # an event beside an undated habit or state
         f["time_cue_only"] = float(grounding.time_cue_only(claim.text) and not mine.negated and not f.get("negation_differs"))
         comparison = compare(claim, best, cfg)
-        f["predates"] = float(comparison.stale)         # valid from before the entry it meets
+        f["predates"] = float(comparison.stale or order < 0)    # valid from before the entry it meets, or read before it
         f["firm_future"] = float(firm_future(claim, source, f))
         # a record the owner's word may lose to: a tool's or the system's, or an entry the claim predates
         f["against_record"] = float(kept_by in ("tool", "system") or comparison.stale)

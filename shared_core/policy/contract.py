@@ -115,8 +115,7 @@ SAYS_SAME = (*SAID_AGAIN, "record_same", "content_free", "structured")
 unchanged: its words are the entry's, it says it confirms or that nothing changed, a record read again alike, a
 remark (chit-chat is dropped anyway), or a tool's structured output (a record's fields, read for what they hold).
 Measured with the rule: LoCoMo observations dropped as repeats 166 -> 93 of 1,487 (nearly all distinct events of
-one person: "Melanie went camping ...", "Jon is working on a business plan ..."); HaluMem next-state 0.623 -> 0.630;
-hand-written, free text: choosing sets 0 decisions move, held-out +2, later checks 0; slotted: none moves."""
+one person: "Melanie went camping ...", "Jon is working on a business plan ..."); HaluMem next-state 0.623 -> 0.630."""
 RESTATES_P = 0.25
 """A change probability below this, where the contract refuses the policy's revise, reads as a restatement:
 the policy's most probable allowed action decides (usually noop), not the keep-the-claim fallback. Chosen
@@ -133,8 +132,7 @@ own plan is kept); and a stale snapshot (``_snapshot``: a cache may hold what me
 def _snapshot(f: dict[str, float]) -> bool:
     """A cache, a record or a document that may be out of date (``cue_stale``). The speaker's own dated event
     is none ("went to a pride parade a few weeks ago", "quit smoking 3 years ago": ``stale_dated_only``):
-    measured, LoCoMo observations rejected 9 -> 3 of 1,487 (and none left waiting instead); hand-written,
-    0 decisions move on the choosing and held-out sets, f14 +1 / -1."""
+    measured, LoCoMo observations rejected 9 -> 3 of 1,487 (none left waiting instead); hand-written: f14 +1 / -1."""
     return bool(f.get("cue_stale")) and not (f.get("stale_dated_only") and f.get("source_prior", 0.0) >= SPEAKER_PRIOR)
 
 
@@ -169,8 +167,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if identity and f.get("begun") and not any(f.get(k) for k in SAYS_SAME):
         ok[Action.NOOP] = False         # "started taking milk in my coffee" about "I drink my coffee black": news
     if identity and f.get("many") and f.get("adds_value") and (f.get("additive_cue") or not any(f.get(k) for k in SAID_AGAIN)):
-        ok[Action.NOOP] = False         # "allergic to peanuts and tree nuts" after "allergic to peanuts": a value
-        # more is news, not a repeat (dev and train f-j: slotted +1 / -1, a recap appended beside what it repeats)
+        ok[Action.NOOP] = False         # "allergic to peanuts and tree nuts" after "allergic to peanuts": a value more is news
     if identity and f.get("additive_cue") and not any(f.get(k) for k in SAID_AGAIN):
         ok[Action.NOOP] = False         # one more, said so ("added a celadon to the rotation", "arket too"): news
     signal = f.get("change_signal") and not f.get("time_cue_only")     # "recently" dates an event; it changes nothing
@@ -249,7 +246,6 @@ def _allowed(grounding: Grounding) -> np.ndarray:
                                                              and not f.get("additive_cue")):
         ok[Action.APPEND] = False       # a recap that contradicts the owner's value ("User uses an iPhone 13"
         # after "pixel 9 is growing on me", "The user eats meat." after "I'm vegetarian") is not a second value beside it
-        # (hand-written dev, fresh sets: 0 of 57 append; from change_sure to value_differs: 0 decisions of dev and train f-j move)
     denies = identity and accepted and f.get("weaker_source") and f.get("denied") \
         and (f.get("numbers_differ") or f.get("values_apart"))
     if denies:
@@ -289,6 +285,10 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.DEFER_VERIFY] = ok[Action.REJECT_CONFLICT] = ok[Action.APPEND] = False  # stays for as-of)
         ok[Action.REVISE] = True
         ok[Action.NOOP] = bool(f.get("exact_duplicate")) or restated     # its own date is news, unless it repeats
+    if identity and accepted and f.get("predates"):     # older validity loses: a record read before the entry's replaces
+        ok[Action.REVISE] = False                       # nothing, and another value of it is rejected (tarl_labels.md)
+        if f.get("value_differs"):
+            ok[Action.APPEND] = ok[Action.DEFER_VERIFY] = False
     if identity and accepted and f.get("hedged") and f.get("value_differs") and not any(f.get(k) for k in ("many", *CHANGED)):
         ok[Action.REVISE] = ok[Action.APPEND] = False   # "I think my order id is B-1234": a guess waits; it replaces nothing
     guess = f.get("cue_speculative") or f.get("cue_may") or f.get("cue_intent")

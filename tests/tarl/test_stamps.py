@@ -1,5 +1,6 @@
 """A record dated before the fact memory holds is older validity, and loses: "settings_export_2024-06-15.json:
-retention_days=14" does not replace "Backup retention is 30 days (effective 2024-09-01)". The date counts where a word
+retention_days=14" does not replace "Backup retention is 30 days (effective 2024-09-01)", and another value it holds is
+rejected. The date counts where a word
 says the record was read, written or took effect ("export (2023-06-14)", "mtime 2024-02-10", "since 2024-05-06"), not
 where a date is only what a text is about. Through the engine's default policy on a real SQLite store, in wordings the
 corpus and the probe sets do not use."""
@@ -26,3 +27,14 @@ def test_an_older_export_does_not_replace_the_fact(two_writes) -> None:
 ])
 def test_when_a_record_was_read(claim, entry, order) -> None:
     assert change.newer(claim, entry) == order
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("Ticket OPS-77 status Resolved (updated 2025-02-14T10:00Z)",
+     "ops-tracker cache: OPS-77 status=Open updated=2025-02-01T08:00Z"),
+    ("Build agent runs Java 21 (read 2025-04-02)", "inventory export dated 2024-11-30: java=17"),
+])
+def test_another_value_read_before_the_fact_is_rejected(first, then, two_writes) -> None:
+    engine, first_id, d = two_writes(first, then, "tool", "tool")
+    assert d.action is Action.REJECT_CONFLICT, d.rationale
+    assert engine.get(first_id).ledger is Ledger.ACCEPTED
