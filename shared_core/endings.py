@@ -87,6 +87,7 @@ _GONE = Prefiltered(re.compile(r"\b([\w'-]+)\s+(?:one\s+|thing\s+|(?:contract|su
                                r"(?:was|is|were|are)(?:n'?t| not) working out|didn'?t work out|"
                                r"was put down|was put to sleep|is gone|is no more|closed down|shut down|went bust|"
                                r"went under|retired|resigned|stepped down|has left|lapsed|expired|dropped out|pulled out|"
+                               r"(?:was |is |been |got )?(?:revoked|deactivated|decommissioned)|"
                                r"backed out|bailed|had to (?:bail|drop(?: out)?|pull out|back out|cancel)|"
                                r"(?:is |was )?retiring|went over to|moved out(?! of)|graduated|(?:is |was )?(?:off|out) sick|"
                                r"(?:went|has gone|was given) to (?:my|his|her|their|our|a|the user's) "
