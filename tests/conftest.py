@@ -253,6 +253,18 @@ def two_writes(tmp_path):
 
 
 @pytest.fixture
+def decides(two_writes):
+    """Writes ``first`` then ``then`` (``source``'s, and the first ``first_source``'s, by default the same) and asserts
+    the second write's action and the ledger the first entry is left in; returns (engine, first id, decision)."""
+    def check(first: str, then: str, action, first_ledger, source: str = "user", first_source: str | None = None):
+        engine, first_id, d = two_writes(first, then, source, first_source or source)
+        assert d.action is action, d.rationale
+        assert engine.get(first_id).ledger is first_ledger
+        return engine, first_id, d
+    return check
+
+
+@pytest.fixture
 def kept_beside(two_writes):
     """Writes ``first`` then ``then`` (both a tool's, unless said) and asserts the second was kept beside the first:
     appended, the first still Accepted (another thing, or one more value, never its replacement)."""

@@ -14,7 +14,5 @@ from shared_core.schema import Action, Ledger
     ("User has four children", "we're a family of six as of last week"),
     ("User has one child, Ola", "the little one arrived at dawn, a brother for ola"),
 ])
-def test_a_birth_moves_the_count_of_children(first, then, two_writes) -> None:
-    engine, first_id, d = two_writes(first, then)
-    assert d.action is Action.REVISE, d.rationale
-    assert engine.get(first_id).ledger is Ledger.HISTORY
+def test_a_birth_moves_the_count_of_children(first, then, decides) -> None:
+    decides(first, then, Action.REVISE, Ledger.HISTORY)

@@ -8,13 +8,9 @@ from __future__ import annotations
 from shared_core.schema import Action, Ledger
 
 
-def test_a_first_day_somewhere_new_is_no_repeat(two_writes) -> None:
-    engine, first_id, d = two_writes("User works at Ocado", "first day at deliveroo today, weird not being at ocado")
-    assert d.action is Action.REVISE, d.rationale
-    assert engine.get(first_id).ledger is Ledger.HISTORY
+def test_a_first_day_somewhere_new_is_no_repeat(decides) -> None:
+    decides("User works at Ocado", "first day at deliveroo today, weird not being at ocado", Action.REVISE, Ledger.HISTORY)
 
 
-def test_a_first_week_where_a_start_was_said_is_a_repeat(two_writes) -> None:
-    engine, first_id, d = two_writes("I start at Fennick Bio on the 3rd", "first week at fennick done, lovely people")
-    assert d.action is Action.NOOP, d.rationale
-    assert engine.get(first_id).ledger is Ledger.ACCEPTED
+def test_a_first_week_where_a_start_was_said_is_a_repeat(decides) -> None:
+    decides("I start at Fennick Bio on the 3rd", "first week at fennick done, lovely people", Action.NOOP, Ledger.ACCEPTED)

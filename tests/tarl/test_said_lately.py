@@ -15,13 +15,9 @@ from shared_core.schema import Action, Ledger
     ("User lives in Norwich", "picked up the keys for the leeds flat, all moved in now"),
     ("User lives in Exeter", "the move's done, we're in the plymouth flat now"),
 ])
-def test_a_value_said_to_hold_now_replaces_the_one_held(first, then, two_writes) -> None:
-    engine, first_id, d = two_writes(first, then)
-    assert d.action is Action.REVISE, d.rationale
-    assert engine.get(first_id).ledger is Ledger.HISTORY
+def test_a_value_said_to_hold_now_replaces_the_one_held(first, then, decides) -> None:
+    decides(first, then, Action.REVISE, Ledger.HISTORY)
 
 
-def test_a_time_word_alone_dates_and_replaces_nothing(two_writes) -> None:
-    engine, first_id, d = two_writes("User's usual coffee is a cappuccino", "recently had a mocha at the station")
-    assert d.action is Action.APPEND, d.rationale
-    assert engine.get(first_id).ledger is Ledger.ACCEPTED
+def test_a_time_word_alone_dates_and_replaces_nothing(decides) -> None:
+    decides("User's usual coffee is a cappuccino", "recently had a mocha at the station", Action.APPEND, Ledger.ACCEPTED)

@@ -34,7 +34,5 @@ def test_when_a_record_was_read(claim, entry, order) -> None:
      "ops-tracker cache: OPS-77 status=Open updated=2025-02-01T08:00Z"),
     ("Build agent runs Java 21 (read 2025-04-02)", "inventory export dated 2024-11-30: java=17"),
 ])
-def test_another_value_read_before_the_fact_is_rejected(first, then, two_writes) -> None:
-    engine, first_id, d = two_writes(first, then, "tool", "tool")
-    assert d.action is Action.REJECT_CONFLICT, d.rationale
-    assert engine.get(first_id).ledger is Ledger.ACCEPTED
+def test_another_value_read_before_the_fact_is_rejected(first, then, decides) -> None:
+    decides(first, then, Action.REJECT_CONFLICT, Ledger.ACCEPTED, "tool")

@@ -20,14 +20,10 @@ from shared_core.schema import Action, Ledger
     ("Checkout service runs v2.8.1 in prod", "release checkout v2.9.0 to prod: status=pending_approval, requested by ci",
      "tool"),
 ])
-def test_an_undecided_change_waits(first, then, source, two_writes) -> None:
-    engine, first_id, d = two_writes(first, then, source, source)
-    assert d.action is Action.DEFER_VERIFY, d.rationale
-    assert engine.get(first_id).ledger is Ledger.ACCEPTED
+def test_an_undecided_change_waits(first, then, source, decides) -> None:
+    decides(first, then, Action.DEFER_VERIFY, Ledger.ACCEPTED, source)
 
 
-def test_a_wait_that_is_the_state_is_no_undecided_change(two_writes) -> None:
-    engine, first_id, d = two_writes("Order 5512 status: awaiting dispatch", "order 5512 is awaiting dispatch still",
-                                     "tool", "tool")
-    assert d.action is Action.NOOP, d.rationale
-    assert engine.get(first_id).ledger is Ledger.ACCEPTED
+def test_a_wait_that_is_the_state_is_no_undecided_change(decides) -> None:
+    decides("Order 5512 status: awaiting dispatch", "order 5512 is awaiting dispatch still", Action.NOOP, Ledger.ACCEPTED,
+            "tool")
