@@ -33,6 +33,8 @@ def test_when_a_record_was_read(claim, entry, order) -> None:
     ("Ticket OPS-77 status Resolved (updated 2025-02-14T10:00Z)",
      "ops-tracker cache: OPS-77 status=Open updated=2025-02-01T08:00Z"),
     ("Build agent runs Java 21 (read 2025-04-02)", "inventory export dated 2024-11-30: java=17"),
+    ("Booking REF-9 check-in 3 June (updated 2025-05-20)", "booking letter 2025-05-02: REF-9 check-in 1 June"),
+    ("Council tax band D (updated 2025-04-01)", "council tax statement 2024-11-03: band E"),
 ])
 def test_another_value_read_before_the_fact_is_rejected(first, then, decides) -> None:
     decides(first, then, Action.REJECT_CONFLICT, Ledger.ACCEPTED, "tool")
