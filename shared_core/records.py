@@ -24,7 +24,8 @@ _FIELD = Prefiltered(re.compile(
     r"(?P<value>\"(?:[^\"\\]|\\.)*\"|'[^']*'|\[[^\]]*\]|[^,;{}\[\]\s\"')]+(?: (?!->|→)[^,;{}\[\]\s\"'=:)]+)*?)"
     r"(?=\s*(?:[,;})\]]|$|->|→|\s+[\"']?[A-Za-z_][\w.]*[\"']?\s*(?:[:=]|->|→))|\s*$|\s+#\s|\s+\()"))
 """One ``key: value`` / ``key=value`` / ``"key": "value"`` field; a bare value runs to the next field, the call's
-closing parenthesis or its output arrow ("setpoint_c=19 -> ok" holds 19)."""
+closing parenthesis, its output arrow ("setpoint_c=19 -> ok" holds 19), a code comment or a note in parentheses
+("checkout_v2 = true  # enabled by ops", "checkout_v2 = false (flags.toml)" hold true and false)."""
 _SPACES = re.compile(r"\s+")
 
 _READ_AT = re.compile(r"(?:^|[._])(?:updated|synced|cached|fetched|retrieved|checked|read|seen|ts|timestamp|as_of|"
