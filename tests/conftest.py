@@ -244,12 +244,17 @@ def two_writes(tmp_path):
 
     from shared_core import Claim, MemoryEngine
 
+    opened: list[MemoryEngine] = []
+
     def write(first: str, then: str, source: str = "user", first_source: str = "user"):
         t0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
-        engine = MemoryEngine.open(tmp_path / "two")
+        engine = MemoryEngine.open(tmp_path / f"two{len(opened)}")     # (a store of its own each time it is asked)
+        opened.append(engine)
         first_id = engine.write(Claim(text=first, namespace="ns", source=first_source, observed_at=t0)).entry_id
         return engine, first_id, engine.write(Claim(text=then, namespace="ns", source=source, observed_at=t0 + timedelta(days=1)))
-    return write
+    yield write
+    for engine in opened:
+        engine.close()
 
 
 @pytest.fixture
@@ -265,13 +270,11 @@ def decides(two_writes):
 
 
 @pytest.fixture
-def kept_beside(two_writes):
+def kept_beside(decides):
     """Writes ``first`` then ``then`` (both a tool's, unless said) and asserts the second was kept beside the first:
     appended, the first still Accepted (another thing, or one more value, never its replacement)."""
     from shared_core.schema import Action, Ledger
 
     def check(first: str, then: str, source: str = "tool") -> None:
-        engine, first_id, d = two_writes(first, then, source, source)
-        assert d.action is Action.APPEND, d.rationale
-        assert engine.get(first_id).ledger is Ledger.ACCEPTED
+        decides(first, then, Action.APPEND, Ledger.ACCEPTED, source)
     return check
