@@ -214,6 +214,8 @@ _BEGUN = Prefiltered(re.compile(r"\b(?:start(?:ed|ing)|beg[au]n|beginning|t(?:oo
                                 r"took to|taken to|got into|getting into|"
                                 r"first (?:day|week|month|shift|term)s? (?:at|in|on|with))\b", re.I))
 """A state or habit said to have begun ("started taking milk in my coffee", "took up climbing", "first week at revolut")."""
+_STARTS = re.compile(r"\b(?:starts?|joins|joining)\b", re.I)
+"""An entry that says a start is coming ("I start at Fennick on the 3rd"): the first week there is no news."""
 
 
 def begun(claim: str, entry: str) -> bool:
@@ -221,10 +223,6 @@ def begun(claim: str, entry: str) -> bool:
     of the entry ("started taking milk in my coffee" about "I drink my coffee black")."""
     return bool(_BEGUN.search(claim)) and not _BEGUN.search(entry) and not _STARTS.search(entry) \
         and bool(specific(claim) - specific(entry))
-
-
-_STARTS = re.compile(r"\b(?:starts?|joins|joining)\b", re.I)
-"""An entry that says a start is coming ("I start at Fennick on the 3rd"): the first week there is no news."""
 
 
 _ADDRESS = re.compile(r"(?<![\w@])[\w.+-]*@[\w-]+(?:\.[\w-]+)*")
