@@ -21,7 +21,7 @@ from .cues import CUES
 from .tense import USED_TO
 from .written import unphoned, written_alike
 from .schema import Claim, Entry, Ledger
-from .tokens import MEASURE, STOP, UNITS, content_tokens, entities, identifiers, numbers  # noqa: F401  (read
+from .tokens import MEASURE, STOP, UNITS, content_tokens, entities, identifiers, locators, numbers  # noqa: F401  (read
 # through grounding by the modules that compare texts)
 
 _NEGATION = Prefiltered(re.compile(
@@ -253,6 +253,7 @@ def features(claim: Claim, entry: Entry, similarity: float, runner_up: float = 0
     na, nb = numbers(written_alike(claim.text)), numbers(written_alike(entry.text))   # "+44 7700 900412" is "07700 900 412"
     ea, eb = entities(claim.text), entities(entry.text)
     ia, ib = identifiers(claim.text), identifiers(entry.text)
+    la, lb = locators(claim.text), locators(entry.text)
     exact = normalised(claim.text) == normalised(entry.text)
     return {
         "has_target": 1.0,
@@ -264,6 +265,7 @@ def features(claim: Claim, entry: Entry, similarity: float, runner_up: float = 0
         "entities_differ": float(bool(ea and eb and ea != eb)),
         "ids_differ": float(bool(ia and ib and not ia & ib)),
         "ids_shared": float(bool(ia & ib)),
+        "locators_apart": float(bool(la and lb and not la & lb)),
         "negation_differs": float(negated(claim.text) != negated(entry.text)),
         "same_slot": float(claim.slot is not None and claim.slot == entry.slot),
         "slot_differs": float(claim.slot is not None and entry.slot is not None and claim.slot != entry.slot),

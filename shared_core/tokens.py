@@ -58,3 +58,18 @@ def entities(text: str) -> frozenset[str]:
     ends = [w.endswith((".", ":", "!", "?")) and not _INITIAL.fullmatch(w) for w in words]   # "A. Chen": a name
     names = {w.strip(".,!?;:'\"()[]{}").lower() for i, w in enumerate(words) if i and w[:1].isupper() and not ends[i - 1]}
     return frozenset(names - STOP - {""})
+
+
+_LOCATOR = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)[^\s\"'<>)\]]+"
+                      r"|(?<![\w.+*-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?::[\w./-]+)?"     # an address, a git remote (not "j***n@...")
+                      r"|(?<![\w@/.-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|co|uk|app|ai|internal|local)"   # a host name
+                      r"(?:/[^\s\"'<>)\]]*)?", re.I)
+
+
+@lru_cache(maxsize=65536)
+def locators(text: str) -> frozenset[str]:
+    """Where a thing lives, written in full: a URL, a git remote, an e-mail address, a host name with its path. Two
+    readings naming none of each other's places are about two things (a staging webhook beside a production one),
+    however alike the rest of their words."""
+    found = (m.group(0).lower().rstrip(".,;:/") for m in _LOCATOR.finditer(text)) if "." in text or "://" in text else ()
+    return frozenset(re.sub(r"^(?:[a-z][a-z0-9+.-]*://)?(?:www\.)?", "", f) for f in found)

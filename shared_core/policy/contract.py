@@ -158,9 +158,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     identity = bool(f.get("identity")) and target is not None
     if not (identity and accepted):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False
-    elif f.get("confirms"):             # a tool's reading (or a recap) of the value its target holds: a repeat
+    elif f.get("confirms") and not f.get("locators_apart"):     # a reading of the value its target holds, where it holds it
         return np.asarray([a is Action.NOOP for a in DECISION_ACTIONS])
-    if not identity or f.get("change_sure") and not f.get("said_unchanged") or f.get("says_more"):
+    if not identity or f.get("change_sure") and not f.get("said_unchanged") or f.get("says_more") or f.get("locators_apart"):
         ok[Action.NOOP] = False         # nothing to repeat, a changed value, or all the entry says and more
     if f.get("is_question"):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # "standup is at 9:30 right?" asks; it states nothing to keep
