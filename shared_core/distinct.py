@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from . import calls, change, contrast, kin, linking, records, slots, tense, topics
+from .cues import CUES
 from .grounding import untagged
 
 _THE = re.compile(r"^\W*the\s+(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+(?:is|are|was|were|has|have|had|runs?|uses?)\b", re.I)
@@ -60,6 +61,8 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
         return True         # "my partner is a celtics fan" is not about "warriors fan since the we believe team"
     if (taste := slots.family(claim)) and taste[0] in _TASTES and topics.apart(claim, entry):
         return True         # "beverage preference ..." is not about "Movies I dislike: ..."
+    if _reports_of_held(mine, theirs, claim, entry):
+        return True         # "hugo reports to ines" after "my line manager is Hugo": Hugo's own manager
     if slots.same_subject(mine, theirs):
         return False
     if ("user" in (mine.subject, theirs.subject) or _users(theirs, entry) or _users(mine, claim)) \
@@ -229,3 +232,23 @@ def _holds(owner: slots.Slot, other: slots.Slot) -> bool:
     """``other``'s subject is a person ``owner`` holds as its value."""
     people = linking.person_words(other.subject or "")
     return bool(people) and people <= owner.values
+
+
+_REPORTS = re.compile(r"\b([a-z][\w'-]*)(?:\s+([a-z][\w'-]*))?\s+(?:now\s+|will\s+|is\s+going\s+to\s+|to\s+)?"
+                      r"(?:reports?|reporting|answers?)\s+(?:in)?to\b", re.I)
+
+
+def _reports_of_held(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool:
+    """The person the entry holds ("my line manager is Hugo Ferreira") reports to someone ("hugo reports to ines", "HR:
+    Carla Mendes will report to Annika Lund"), and the claim says nothing of the speaker's: Hugo's own manager, not
+    another of the user's (the subject guesser names no subject for such a sentence, so ``same_subject`` cannot tell)."""
+    if mine.subject is not None or theirs.attribute not in change.PERSON_VALUED \
+            or slots.USER.search(claim) or CUES["first_person"].search(claim):
+        return False
+    held = linking.person_words(" ".join(theirs.values)) & theirs.values - _reporters(entry)    # (not "carla reports to
+    return bool(_reporters(claim) & held)                                                       # pieter": hers again)
+
+
+def _reporters(text: str) -> set[str]:
+    """The one or two words before "reports to", "will report to", "answers to": whose manager the text names."""
+    return {w.lower() for m in _REPORTS.finditer(text) for w in m.groups() if w}
