@@ -21,8 +21,8 @@ from .cues import CUES
 from .tense import USED_TO
 from .written import unphoned, written_alike
 from .schema import Claim, Entry, Ledger
-from .tokens import MEASURE, STOP, UNITS, content_tokens, entities, identifiers, locators, numbers  # noqa: F401  (read
-# through grounding by the modules that compare texts)
+from .tokens import (  # noqa: F401  (read through grounding by the modules that compare texts)
+    MEASURE, STOP, UNITS, code_names, content_tokens, entities, identifiers, locators, numbers)
 
 _NEGATION = Prefiltered(re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|cannot|without|stopped|quit|no longer|isn't|aren't|wasn't|"
@@ -265,7 +265,7 @@ def features(claim: Claim, entry: Entry, similarity: float, runner_up: float = 0
         "entities_differ": float(bool(ea and eb and ea != eb)),
         "ids_differ": float(bool(ia and ib and not ia & ib)),
         "ids_shared": float(bool(ia & ib)),
-        "locators_apart": float(bool(la and lb and not la & lb)),
+        "locators_apart": float(_apart(la, lb) or _apart(code_names(claim.text), code_names(entry.text))),
         "negation_differs": float(negated(claim.text) != negated(entry.text)),
         "same_slot": float(claim.slot is not None and claim.slot == entry.slot),
         "slot_differs": float(claim.slot is not None and entry.slot is not None and claim.slot != entry.slot),
@@ -276,6 +276,11 @@ def features(claim: Claim, entry: Entry, similarity: float, runner_up: float = 0
         **claim_features(claim),
         "value_replaced": float(value_replaced(claim.text, entry.text)),
     }
+
+
+def _apart(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Each text names some place (or setting), and none the other names: two things, however alike the words."""
+    return bool(a and b and not a & b)
 
 
 def vector(grounding_features: dict[str, float]) -> list[float]:

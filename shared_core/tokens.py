@@ -73,3 +73,14 @@ def locators(text: str) -> frozenset[str]:
     however alike the rest of their words."""
     found = (m.group(0).lower().rstrip(".,;:/") for m in _LOCATOR.finditer(text)) if "." in text or "://" in text else ()
     return frozenset(re.sub(r"^(?:[a-z][a-z0-9+.-]*://)?(?:www\.)?", "", f) for f in found)
+
+
+@lru_cache(maxsize=65536)
+def code_names(text: str) -> frozenset[str]:
+    """The settings and variables a text names as code (``DB_HOST``, ``worker_processes``), not a call's name nor a
+    quoted string (a JSON record's keys and values are its fields, compared by ``records``): where a value lives in a
+    config, as a locator is where a thing lives."""
+    return frozenset(m.group(0).lower() for m in _CODE_NAME.finditer(text)) if "_" in text else frozenset()
+
+
+_CODE_NAME = re.compile(r"(?<![\w./@\"'-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/@(-])", re.I)
