@@ -102,6 +102,8 @@ def written_alike(text: str) -> str:
     restates what the user said in its own format is not taken for a new value. Cached: an entry's text meets every
     later claim that grounds on it. (Each pattern but the street's, noon's, the counts' and the weekdays' needs a digit.)"""
     text = _IS.sub(" is ", text)        # (prefiltered: a text without "'s" is returned as it is)
+    if _BLOOD.search(text):
+        text = _GROUP.sub(_group, text)
     if _WEEKDAY.search(text):
         text = _WEEKDAY.sub(_weekday, text)
     if _STREET.search(text):
@@ -116,6 +118,17 @@ def written_alike(text: str) -> str:
     text = _SLASHED.sub(_slashed, text) if "/" in text else text
     text = _PERCENT.sub(lambda m: m.group(1) + (f".{m.group(2)}" if m.group(2) else ""), text) if "%" in text else text
     return _CLOCK.sub(_clock, _PHONE.sub(_phone, _DATE.sub(_date, _HTTP_STATUS.sub(r"\1", text))))
+
+
+_BLOOD = Prefiltered(re.compile(r"\bblood\b|\brh\(?d\)?\b", re.I))
+_GROUP = re.compile(r"(?<![\w-])(?:((?-i:AB|A|B|O))\s*(?:rh\s*\(?d\)?\s*)?(\+|-|pos(?:itive)?\b|neg(?:ative)?\b)"
+                    r"|(ab|a|b|o)\s*(\+|-|pos\b|neg\b))(?![\w+-])", re.I)
+"""A blood group written any way ("O RhD positive", "o neg", "O+") as ``O-positive``, where the text speaks of blood."""
+
+
+def _group(m: re.Match[str]) -> str:
+    group, sign = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return f"{group.upper()}-{'positive' if sign[0] in '+pP' else 'negative'}"
 
 
 _NOON = Prefiltered(re.compile(r"\b(?:noon|midday|midnight|12 ?(?:noon|midnight))\b", re.I))
