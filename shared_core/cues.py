@@ -79,6 +79,11 @@ CUES: dict[str, Prefiltered] = {
                        r"payment details|iban|(?:mobile|phone|membership|account|card) number)\b[^.;!?]{0,30}"
                        r"\b(?:ha(?:ve|s) (?:been )?(?:changed|updated|reissued)|(?:is|are) now)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
+        "cue_keeper": r"^\W*(?-i:[A-Z])[\w&'’.-]*(?:\s+(?:(?-i:[A-Z])[\w&'’.-]*|sms|app|email|notice|letter)){1,3}"
+                      r"\s*[:·|]\s"
+                      r".*\byour?\b.*\b(?:(?:has|have)\s+(?:now\s+)?(?:been\s+)?(?:moved|changed|retimed|rescheduled|"
+                      r"updated|switched|reassigned)|now\s+(?:departs|leaves|starts|opens|closes|runs|goes\s+off)|moved\s+to|"
+                      r"changed\s+(?:to|from))\b",
     }.items()
 }
 """General language cues (not phrases of any data set): who is speaking about what, and when.
@@ -91,4 +96,7 @@ like "might", but the networks learned "may" as a weak hedge, which people also 
 (contract only) is a change wished, planned or expected, not made: "hoping to move to York", "should be moving soon".
 ``cue_details`` (contract only): word of new bank, payment or account details, the labels' other example ("an unknown
 email claiming to be the landlord with new bank details"). ``cue_listing`` (contract only): a booking site's page on a
-stay's check-in or check-out, the labels' example of a source neither clearly weaker nor stronger than the place's own."""
+stay's check-in or check-out, the labels' example of a source neither clearly weaker nor stronger than the place's own.
+``cue_keeper`` (contract only): the keeper of a fact telling the user it changed, under its own name ("British Airways:
+BA117 on 16 Jul now departs 09:55", "Riverside Surgery: your appointment has been moved to ..."): a change made, not
+hearsay about one."""

@@ -179,8 +179,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = False       # an inferred link that does not show a replacement
     if identity and not f.get("same_slot") and f.get("named_other") and not signal and not f.get("first_person") \
             and not any(f.get(k) for k in ("ended", "state_moved", "requantified", "moves_value", "same_attribute")):
-        ok[Action.REVISE] = False       # "Ahmed drives a grey Hyundai Tucson" about "Ahmed lives in Amman": a
-        # statement about someone, with no sign of change, is a further fact about them
+        ok[Action.REVISE] = False       # "Ahmed drives a grey Tucson" about "Ahmed lives in Amman": a further fact
     swapped_state = any(f.get(k) for k in ("ended", "state_moved", "same_call", "moves_value")) or (signal and not f.get("many")
         and f.get("same_attribute") and f.get("attribute_known") and f.get("value_differs") and not f.get("value_overlap"))
     # (no weak link: one number moved, "weekly" after "every other thursday"; "oat cortado these days" after "coffee: flat white")
@@ -196,11 +195,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if weak and f.get("two_events") and not (f.get("near_duplicate") or f.get("change_p", 1.0) < UNCHANGED):
         ok[Action.NOOP] = False         # nor does a later event repeat an earlier one unless it says the same
     if middling and not (f.get("change_p", 1.0) < UNCHANGED or any(f.get(k) for k in SAYS_SAME)):
-        ok[Action.NOOP] = False         # nor does a middling link drop the claim as a repeat: "Andrew had a board
-        # game night with his girlfriend last Tuesday" is not "Andrew is in a relationship with Toby"
+        ok[Action.NOOP] = False         # nor does a middling link drop the claim as a repeat ("had a game night with ...")
     if identity and f.get("dated_event") and not (f.get("near_duplicate") or f.get("change_p", 1.0) < UNCHANGED):
-        ok[Action.NOOP] = False         # an event dated in the past ("went camping with her family two weekends ago")
-        # repeats no habit or state ("enjoys camping at the beach"): it is news unless it says the same
+        ok[Action.NOOP] = False         # a dated past event ("went camping two weekends ago") repeats no habit ("enjoys camping")
     swapped = f.get("replaced") and not f.get("additive_cue")
     one_more = identity and f.get("many") and (f.get("value_differs") or f.get("additive_cue") or f.get("values_apart")) \
         and not (f.get("change_signal") or f.get("value_overlap"))
@@ -215,8 +212,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if identity and f.get("grown"):
         ok[Action.NOOP] = ok[Action.REVISE] = False     # a list read again with every value and more: further values
     if identity and f.get("many") and f.get("enumerated"):
-        ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # "city number 1" after "city number 0": another
-        # item of the list, for every policy (the rule policy kept 1 of 10 visited cities)
+        ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False      # "city number 1" after "city number 0": another item
     if identity and not f.get("many") and f.get("same_slot") and (accepted or f.get("slot_held", 1.0)):
         ok[Action.APPEND] = False       # one value per single-valued slot: a second one replaces or waits
         # (a slot only a Pending entry holds is free: the owner's own answer is kept, tarl_labels.md)
@@ -316,7 +312,11 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         # hi this is Mrs Okoro, new number") is checked with them, not dismissed: it waits (a friend's text is hearsay)
     if f.get("untrusted"):
         ok[Action.APPEND] = False
-        ok[Action.REVISE] = bool(firm) and ok[Action.REVISE]    # a signed notice's dated change, not hearsay
+        keeper = f.get("cue_keeper") and not any(f.get(k) for k in (*WAITS, "cue_details", "cue_injection", "predates",
+                                                                     "unknown_sender"))
+        ok[Action.REVISE] = bool(firm or keeper) and ok[Action.REVISE]    # a signed notice's change, not hearsay, nor
+        if keeper and identity and accepted and f.get("value_differs"):     # the keeper's own ("Riverside Surgery: your
+            ok[Action.REJECT_CONFLICT] = ok[Action.DEFER_VERIFY] = False    # appointment has been moved to ...")
     hearsay = f.get("untrusted") or (f.get("weaker_source") and f.get("value_differs")) or denies
     if hearsay and ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (fut and f.get("untrusted")) \
             and not (f.get("many") and f.get("additive_cue")) and not f.get("says_more") and not (
