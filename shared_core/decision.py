@@ -324,8 +324,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))
         f["grown"] = float(records.grown(claim.text, best.text))
         listed = f["adds_value"] and (f["many"] or "[" in claim.text) or f["grown"]   # a list read again with more values
-        # in it is news
-        f["confirms"] = float(source in _READERS and not (listed or base["hedged"] or ended)
+        # in it is news; a reading of another place (``locators_apart``) confirms nothing
+        f["confirms"] = float(source in _READERS and not (listed or base["hedged"] or ended or f["locators_apart"])
                               and _confirms(claim.text, best.text, mine, theirs, people, alike, source in _RECORDERS
                                             and not f.get("cue_stale") and not endings.ended(best.text, claim.text)))
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(

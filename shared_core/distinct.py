@@ -249,6 +249,8 @@ def _reports_of_held(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: st
     return bool(_reporters(claim) & held)                                                       # pieter": hers again)
 
 
-def _reporters(text: str) -> set[str]:
-    """The one or two words before "reports to", "will report to", "answers to": whose manager the text names."""
-    return {w.lower() for m in _REPORTS.finditer(text) for w in m.groups() if w}
+@lru_cache(maxsize=65536)
+def _reporters(text: str) -> frozenset[str]:
+    """The one or two words before "reports to", "will report to", "answers to": whose manager the text names (cached:
+    asked of the claim and of each person-valued candidate)."""
+    return frozenset(w.lower() for m in _REPORTS.finditer(text) for w in m.groups() if w)

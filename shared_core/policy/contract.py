@@ -158,7 +158,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     identity = bool(f.get("identity")) and target is not None
     if not (identity and accepted):
         ok[Action.REVISE] = ok[Action.REJECT_CONFLICT] = False
-    elif f.get("confirms") and not f.get("locators_apart"):     # a reading of the value its target holds, where it holds it
+    elif f.get("confirms"):             # a tool's reading (or a recap) of the value its target holds: a repeat
         return np.asarray([a is Action.NOOP for a in DECISION_ACTIONS])
     if not identity or f.get("change_sure") and not f.get("said_unchanged") or f.get("says_more") or f.get("locators_apart"):
         ok[Action.NOOP] = False         # nothing to repeat, a changed value, or all the entry says and more
