@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import calls, change, chitchat, contrast, endings, grounding, linking, members, moments, pending, quantities, records
-from . import distinct, initials, kin, slots, states, tense, units
+from . import distinct, initials, kin, slots, states, tense, units, versions
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered, has_digit
 from .executor import Step
@@ -233,6 +233,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         moving = [members.other(claim.text, e.text) or members.swapped(claim.text, e.text) for e, _ in kept]   # on"
     moved = {e.id for (e, _), m in zip(kept, moving) if m} if sum(moving) == 1 else set()
     named = initials.named(claim.text, [e.text for e, _ in kept])     # "still in SF": the entry naming San Francisco
+    if any(versions.read(claim.text)[:2]):       # "$ node -v -> v20.12.2": the entry giving node's version
+        named = [n or versions.shared(claim.text, e.text) for n, (e, _) in zip(named, kept)]
     links = [max(p, link_at) if p is not None and (e.id in moved or n) else p   # "upped me to 2100": the one entry
              for (e, _), p, n in zip(kept, links, named)]                     # holding a number it moves
     scored, ending = [], set()
@@ -286,10 +288,12 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         record = records.compare(claim.text, best.text,     # two readings of one record, field by field
                                  mine.explicit.rsplit(".", 1)[-1] if mine.explicit else None)
         alike = written_alike(claim.text), written_alike(best.text)   # "March 3rd" is "March 3"
-        replaced = ended or revived or change.readdressed(claim.text, best.text) \
-            or (record if record is not None else bool(f["value_replaced"]) or change.replaced(*alike))
+        version = versions.compare(claim.text, best.text)      # "node -v -> v20.12.2" after "Node v18.19.0": moved
+        replaced = ended or revived or change.readdressed(claim.text, best.text) or bool(version) or (
+            record if record is not None else bool(f["value_replaced"]) or change.replaced(*alike))
         repeat = record is False or amount and not mine.values - theirs.values - units.ROUGHLY \
-            or _same_values(mine, theirs)      # the amount, nothing more; or the attribute's own values again
+            or _same_values(mine, theirs) or version is False   # the amount, nothing more; or the attribute's own
+        # values again; or the program's own version
         change_p = 0.0 if repeat and not replaced else _change(alike, sim, mine, theirs, f, replaced)
         kept_by = cfg.source(best.source)               # the kind of source that wrote the entry
         f.update(base, identity=float(ident), same_subject=float(slots.same_subject(mine, theirs)),
@@ -306,7 +310,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                             and mine.explicit == theirs.explicit else mine.many or theirs.many),   # the put says
                  change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
                  ended=float(ended), revived=float(revived), same_call=float(again(best, theirs)),
-                 denied=float(endings.denied(claim.text, best.text)),
+                 denied=float(endings.denied(claim.text, best.text)), version_moved=float(bool(version)),
                  adds_value=float(bool(theirs.values) and theirs.values < mine.values   # its values and more, beyond the word
                                    and bool(mine.values - theirs.values - slots.cue_words(claim.text))),   # naming them
                  values_apart=float(bool(mine.values) and bool(theirs.values) and not mine.values & theirs.values),
@@ -326,8 +330,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         listed = f["adds_value"] and (f["many"] or "[" in claim.text) or f["grown"]   # a list read again with more values
         # in it is news; a reading of another place (``locators_apart``) confirms nothing
         f["confirms"] = float(source in _READERS and not (listed or base["hedged"] or ended or f["locators_apart"])
-                              and _confirms(claim.text, best.text, mine, theirs, people, alike, source in _RECORDERS
-                                            and not f.get("cue_stale") and not endings.ended(best.text, claim.text)))
+                              and (version is False and versions.asked(claim.text) or _confirms(claim.text, best.text, mine, theirs, people, alike,
+                                   source in _RECORDERS and not f.get("cue_stale") and not endings.ended(best.text, claim.text))))
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(
             f.get(k) for k in ("cue_confirm", "structured", "same_slot", "negation_differs"))
             and _says_more(claim.text, best.text))

@@ -231,7 +231,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
             and not f.get("additive_cue") and not (f.get("ids_differ") and not f.get("id_valued")) and not f.get("when_apart"))
         # "just turned 35" about "I'm 34"; "my locker number is L-1" about "... L-0" (the id is the attribute's value)
         or (f.get("requantified") and not f.get("additive_cue") and not f.get("adds_value"))
-        or (f.get("moves_value") and not f.get("additive_cue"))    # "doc upped it to 100" about "sertraline 50mg"
+        or ((f.get("moves_value") or f.get("version_moved")) and not f.get("additive_cue"))   # "upped it to 100", "v20.12.2"
         or (f.get("one_key") and f.get("value_differs") and not f.get("many"))    # "thermostat: 21C" after "... 19C"
         or (f.get("state_moved") and not f.get("many") and not f.get("ids_differ")))   # "1182 is done" after "In Progress"
     if owner_changes and not weak:      # (different ids: another order, invoice, key, so another subject; a weak
