@@ -90,6 +90,11 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
               r"likes?(?!,|\s+(?:\d|about|around|every|each|always))|loves?(?! (?:it|this|that|them|her|him)\b)|enjoys?(?! (?:it|this|that)\b)|(?:i'?m|am|is|are|she's|he's|really|so|getting|got|been|very) into|fond of|big fan|obsessed|favou?rites? (?:foods?|things?)", True),
     ("dislikes", r"hates?|dislikes?|can't stand|cannot stand", True),
     ("colour", r"colou?rs?|purple|pink|teal|turquoise|lilac|violet|maroon|beige|burgundy|magenta", False),
+    ("employer", r"(?:engineer|developer|manager|designer|analyst|consultant|director|scientist|officer|nurse|teacher|"
+                 r"barista|chef|associate|intern|architect|accountant|lawyer|solicitor|administrator|specialist|"
+                 r"coordinator|technician|researcher|editor|founder|cto|ceo|vp) at (?-i:[A-Z])[\w&'-]*+", False),
+    # a job title at a name is where one works ("Software Engineer at Monzo", "Lab Manager at Helix Bio"): before
+    # the manager's and the bank's own words
     ("manager", r"manager|boss|reports? to|supervisor|line manager", False),
     ("role", r"works? as|job title|role|position|promoted|profession|occupation", False),
     ("employer", r"works? (?:at|for)|working (?:at|for)|employer|company|job at|joined|hired|employed|"
