@@ -330,8 +330,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         listed = f["adds_value"] and (f["many"] or "[" in claim.text) or f["grown"]   # a list read again with more values
         # in it is news; a reading of another place (``locators_apart``) confirms nothing
         f["confirms"] = float(source in _READERS and not (listed or base["hedged"] or ended or f["locators_apart"])
-                              and (version is False and versions.asked(claim.text) or _confirms(claim.text, best.text, mine, theirs, people, alike,
-                                   source in _RECORDERS and not f.get("cue_stale") and not endings.ended(best.text, claim.text))))
+                              and (version is False and versions.asked(claim.text)
+                                   or _confirms(claim.text, best.text, mine, theirs, people, alike, source in _RECORDERS
+                                                and not f.get("cue_stale") and not endings.ended(best.text, claim.text))))
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(
             f.get(k) for k in ("cue_confirm", "structured", "same_slot", "negation_differs"))
             and _says_more(claim.text, best.text))
