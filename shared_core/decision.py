@@ -193,12 +193,14 @@ _UNFIRM = ("hedged", "cue_speculative", "cue_conditional", "cue_injection", "cue
 
 
 def firm_future(claim: Claim, source: str, f: dict[str, float]) -> bool:
-    """A change the claim itself dates after it was observed (``valid_from`` later than ``observed_at``:
-    a signed notice's "from 1 June the rent will be ...", an HR system's "effective day 30"), stated
+    """A change the claim itself dates after it was observed (``valid_from`` later than ``observed_at``, or a document's
+    own words: a signed notice's "from 1 June the rent will be ...", an HR system's "effective day 30"), stated
     firmly by a source that is not relaying others: the labels' firm future-dated change, which revises
     (the old value stays in History for as-of queries) rather than waiting."""
-    return claim.valid_from is not None and claim.valid_from > claim.observed_at and source not in RELAYS \
-        and not any(f.get(k) for k in _UNFIRM)
+    dated = claim.valid_from is not None and claim.valid_from > claim.observed_at or bool(f.get("of_record")) \
+        and bool(f.get("cue_future")) and not f.get("cue_sender") and tense.dated_from(claim.text)   # a document's own
+    # date ("with effect from 1 July"), not one an e-mail's sender gives
+    return dated and source not in RELAYS and not any(f.get(k) for k in _UNFIRM)
 
 
 def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entries: Sequence[Entry] = (),

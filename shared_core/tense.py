@@ -45,3 +45,19 @@ USED_TO_RX = (r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen
 """What someone used to do ("used to work as a lab technician"): the past, not what holds now ("is used to sign
 releases", "getting used to" and "not used to" are no habit). Also one of ``grounding``'s stale cues."""
 USED_TO = Prefiltered(re.compile(USED_TO_RX, re.I))
+
+
+_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|"
+           r"nov(?:ember)?|dec(?:ember)?")
+_DAY = rf"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b|" \
+       rf"(?:{_MONTHS})\s+\d{{1,2}}\b|\d{{4}}-\d\d-\d\d\b)"
+_DATED_FROM = Prefiltered(re.compile(
+    rf"\b(?:(?:with effect from|effective(?: from)?|as of|starting(?: from)?|commencing)\s+(?:{_MONTHS}\b|{_DAY})|"
+    rf"from\s+(?:(?:your|the) next \w+ on\s+)?{_DAY})", re.I))
+"""A change's own date, as a notice gives it ("with effect from 1 July 2024", "from Monday 9 September", "from your next
+payment on 1 Aug"; not "a payslip from March", nor "from the 20th", which a schedule reads as well)."""
+
+
+def dated_from(text: str) -> bool:
+    """The text dates when what it states takes effect: a notice's firm future change, not a rumour of one."""
+    return bool(_DATED_FROM.search(text))
