@@ -106,6 +106,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
              r"santander|starling|halifax|nationwide|first direct|wells fargo|bank of america|capital one|n26|monzo|revolut", False),
     ("size", r"(?:shoe|dress|ring|clothes|jeans|shirt|trouser|waist|bra) size|size \d+|(?:i'?m|am) an? \d+(?:\.5)? in", False),
     ("residence", r"(?:lives|living) (?:in|with|near)|based in", False),     # before a place's words ("... near campus")
+    ("on_call", r"on[- ]?call(?! with)|pager", False),     # before the school's words: a rota's "primary", "secondary"
     ("school", r"schools?|(?-i:[A-Z])[\w'-]+ (?-i:High|Academy|Elementary|Montessori)\b|attends|university|uni|college|"
                r"campus|studies at|teach(?:es)? at|enrolled|primary|"
                r"secondary|high school|nursery|kindergarten|daycare|year \d+|grade \d+", False),
@@ -117,7 +118,6 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("temperature_unit", r"celsius|fahrenheit|centigrade", False),
     ("units", r"imperial|metric (?:units|system)|(?:in|to|use|prefers?|using) metric|units?[\"']?\s*[=:]\s*[\"']?metric", False),
     ("distance_unit", r"kilomet(?:re|er)s?|km|miles", False),
-    ("on_call", r"on[- ]?call(?! with)|pager", False),
     ("visits", r"visited|visiting|been to|travell?ed to|trip to|holiday in|vacation in", True),
     ("residence", r"lives|live (?:in|at|with|near|on|by|out|abroad|here|there|together|alone|close|above|below|next)\b|"
                   r"living(?! room)|(?:moved|move|moving)(?= (?:to|into|in|out|house|home|back|abroad|away|here|there|down|up|over|across|flats?|cities|countr\w+|in with)\b)|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
