@@ -31,7 +31,9 @@ CUES: dict[str, Prefiltered] = {
         "cue_later": r"\b(?:he|she|they|it|we|you|that)'ll\b|\bin (?:a|one|two|three|four|a couple of|a few|the next|the coming) (?:days?|weeks?|months?|years?)\b|"
                      r"\bin the (?:summer|spring|autumn|fall|winter|new year)\b|\bby (?:christmas|easter|the summer|summer|spring|"
                      r"autumn|winter|the new year)\b|\bend of (?:the )?(?:month|week|year|term)\b|\b(?:coming|going|be) back\b",
-        "cue_injection": r"\b(?:ignore (?:all |the |any )?(?:previous|prior|above|earlier)|disregard|override|"
+        "cue_injection": r"\b(?:ignore (?:all |the |any )?(?:previous|prior|above|earlier)|disregard|"
+                         r"override(?!\s*(?:created|removed|deleted|ended|expire[sd]?|until|since|from|active|scheduled)\b"
+                         r"|\s*[,)])|"
                          r"system prompt|store (?:this|the following)|forget (?:everything|what)|new instructions?|"
                          r"if you(?:'re| are) an? (?:ai|assistant|bot|llm|language model)|(?:note|message|instructions?) (?:to|for) "
                          r"(?:the |any )?(?:ai|assistants?|bots?|support bots?|llms?|agents?)|remove (?:it|this|that) from (?:the )?"
