@@ -354,10 +354,11 @@ def probability(claim: str, entry: str, cosine: float) -> float | None:
 _STAMP = re.compile(
     r"[\"']?(\w*?(?:as_of|updated|modified|synced|fetched|cached|retrieved|timestamp|_at|last_\w+|rotated|"
     r"snapshot|valid_from|mtime|export(?:ed)?|backup|artifact|dump|since|effective|read|received|dispensed|dated|"
-    r"archived|edited|imported|e-?mail|letter|notice|statement|receipt|invoice|payslip)\w*?|ts)[\"']?"
+    r"archived|edited|imported|e-?mail|letter|notice|statement|receipt|invoice|payslip|executed)\w*?|ts|from)[\"']?"
     r"(?:\s*[:=]\s*|\s+\(?|_)[\"']?(\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?)", re.I)
 """When a record was read, written or took effect: a key, or a word ("export (2023-06-14)", "mtime 2024-02-10",
-"oncall_export_2024-05-01.csv", "since 2024-05-06", a document's own: "confirmation email 2024-05-14"), before a date."""
+"oncall_export_2024-05-01.csv", "since 2024-05-06", "via override from 2024-06-05", "executed 2023-07-20", a document's
+own: "confirmation email 2024-05-14"), before a date."""
 
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -367,9 +368,20 @@ _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 @lru_cache(maxsize=65536)
 def _stamp(text: str) -> str | None:
     """The latest time a record says it was read or written (``"as_of": "2026-03-01"``), ISO, or None."""
+    if _WRITTEN.search(text):
+        text = _WRITTEN.sub(_iso, text)     # "from 1 Aug 2024" is "from 2024-08-01"
     if not _DAY.search(text):
         return None
     return max((m.group(2).replace(" ", "T") for m in _STAMP.finditer(text)), default=None)
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_WRITTEN = re.compile(r"\b(\d{1,2}) (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* (\d{4})\b", re.I)
+"""A day written out with its year ("1 Aug 2024"): the date a stamp's ISO form gives."""
+
+
+def _iso(m: re.Match[str]) -> str:
+    return f"{m.group(3)}-{_MONTHS.index(m.group(2).lower()) + 1:02d}-{int(m.group(1)):02d}"
 
 
 def newer(claim: str, entry: str) -> int:
