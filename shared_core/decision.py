@@ -235,7 +235,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         moving = [members.other(claim.text, e.text) or members.swapped(claim.text, e.text) for e, _ in kept]   # on"
     moved = {e.id for (e, _), m in zip(kept, moving) if m} if sum(moving) == 1 else set()
     named = initials.named(claim.text, [e.text for e, _ in kept])     # "still in SF": the entry naming San Francisco
-    if any(versions.read(claim.text)[:2]):       # "$ node -v -> v20.12.2": the entry giving node's version
+    if versions.pairs_from(claim.text):          # "$ node -v -> v20.12.2": the entry giving node's version
         named = [n or versions.shared(claim.text, e.text) for n, (e, _) in zip(named, kept)]
     links = [max(p, link_at) if p is not None and (e.id in moved or n) else p   # "upped me to 2100": the one entry
              for (e, _), p, n in zip(kept, links, named)]                     # holding a number it moves

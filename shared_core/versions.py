@@ -129,6 +129,13 @@ def compare(claim: str, entry: str) -> bool | None:
     return None
 
 
+def pairs_from(claim: str) -> bool:
+    """The claim may give a version another text pairs with: one dotted, or a major alone in a text about versions
+    ("-v", "version") (read before each candidate is asked, ~55 a write)."""
+    dotted, bare, strong = read(claim)
+    return bool(dotted or bare and strong)
+
+
 def shared(claim: str, entry: str) -> bool:
     """Both texts give a version of one program: they are about it."""
     return bool(_pairs(claim, entry))
