@@ -27,6 +27,7 @@ from .linking import COMMON, PairModel, lower_words, specific, values
 from .endings import ends
 from .quantities import nudges, requantified
 from .states import held_state, moved_state, switched
+from .written import _MONTHS
 
 WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "change.json"
 
@@ -375,7 +376,6 @@ def _stamp(text: str) -> str | None:
     return max((m.group(2).replace(" ", "T") for m in _STAMP.finditer(text)), default=None)
 
 
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _WRITTEN = re.compile(r"\b(\d{1,2}) (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* (\d{4})\b", re.I)
 """A day written out with its year ("1 Aug 2024"): the date a stamp's ISO form gives."""
 

@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 
 from .cuescan import Prefiltered
+from .moments import _MONTH as _MONTHS
 
 _DATED_PAST = Prefiltered(re.compile(
     r"\b(?:yesterday|the day before|the other day|recently|this morning|earlier today|over the weekend|before the "
@@ -47,8 +48,6 @@ releases", "getting used to" and "not used to" are no habit). Also one of ``grou
 USED_TO = Prefiltered(re.compile(USED_TO_RX, re.I))
 
 
-_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|"
-           r"nov(?:ember)?|dec(?:ember)?")
 _DAY = rf"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b|" \
        rf"(?:{_MONTHS})\s+\d{{1,2}}\b|\d{{4}}-\d\d-\d\d\b)"
 _DATED_FROM = Prefiltered(re.compile(
