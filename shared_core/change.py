@@ -369,8 +369,7 @@ _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 @lru_cache(maxsize=65536)
 def _stamp(text: str) -> str | None:
     """The latest time a record says it was read or written (``"as_of": "2026-03-01"``), ISO, or None."""
-    if _WRITTEN.search(text):
-        text = _WRITTEN.sub(_iso, text)     # "from 1 Aug 2024" is "from 2024-08-01"
+    text = _WRITTEN.sub(_iso, text)     # "from 1 Aug 2024" is "from 2024-08-01"
     if not _DAY.search(text):
         return None
     return max((m.group(2).replace(" ", "T") for m in _STAMP.finditer(text)), default=None)
