@@ -35,7 +35,8 @@ _UPDATE_CUE = Prefiltered(re.compile(
     r"(?<!n't )(?<!not )(?<!never )(?<!nothing's )(?<!nothing has )changed|(?:please |pls |can you )?change (?=my |our )|"
     r"currently|recently|became|got promoted|promoted|renamed|replaced|from now on|from here on(?: out| in)?|going forward|"
     r"these days|latest|"
-    r"rescheduled|postponed|upgraded|downgraded|refreshed|actually|correction|corrected|scratch that|retrained|requalified|"
+    r"rescheduled|postponed|migrated|transferred|took over|taken over|swapped|upgraded|downgraded|refreshed|actually|"
+    r"correction|corrected|scratch that|retrained|requalified|"
     r"turns out|not anymore|reissued|went up|went down|(?:went|gone) with(?!\s+(?:my|his|her|our|their|me|him|us)\b)|"
     r"opted for|settled on|(?-i:PUT|PATCH|DELETE)(?=\s+/)|(?:going|gone|went|switched|changed|moved) back to|"
     r"revert(?:ed|ing)?(?: back)? to|back to (?:normal|the usual|the regular|regular|default|the default|the old))\b",
