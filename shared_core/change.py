@@ -93,7 +93,8 @@ def replaced(claim: str, entry: str) -> bool:
     if _same_output(claim, entry):
         return False                # "$ node --version -> v20.11.1" after "nvm current -> v20.11.1": another call, one answer
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
-    if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or moments.other_day(a, b) or _set_to(claim, b) \
+    dated = moments.other_day(a, b) and not begun(claim, entry)     # "started piano on tuesdays": its own day
+    if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or dated or _set_to(claim, b) \
             or members.other(claim, entry) or members.swapped(claim, entry) or _written(claim, entry) \
             or _other_person(claim, entry) or _aged(claim, entry) or _relocated(claim, entry) or moved_state(claim, entry) \
             or requantified(claim, entry) or nudges(claim, entry) or switched(claim, entry):
