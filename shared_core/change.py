@@ -154,15 +154,26 @@ _FROM_TO = Prefiltered(re.compile(
     re.I))
 
 
+_BECAME = Prefiltered(re.compile(r"(?<![\w.-])((?:[a-z]+ )?[\w.]+)\s*(?:->|→|=>)\s*((?:[a-z]+ )?[\w.]+)(?![\w.-])", re.I))
+"""A value and the one it became, side by side ("basal edited 0.85 -> 0.80 U/hr", "zone K -> zone M")."""
+_AMOUNT = re.compile(r"\d+(?:\.\d+)?")
+
+
 def _moved_on(claim: str, entry: str) -> bool:
     """"status changed from 'Normal' to 'Improved'" about an entry that holds Normal and not Improved:
-    the entry holds the old value, so the claim changes it however many words the two share."""
-    m = _FROM_TO.search(claim)
-    if m is None:
-        return False
-    old, new = m.group(1).strip().lower(), m.group(2).strip().lower()
-    held = {v for v in (old, new) if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", entry.lower())}
-    return old != new and held == {old}
+    the entry holds the old value, so the claim changes it however many words the two share. So does an arrow between
+    two amounts or two values of one word ("zone K -> zone M"); not a call and its output ("dig api.x -> 198.51.100.24")."""
+    pairs = [(m.group(1), m.group(2)) for m in _FROM_TO.finditer(claim)]
+    for a, b in _BECAME.findall(claim):
+        (*x, a_), (*y, b_) = a.lower().split(), b.lower().split()
+        if _AMOUNT.fullmatch(a_) and _AMOUNT.fullmatch(b_) or x and x == y:
+            pairs.append((a_, b_) if _AMOUNT.fullmatch(a_) else (a, b))
+    for old, new in pairs:
+        old, new = old.strip().lower(), new.strip().lower()
+        held = {v for v in (old, new) if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", entry.lower())}
+        if old != new and held == {old}:
+            return True
+    return False
 
 
 _SET_TO = Prefiltered(re.compile(
