@@ -26,8 +26,8 @@ from .index.embedders import _stem
 from .linking import COMMON, PairModel, lower_words, specific, values
 from .endings import ends
 from .quantities import nudges, requantified
+from .stamps import stamp
 from .states import held_state, moved_state, switched
-from .written import _MONTHS
 
 WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "change.json"
 
@@ -43,7 +43,7 @@ _STOP_CUE = Prefiltered(re.compile(
 
 def prepare(text: str) -> None:
     """Fill the per-text caches a pair reads here (see ``decision.prepare``)."""
-    fields(text), ends(text), _stamp(text), held_state(text)
+    fields(text), ends(text), stamp(text), held_state(text)
 
 
 @lru_cache(maxsize=65536)
@@ -362,43 +362,3 @@ def default() -> PairModel | None:
 def probability(claim: str, entry: str, cosine: float) -> float | None:
     model = default()
     return None if model is None else float(model.probabilities(matrix([(claim, entry, cosine)]))[0])
-
-
-_STAMP = re.compile(
-    r"[\"']?(\w*?(?:as_of|updated|modified|synced|fetched|cached|retrieved|timestamp|_at|last_\w+|rotated|"
-    r"snapshot|valid_from|mtime|export(?:ed)?|backup|artifact|dump|since|effective|read|received|dispensed|dated|"
-    r"archived|edited|imported|e-?mail|letter|notice|statement|receipt|invoice|payslip|executed)\w*?|ts|from)[\"']?"
-    r"(?:\s*[:=]\s*|\s+\(?|_)[\"']?(\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?)", re.I)
-"""When a record was read, written or took effect: a key, or a word ("export (2023-06-14)", "mtime 2024-02-10",
-"oncall_export_2024-05-01.csv", "since 2024-05-06", "via override from 2024-06-05", "executed 2023-07-20", a document's
-own: "confirmation email 2024-05-14"), before a date."""
-
-
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-"""What every stamp holds: a text without it has none, found faster than by ``_STAMP``'s own search."""
-
-
-@lru_cache(maxsize=65536)
-def _stamp(text: str) -> str | None:
-    """The latest time a record says it was read or written (``"as_of": "2026-03-01"``), ISO, or None."""
-    text = _WRITTEN.sub(_iso, text)     # "from 1 Aug 2024" is "from 2024-08-01"
-    if not _DAY.search(text):
-        return None
-    return max((m.group(2).replace(" ", "T") for m in _STAMP.finditer(text)), default=None)
-
-
-_WRITTEN = re.compile(r"\b(\d{1,2}) (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* (\d{4})\b", re.I)
-"""A day written out with its year ("1 Aug 2024"): the date a stamp's ISO form gives."""
-
-
-def _iso(m: re.Match[str]) -> str:
-    return f"{m.group(3)}-{_MONTHS.index(m.group(2).lower()) + 1:02d}-{int(m.group(1)):02d}"
-
-
-def newer(claim: str, entry: str) -> int:
-    """+1 when the claim's record was read after the entry's, -1 before, 0 when either says no time: a
-    snapshot is stale only against a newer one, however its fields are named ("as_of" on both sides)."""
-    a, b = _stamp(claim), _stamp(entry)
-    if a is None or b is None or a[:10] == b[:10]:
-        return 0
-    return 1 if a > b else -1

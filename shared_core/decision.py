@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import calls, change, chitchat, contrast, endings, grounding, linking, members, moments, pending, quantities, records
-from . import distinct, initials, kin, slots, states, tense, units, versions
+from . import distinct, initials, kin, slots, stamps, states, tense, units, versions
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered, has_digit
 from .executor import Step
@@ -282,7 +282,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
             mine = slot_of(claim)
         sim = sims.get(best.id, 0.0)
         f = features(claim, best, sim, runner)
-        if order := change.newer(claim.text, best.text):    # two records that say when they were read
+        if order := stamps.newer(claim.text, best.text):    # two records that say when they were read
             f["cue_stale"] = float(order < 0)
         people = linking.person_words(mine.subject or "") | linking.person_words(theirs.subject or "")
         ended = endings.over(claim.text, best.text) or endings.emptied(mine, theirs, claim.text, best.text)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared_core import change
+from shared_core import stamps
 from shared_core.schema import Action, Ledger
 
 def test_an_older_export_does_not_replace_the_fact(two_writes) -> None:
@@ -26,7 +26,7 @@ def test_an_older_export_does_not_replace_the_fact(two_writes) -> None:
     ("flight on 2024-05-10 to Oslo", "trip booked 2024-04-01", 0),      # what the text is about, no reading
 ])
 def test_when_a_record_was_read(claim, entry, order) -> None:
-    assert change.newer(claim, entry) == order
+    assert stamps.newer(claim, entry) == order
 
 
 @pytest.mark.parametrize(("first", "then"), [

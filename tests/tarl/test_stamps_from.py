@@ -21,7 +21,7 @@ def test_a_record_exported_after_it_revises(decides) -> None:
 
 
 def test_a_day_written_out_is_read_as_a_stamp() -> None:
-    from shared_core.change import newer
+    from shared_core.stamps import newer
 
     assert newer("Lease (executed 2023-07-20): rent $1,850", "rent is $1,975 a month from 1 Aug 2024") == -1
     assert newer("Lease (executed 2024-09-02): rent $1,975", "rent is $1,975 a month from 1 Aug 2024") == 1

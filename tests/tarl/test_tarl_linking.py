@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared_core import Claim, MemoryEngine, change, endings, linking, slots
+from shared_core import Claim, MemoryEngine, change, endings, linking, slots, stamps
 from shared_core.schema import Action
 
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=timezone.utc)
@@ -212,11 +212,11 @@ def test_a_key_path_names_its_parts() -> None:
 def test_a_snapshot_is_stale_only_against_a_newer_one() -> None:
     """Two records that say when they were read: the later one is not stale, whatever its fields are
     called; without a time on both sides nothing is concluded."""
-    assert change.newer('{"balance": 13210.02, "as_of": "2026-03-01"}', '{"balance": 12840.55, "as_of": "2026-02-01"}') == 1
-    assert change.newer('{"status": "open", "cached_at": "2025-01-06T09:00Z"}', '{"status": "done", "updated": "2025-01-08"}') == -1
-    assert change.newer('{"balance": 1, "as_of": "2026-03-01"}', "my balance is 12k") == 0
-    assert change.newer("odometer_miles=48390 ts=2024-06-04T18:00Z", "odometer_miles=48650 ts=2024-06-08T18:00Z") == -1
-    assert change.newer("strava (synced 2024-06-09): best=27:40", "strava (synced 2024-06-02): best=28:10") == 1
+    assert stamps.newer('{"balance": 13210.02, "as_of": "2026-03-01"}', '{"balance": 12840.55, "as_of": "2026-02-01"}') == 1
+    assert stamps.newer('{"status": "open", "cached_at": "2025-01-06T09:00Z"}', '{"status": "done", "updated": "2025-01-08"}') == -1
+    assert stamps.newer('{"balance": 1, "as_of": "2026-03-01"}', "my balance is 12k") == 0
+    assert stamps.newer("odometer_miles=48390 ts=2024-06-04T18:00Z", "odometer_miles=48650 ts=2024-06-08T18:00Z") == -1
+    assert stamps.newer("strava (synced 2024-06-09): best=27:40", "strava (synced 2024-06-02): best=28:10") == 1
 
 
 def test_a_tool_write_call_changes_its_record() -> None:
