@@ -272,6 +272,7 @@ def _other_person(claim: str, entry: str) -> bool:
     held = lower_words(entry)
     named = {m.group(1).lower() for m in _PUT_AS.finditer(claim)} - STOP - COMMON   # "put marta down as my ...", "@sam",
     named |= {(m.group(1) or m.group(2)).lower() for m in _HANDLE.finditer(claim)}   # {"primary": "sam"}: named for it
+    named |= set(_LOGIN.findall(claim.lower()))                                        # "primary s.ito"
     first = claim.split()[0].strip(".,!?;:'\"()") if claim.split() else ""
     lead = {first.lower().removesuffix("'s")} if first[:1].isupper() and first.lower() not in COMMON | STOP else set()
     noted = {w for v in records.note(claim).values() for w in v.split() if w not in STOP}   # "on call: jess"
@@ -280,6 +281,8 @@ def _other_person(claim: str, entry: str) -> bool:
 
 
 _PUT_AS = re.compile(r"\b(?:put|list|have|make|set)\s+(\w+)\s+(?:down\s+)?as\b", re.I)
+_LOGIN = re.compile(r"(?<![\w.@])[a-z]{1,2}\.[a-z]{2,}(?![\w.@])")
+"""An initial and a surname, a login's shape ("s.ito", "jb.okafor"): one person, where no capital says so."""
 _HANDLE = re.compile(r"(?<![\w.])@(\w+)|[\"'](?:primary|secondary|on_?call|assignee|owner|engineer|user|login)[\"']\s*:"
                      r"\s*[\"']@?(\w+)", re.I)
 
