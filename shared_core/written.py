@@ -116,6 +116,7 @@ def written_alike(text: str) -> str:
     if not has_digit(text):
         return text
     text = _SLASHED.sub(_slashed, text) if "/" in text else text
+    text = _DOTTED.sub(_slashed, text) if "." in text else text
     text = _PERCENT.sub(lambda m: m.group(1) + (f".{m.group(2)}" if m.group(2) else ""), text) if "%" in text else text
     return _CLOCK.sub(_clock, _PHONE.sub(_phone, _DATE.sub(_date, _HTTP_STATUS.sub(r"\1", text))))
 
@@ -152,6 +153,11 @@ _SLASHED = re.compile(r"(?<![\w/.:-])(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\
 (as in "9/21"); with a year and both parts up to 12, day first ("01/09/2025": 1 September, as most of the world
 writes it); without a year and both up to 12 it is left alone ("1/2" may be a half) unless both are one ("03/03"),
 and so is "24/7". A two-digit year is read as ``strptime``'s ``%y`` reads it: "14/03/90" is 1990, "03/05/24" 2024."""
+
+
+_DOTTED = re.compile(r"(?<![\w/.:-])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\w/:-]|\.\d)")
+"""A day written with dots and its year, day first ("31.03.2026", as German, Dutch or Polish write it); without a year
+("14.03") it is a number."""
 
 
 def _slashed(m: re.Match[str]) -> str:
