@@ -14,11 +14,12 @@ from .written import _MONTHS
 _STAMP = re.compile(
     r"[\"']?(\w*?(?:as_of|updated|modified|synced|fetched|cached|retrieved|timestamp|_at|last_\w+|rotated|"
     r"snapshot|valid_from|mtime|export(?:ed)?|backup|artifact|dump|since|effective|read|received|dispensed|dated|"
-    r"archived|edited|imported|e-?mail|letter|notice|statement|receipt|invoice|payslip|executed)\w*?|ts|from)[\"']?"
+    r"archived|edited|imported|e-?mail|letter|notice|statement|receipt|invoice|payslip|executed|written|generated|"
+    r"created|sent|submitted|issued|reassigned|printed|published|posted|logged|after)\w*?|ts|from)[\"']?"
     r"(?:\s*[:=]\s*|\s+\(?|_)[\"']?(\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?)", re.I)
 """When a record was read, written or took effect: a key, or a word ("export (2023-06-14)", "mtime 2024-02-10",
-"oncall_export_2024-05-01.csv", "since 2024-05-06", "via override from 2024-06-05", "executed 2023-07-20", a document's
-own: "confirmation email 2024-05-14"), before a date."""
+"oncall_export_2024-05-01.csv", "since 2024-05-06", "via override from 2024-06-05", "executed 2023-07-20", "digest
+(generated 2024-06-03 18:00)", "DNS after 2024-06-05", a document's own: "confirmation email 2024-05-14"), before a date."""
 
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
