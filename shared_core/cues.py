@@ -26,8 +26,8 @@ CUES: dict[str, Prefiltered] = {
                       r"(?:by|at|before) the end of (?:the )?(?:month|week|year|term|quarter)|"
                       r"(?:getting|being) (?:pushed|moved|delayed|postponed|acquired)|"
                       r"(?:going|moving|moves?|switching|switch(?:es)?|changing|changes?|starting|starts?|closing|closes?|leaving|leaves?|"
-                      r"joining|joins?|coming|comes|returning|returns?|merging|merges?)\b[^.;]{0,40}\bin (?:jan|feb|"
-                      r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b",
+                      r"joining|joins?|coming|comes|returning|returns?|merging|merges?)\b[^.;]{0,40}\bin (?:(?:jan|feb|"
+                      r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:the )?(?:spring|summer|autumn|fall|winter)))\b",
         "cue_later": r"\b(?:he|she|they|it|we|you|that)'ll\b|\bin (?:a|one|two|three|four|a couple of|a few|the next|the coming) (?:days?|weeks?|months?|years?)\b|"
                      r"\bin the (?:summer|spring|autumn|fall|winter|new year)\b|\bby (?:christmas|easter|the summer|summer|spring|"
                      r"autumn|winter|the new year)\b|\bend of (?:the )?(?:month|week|year|term)\b|\b(?:coming|going|be) back\b",
