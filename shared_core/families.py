@@ -19,7 +19,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("reminder", r"remind(?:er)?s?|to-?do|need to remember", True),
     ("name", r"call me(?=\s+(?!(?:on|at|back|later|tomorrow|tonight|whenever|any ?time|when|if|after|before|asap|again)\b)\w)|"
              r"calls? me(?=\s+(?-i:[A-Z]))|goes by|"
-             r"(?:every(?:one|body)|they all|people|friends) calls? me(?=\s+\w+\s*(?:now|,|\.|$|and))",
+             r"(?:every(?:one|body)|they all|people|friends) calls? me(?=\s+\w+\s*(?:now|,|\.|$|and))|"
+             r"(?:preferred|first|nick|given|full|legal) ?name",
      False),     # what one is called, before any other word of the sentence
     ("access_code", r"(?:door|gate|entry|entrance|alarm|lock|lockbox|key ?safe|keypad|building) code", False),
     ("credential", r"password|passcode|passphrase|pw|api[ _-]?key|token|secret|pin code|pin|ssh key|credentials?|2fa|"
