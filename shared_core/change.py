@@ -168,9 +168,10 @@ def _moved_on(claim: str, entry: str) -> bool:
         (*x, a_), (*y, b_) = a.lower().split(), b.lower().split()
         if _AMOUNT.fullmatch(a_) and _AMOUNT.fullmatch(b_) or x and x == y:
             pairs.append((a_, b_) if _AMOUNT.fullmatch(a_) else (a, b))
+    entry = entry.lower()
     for old, new in pairs:
         old, new = old.strip().lower(), new.strip().lower()
-        held = {v for v in (old, new) if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", entry.lower())}
+        held = {v for v in (old, new) if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", entry)}
         if old != new and held == {old}:
             return True
     return False

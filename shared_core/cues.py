@@ -41,8 +41,8 @@ CUES: dict[str, Prefiltered] = {
         "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
         "cue_confirm": r"\b(?:still|yep|yup|as usual|(?:as )?per usual|like usual|as normal|same old|same as|"
                        r"confirm(?:ed|s|ing)?|indeed|as before|as (?:always|ever)|"
-                       r"^\W*again\b|(?:say|said|says|saying|mentioned|told|repeated|brought (?:it |that )?up|not(?:ed|ing)|flagging)\b[^.;!?]{0,40}"
-                       r"\b(?:again|already|before)|"
+                       r"^\W*again\b|(?:say|said|says|saying|mentioned|told|repeated|brought (?:it |that )?up|not(?:ed|ing)|"
+                       r"flagging)\b[^.;!?]{0,40}\b(?:again|already|before)|"
                        r"as you know|(?:like|as) i (?:said|say)|as (?:i )?mentioned|like always|"
                        r"(?:not|never|nothing's|nothing has) changed|unchanged|no change)\b",
         "cue_stale": r"\b(?:(?<!years )(?<!year )(?<!months )(?<!weeks )(?<!days )(?<!yrs )(?<!-)(?!(?-i:Old\s+[A-Z]))old|"

@@ -107,7 +107,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
              r"santander|starling|halifax|nationwide|first direct|wells fargo|bank of america|capital one|n26|monzo|revolut", False),
     ("size", r"(?:shoe|dress|ring|clothes|jeans|shirt|trouser|waist|bra) size|size \d+|(?:i'?m|am) an? \d+(?:\.5)? in", False),
     ("residence", r"(?:lives|living) (?:in|with|near)|based in", False),     # before a place's words ("... near campus")
-    ("on_call", r"on[- ]?call(?! with)|pager|override (?:created|active|scheduled)", False),     # before the school's words: a rota's "primary", "secondary"
+    ("on_call", r"on[- ]?call(?! with)|pager|override (?:created|active|scheduled)", False),     # before the school's
+    # words: a rota's "primary", "secondary"; a paging tool's "override created - Platform primary s.ito"
     ("school", r"schools?|(?-i:[A-Z])[\w'-]+ (?-i:High|Academy|Elementary|Montessori)\b|attends|university|uni|college|"
                r"campus|studies at|teach(?:es)? at|enrolled|primary|"
                r"secondary|high school|nursery|kindergarten|daycare|year \d+|grade \d+", False),
