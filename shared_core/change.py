@@ -165,9 +165,11 @@ def _moved_on(claim: str, entry: str) -> bool:
     two amounts or two values of one word ("zone K -> zone M"); not a call and its output ("dig api.x -> 198.51.100.24")."""
     pairs = [(m.group(1), m.group(2)) for m in _FROM_TO.finditer(claim)]
     for a, b in _BECAME.findall(claim):
-        (*x, a_), (*y, b_) = a.lower().split(), b.lower().split()
-        if _AMOUNT.fullmatch(a_) and _AMOUNT.fullmatch(b_) or x and x == y:
-            pairs.append((a_, b_) if _AMOUNT.fullmatch(a_) else (a, b))
+        (*x, a_), (*y, b_) = a.split(), b.split()
+        if _AMOUNT.fullmatch(a_) and _AMOUNT.fullmatch(b_):
+            pairs.append((a_, b_))      # "edited 0.85 -> 0.80": the amounts
+        elif x and [w.lower() for w in x] == [w.lower() for w in y]:
+            pairs.append((a, b))        # "zone K -> zone M": the values with their word
     entry = entry.lower()
     for old, new in pairs:
         old, new = old.strip().lower(), new.strip().lower()

@@ -43,22 +43,6 @@ def _clock(m: re.Match[str]) -> str:
     return f"{int(m.group(1)) % 12 or 12}:{m.group(2) or '00'}"
 
 
-_HOURS = "one two three four five six seven eight nine ten eleven twelve".split()
-_SPOKEN_TIME = Prefiltered(re.compile(r"\b(quarter|half|five|ten|twenty|twenty[- ]five) (past|after|to) (" + "|".join(_HOURS)
-                                      + r"|1[0-2]|[1-9])\b(?![:.]?\d)", re.I))
-"""A time of day said in words ("quarter past three", "ten after six", "quarter to nine"): its clock time. Only a
-quarter comes before "to": "ten to twelve" may be a range of people."""
-
-
-def _spoken_time(m: re.Match[str]) -> str:
-    part, way, hour = m.group(1).lower(), m.group(2).lower(), m.group(3).lower()
-    if way == "to" and part != "quarter":
-        return m.group(0)
-    h = _HOURS.index(hour) + 1 if hour in _HOURS else int(hour)
-    minutes = {"quarter": 15, "half": 30, "five": 5, "ten": 10, "twenty": 20}.get(part, 25)
-    return f"{h}:{minutes:02d}" if way != "to" else f"{h - 1 or 12}:45"
-
-
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}:\d{2})[\d:.]*Z?)?\b|"
@@ -126,8 +110,7 @@ def written_alike(text: str) -> str:
         text = _STREET.sub(_street, text)
     if _NOON.search(text):
         text = _NOON.sub("12:00", text)
-    if _SPOKEN_TIME.search(text):
-        text = _SPOKEN_TIME.sub(_spoken_time, text)
+    text = _SPOKEN_TIME.sub(_spoken_time, text)     # (prefiltered: a text without "quarter past" and the like as it is)
     text = numbered(text)
     if _ORDINAL.search(text):
         text = _ORDINAL.sub(lambda m: str(_ORDINALS.index(m.group(1).lower().replace(" ", "-")) + 1), text)
@@ -210,6 +193,22 @@ _NUMBER_WORD = Prefiltered(re.compile(rf"\b(?:(?:a|{_HUNDREDS})\s+thousand(?:\s+
 """A count in words is its number ("two kids" is "2 kids", "forty-five bucks" "45 bucks", "twelve hundred" "1200", "a
 thousand and ten" "1010", "seven and a half" "7.5"); "one" alone is left alone, it is mostly a pronoun."""
 _SCALES = {"hundred": 100, "thousand": 1000}
+
+
+_HOURS = _UNITS[:12]
+_SPOKEN_TIME = Prefiltered(re.compile(r"\b(quarter|half|five|ten|twenty|twenty[- ]five) (past|after|to) (" + "|".join(_HOURS)
+                                      + r"|1[0-2]|[1-9])\b(?![:.]?\d)", re.I))
+"""A time of day said in words ("quarter past three", "ten after six", "quarter to nine"): its clock time. Only a
+quarter comes before "to": "ten to twelve" may be a range of people."""
+
+
+def _spoken_time(m: re.Match[str]) -> str:
+    part, way, hour = m.group(1).lower(), m.group(2).lower(), m.group(3).lower()
+    if way == "to" and part != "quarter":
+        return m.group(0)
+    h = _HOURS.index(hour) + 1 if hour in _HOURS else int(hour)
+    minutes = {"quarter": 15, "half": 30, "five": 5, "ten": 10, "twenty": 20}.get(part, 25)
+    return f"{h}:{minutes:02d}" if way != "to" else f"{h - 1 or 12}:45"
 
 
 def numbered(text: str) -> str:
