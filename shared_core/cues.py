@@ -19,7 +19,7 @@ _MONTHS = "january|february|march|april|may|june|july|august|september|october|n
 CUES: dict[str, Prefiltered] = {
     name: Prefiltered(re.compile(rx, re.I)) for name, rx in {
         "cue_hearsay": r"\b(?:says?|said|told (?:me|us)|heard|reckons?|according to|apparently|rumou?r\w*|word is|"
-                       r"claims?|supposedly|allegedly|someone)\b",
+                       r"(?:keeps?|kept|been|is|was|are|were) saying|claims?|supposedly|allegedly|someone)\b",
         "cue_future": r"\b(?:next (?:week|month|year|term|quarter|monday|season|" + _MONTHS + r")|(?<![._])upcoming|starting|"
                       r"from (?:next|monday|" + _MONTHS + r"|\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:" + _MONTHS + r"))|will|going to|"
                       r"gonna|planning|plan to|soon|tomorrow|effective|as of|from the \d+|in q[1-4]|"

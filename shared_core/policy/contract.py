@@ -289,9 +289,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = ok[Action.APPEND] = False   # "I think my order id is B-1234": a guess waits; it replaces nothing
     guess = f.get("cue_speculative") or f.get("cue_may") or f.get("cue_intent")
     if guess or (f.get("hedged") and (f.get("cue_hearsay") or f.get("source_prior", 1.0) < OWNER_PRIOR)) \
-            or (f.get("cue_hearsay") and f.get("cue_future")):
+            or (f.get("cue_hearsay") and (f.get("cue_future") or f.get("cue_later"))):
         ok[Action.APPEND] = ok[Action.REVISE] = False   # a guess is not a fact: it waits (or changes nothing)
-        if guess and f.get("novelty", 0.0) > 0.5 and not any(f.get(k) for k in SAYS_SAME):
+        if (guess or f.get("cue_hearsay")) and f.get("novelty", 0.0) > 0.5 and not any(f.get(k) for k in SAYS_SAME):
             ok[Action.NOOP] = False     # a guess at another value ("may switch to a GP nearer work") is no repeat
     if f.get("source_prior", 0.0) >= SPEAKER_PRIOR and not f.get("hedged") and not f.get("cue_hearsay") \
             and not any(f.get(k) for k in OWNER_WAITS) and not _snapshot(f):
