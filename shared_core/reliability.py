@@ -25,7 +25,7 @@ _HEDGE = Prefiltered(re.compile(
     r"if i remember|iirc|i reckon|unconfirmed|likely|seems|seemed|might be|may be|" + CONSIDERING + r"|thinking about|"
     r"planning to|hoping to|not 100%|suspect|presumably|assume|appears|guessing|my guess|could|pretty sure|"
     r"may (?:want|need|have|not|stop|start|move|switch|change|leave|end|drop|go|affect|disrupt|delay|cancel|close|rise|increase)|"
-    r"infer(?:s|red|ring)?|"
+    r"infer(?:s|red|ring)?|inferred_\w+|unverified|not (?:yet )?verified|"
     r"gotta be|must be|thinking of|not tested|untested|not confirmed|unconfirmed|self-diagnos\w*|nothing official|"
     r"not (?:yet )?official|unofficial(?:ly)?)\b",
     re.I,
