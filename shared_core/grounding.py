@@ -58,16 +58,20 @@ _ADDITIVE_CUE = Prefiltered(re.compile(r"\b(?:also|too(?!\s+(?:much|many|far|lat
                                        r"hard|big|small|cold|hot|old|young|spicy|salty|noisy|tired|slow|often|well|good|"
                                        r"bad|soon|fast|loud))|as well|"
                                        r"another|additionally|in addition|besides|plus|on top of (?:the|my|our|his|her|their) |"
+                                       r"separately|both(?=\s*(?:now|too|as well)?\s*(?:$|[.,;!?]))|"
+                                       r"add(?:ed)? as (?:a|an|my|our) |"
                                        r"(?:\w+n['’]t|cant|dont|wont|doesnt|didnt|isnt|not|never)\s+(?:[\w'’]+\s+){0,6}?"
                                        r"either(?!\s+(?:way|of|one|side|or)\b)|"
                                        r"(?<!every )second(?!\s+(?:\w+day|week|month)s?\b)(?![- ]hand)|(?:a|my|our) 2nd|"
                                        r"add(?:ed|ing|s)?(?=\s(?!to\b).{1,60}?\b(?:to (?:my|the|our|his|her|their) [\w-]|"
-                                       r"as (?:a|an|another)\b))|\w+_added|(?<=:\")added(?=\")|(?<=: \")added(?=\"))\b", re.I))
+                                       r"as (?:a|an|another|my|our)\b))|\w+_added|(?<=:\")added(?=\")|"
+                                       r"(?<=: \")added(?=\"))\b", re.I))
 """A further value's cue; not "too" of degree ("too expensive": why it ended), nor a schedule's "second" ("second tuesdays"),
 nor a "second hand" car; "add ... to my podcasts", "added prettier to the web monorepo", "add greg as a backup emergency
 contact", "a 2nd emergency contact", a record's ``member_added`` or ``"action": "added"``, "film cameras on top of the
 records", "can't have shellfish either" (a negated verb's: "no cheese either" ends a value): one more of a kind (not one
-"got added to the payments team": the speaker is what moved; nor "on top of all that", which piles up news, not values)."""
+"got added to the payments team": the speaker is what moved; nor "on top of all that", which piles up news, not values);
+"insured separately", "added as my co-supervisor", "working both now": the one before stays."""
 PHATIC = frozenset(
     "hi hello hey hiya morning evening afternoon night good great thanks thank thx ty cheers ok okay k sure yes yep "
     "yeah yup no nope nah cool nice awesome perfect fine right alright haha ha lol hmm hm um uh oh wow sounds plan "
