@@ -128,11 +128,13 @@ _LETTER = re.compile(r"[a-z]")
 def _named(value: str, words: set[str]) -> bool:
     """The other text mentions ``value``: as a word, a number as the tail of a longer one ("412" of 07700 900412), a
     version's head ("3.11" of "3.11.4", "v20" of "v20.11.1"), an id's tail ("4-alpine" of "postgres:15.4-alpine"), a
-    word in its plural ("Tuesday" of "Tuesdays"), a span by its two ends or in whole hours ("8-12" of "08:00-12:00")."""
+    word in its plural ("Tuesday" of "Tuesdays"), an id's letters written apart ("BA" of "BA2490"), a span by its two
+    ends or in whole hours ("8-12" of "08:00-12:00")."""
     return value in words or (value.isdigit() and len(value) >= 3 and any(w.isdigit() and w.endswith(value) for w in words)) \
         or (("." in value or not value.isdigit() and has_digit(value)) and any(w.startswith(value + ".") for w in words)) \
         or (not value.isdigit() and has_digit(value) and any(w.endswith(("." + value, ":" + value)) for w in words)) \
         or (len(value) > 3 and value.isalpha() and (value + "s" in words or value[-1] == "s" and value[:-1] in words)) \
+        or (value.isalpha() and any(w.startswith(value) and w[len(value):].isdigit() for w in words)) \
         or (_SPAN.fullmatch(value) is not None
             and (all(e in words for e in value.split("-")) or value.replace(":00", "") in words)) \
         or (_HOURS.fullmatch(value) is not None and all(f"{e}:00" in words for e in value.split("-")))
