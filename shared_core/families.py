@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from .cuescan import CueScanner
+from .written import _NUM
 
 # (family, cue pattern, several values?) — the first family whose cue occurs wins, so specific before generic
 FAMILIES: tuple[tuple[str, str, bool], ...] = (
@@ -43,9 +44,10 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                  r"(?<!\d )(?<!am )(?<!pm )"          # a zone's code said alone, not a timestamp's ("07:41 UTC")
                  r"(?-i:UTC|GMT|BST|CET|CEST|EET|EEST|EST|EDT|CST|CDT|MST|MDT|PST|PDT|JST|AEST|AEDT|NZST|SGT|HKT)", False),
     ("theme", r"dark mode|light mode|theme|dark theme|light theme|colou?r ?theme|solarized", False),
-    ("age", r"turn(?:ed|s|ing) \d{1,3}|\d{1,3} ?(?:yo|y/o|yrs old)|"
-            r"(?:i'?m|i am|she's|he's|she is|he is|(?:the )?user is|they are|they're|(?-i:[A-Z][a-z]+) is|^is|^'s) "
-            r"\d{1,3}(?= *(?:now|today|already)? *[.!]*$)",
+    ("age", r"turn(?:ed|s|ing) (?:\d{1,3}|" + _NUM + r")\b|\d{1,3} ?(?:yo|y/o|yrs old)|"
+            r"(?:i'?m|i am|she's|he's|she is|he is|(?:the )?user is|they are|they're|(?-i:[A-Z][a-z]+) is|"
+            r"^(?-i:[A-Z][a-z]+)'s|^is|^'s) "
+            r"(?:\d{1,3}|" + _NUM + r")(?= *(?:now|today|already)? *[.!]*$)",     # "Zoe's eight now", "turned seven"
      False),
     ("emergency_contact", r"emergency contacts?|in case of emergency|ice contact|next of kin", False),   # before relatives
     ("kids", r"kids?|children|child|sons|daughters|bab(?:y|ies)|little ones|newborn|twins|pregnan\w*|expecting|"
