@@ -282,7 +282,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
             mine = slot_of(claim)
         sim = sims.get(best.id, 0.0)
         f = features(claim, best, sim, runner)
-        if order := stamps.newer(claim.text, best.text):    # two records that say when they were read
+        if order := stamps.newer(claim.text, best.text) or stamps.older(claim.text, best.text, best.observed_at):
             f["cue_stale"] = float(order < 0)
         people = linking.person_words(mine.subject or "") | linking.person_words(theirs.subject or "")
         ended = endings.over(claim.text, best.text) or endings.emptied(mine, theirs, claim.text, best.text)

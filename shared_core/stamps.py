@@ -7,6 +7,7 @@ old document) is decided on it wherever the two texts' values are worded.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from functools import lru_cache
 
 from .written import _MONTHS
@@ -50,3 +51,32 @@ def newer(claim: str, entry: str) -> int:
     if a is None or b is None or a[:10] == b[:10]:
         return 0
     return 1 if a > b else -1
+
+
+_YEAR = re.compile(
+    r"\b(?:last updated|updated|as of|season|q[1-4]|published|printed|posted|archived|snapshot|export(?:ed)?|edition|"
+    r"scanned|copyright|dated|generated)\W{1,3}(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* )?((?:19|20)\d\d)\b|"
+    r"\b((?:19|20)\d\d) (?:guide(?:book)?|edition|brochure|report|export|snapshot|listing|post|(?:proposal )?record|"
+    r"spreadsheet|inventory|archive|survey|census|directory|catalog(?:ue)?|timetable|prospectus|handbook|leaflet)\b|"
+    r"\b(?:post|page|listing|review|article|thread|record|export|report|snapshot|spreadsheet|inventory|guide) "
+    r"\(((?:19|20)\d\d)\)", re.I)
+"""A document's own year ("Yelp (last updated 2022)", "Scanned 2016 guidebook", "Facebook post (2019)", "inventory
+spreadsheet (Q3 2022)", "data as of December 2023"): when it was true, not a year it speaks of ("since 2019")."""
+
+
+@lru_cache(maxsize=65536)
+def year(text: str) -> int | None:
+    """The year a record says it was read or written, from a full stamp or a document's own year; None when it says none."""
+    if (day := stamp(text)) is not None:
+        return int(day[:4])
+    return max((int(next(g for g in m.groups() if g)) for m in _YEAR.finditer(text)), default=None)
+
+
+def older(claim: str, entry: str, observed: datetime) -> int:
+    """-1 when the claim's record is of a year before the entry's own, or, where the entry says none, over a year before
+    the entry was observed: an old document against what memory holds now ("older validity loses"); else 0."""
+    said = year(claim)
+    if said is None:
+        return 0
+    held = year(entry)
+    return -1 if said < (held if held is not None else observed.year - 1) else 0
