@@ -20,7 +20,7 @@ _THE = re.compile(r"^\W*the\s+(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+(?:is|are|was|w
 """A text that opens on a definite noun phrase and its verb ("The API service runs on ..."): the thing it is about, its
 head noun named first."""
 
-_ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+$")
+_ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+(?:-\d+)*$")
 """A subject that names one thing by an id (``order#1000``, ``a-88213``, ``sup-4102``); a dose or a
 measure the subject guesser picked up ("20mg") is not one."""
 
