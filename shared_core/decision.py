@@ -293,8 +293,9 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         version = versions.compare(claim.text, best.text)      # "node -v -> v20.12.2" after "Node v18.19.0": moved
         replaced = ended or revived or change.readdressed(claim.text, best.text) or bool(version) or (
             record if record is not None else bool(f["value_replaced"]) or change.replaced(*alike))
+        same = _same_values(mine, theirs)       # "Zoe is 7 now" after "Daughter Zoe is 7": no change, whatever "now" says
         repeat = record is False or amount and not mine.values - theirs.values - units.ROUGHLY \
-            or _same_values(mine, theirs) or version is False   # the amount, nothing more; or the attribute's own
+            or same or version is False   # the amount, nothing more; or the attribute's own
         # values again; or the program's own version
         change_p = 0.0 if repeat and not replaced else _change(alike, sim, mine, theirs, f, replaced)
         kept_by = cfg.source(best.source)               # the kind of source that wrote the entry
@@ -310,7 +311,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  slot_held=float(any(e.ledger is accepted for *_, e, _, _ in scored if e.id in keyed)),
                  many=float(claim.many if claim.many is not None and mine.explicit is not None
                             and mine.explicit == theirs.explicit else mine.many or theirs.many),   # the put says
-                 change_signal=float(any(f.get(k) for k in CHANGE_CUE) or mine.negated), replaced=float(replaced),
+                 change_signal=float((any(f.get(k) for k in CHANGE_CUE) or mine.negated) and not same), replaced=float(replaced),
                  ended=float(ended), revived=float(revived), same_call=float(again(best, theirs)),
                  denied=float(endings.denied(claim.text, best.text)), version_moved=float(bool(version)),
                  adds_value=float(bool(theirs.values) and theirs.values < mine.values   # its values and more, beyond the word
