@@ -36,7 +36,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("allergy", r"allergic|allerg(?:y|ies)|intoleran(?:t|ce)", True),
     ("diet", r"vegetarian|veggie|vegan|pescatarian|keto|diet|eat(?:s|ing)? (?:meat|everything|anything)|omnivore|gluten[- ]free|"
              r"halal|kosher|plant[- ]based", False),
-    ("seat", r"seats?|aisle|window seat", False),
+    ("seat", r"seats?|aisle|window seat|bulkhead|exit[- ]row", False),
     ("sleep", r"bedtime|bed by|go to bed|goes to bed|asleep|sleeps?|wake up|wakes up|woke up|gets? up at|"
               r"up at \d{1,2}(?:[:.]\d\d)?(?: ?[ap]m)?|morning person|night owl", False),
     ("timezone", r"time ?zone|(?:utc|gmt|cet|cest|est|edt|pst|pdt|eastern|pacific|central|mountain|london|"
@@ -175,7 +175,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
 # rest is worded. Single-valued attributes only: another language or pet is a further value, not a change.
 VALUES: dict[str, str] = {
     "theme": r"dark|light",
-    "seat": r"window|aisle|middle",
+    "seat": r"window|aisle|middle|bulkhead|exit[- ]row",
     "timezone": r"utc|gmt|bst|cet|cest|eet|eest|est|edt|cst|cdt|mst|mdt|pst|pdt|jst|aest|aedt|nzst|sgt|hkt",
     "diet": r"vegetarian|vegan|pescatarian|keto|omnivore|flexitarian|plant[- ]based|"
             r"(?<!n't )(?<!not )(?<!never )(?<!longer )eat(?:s|ing)? (?:meat|everything|anything)",   # not "don't eat meat"
