@@ -123,12 +123,13 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("units", r"imperial|metric (?:units|system)|(?:in|to|use|prefers?|using) metric|units?[\"']?\s*[=:]\s*[\"']?metric", False),
     ("distance_unit", r"kilomet(?:re|er)s?|km|miles", False),
     ("visits", r"visited|visiting|been to|travell?ed to|trip to|holiday in|vacation in|"
-               r"(?:i'?m|im|we'?re) (?:\w+ )?in [\w'-]+(?: [\w'-]+)? (?:for|till|until|this|on (?:holiday|vacation|business))",
+               r"(?:i'?m|im|we'?re|you'?re) (?:\w+ )?in [\w'-]+(?: [\w'-]+)? "
+               r"(?:for|till|until|this|on (?:holiday|vacation|business))",
      True),     # "i'm in Paris for the weekend": a stay, not where one lives
     ("residence", r"lives|live (?:in|at|with|near|on|by|out|abroad|here|there|together|alone|close|above|below|next)\b|"
                   r"living(?! room)|(?:moved|move|moving)(?= (?:to|into|in|out|house|home|back|abroad|away|here|there|down|up|over|across|flats?|cities|countr\w+|in with)\b)|relocat\w*|based in|home ?town|reside\w*|city|neighbou?rhood|"
                   r"apartment|flat|lease|i'?m in|im in|house|new place|"
-                  r"we'?re (?:now |finally |all )?in(?= (?-i:[A-Z]))", False),    # "we're finally in Cardiff"
+                  r"(?:we|you)'?re (?:now |finally |all |still )?in(?= (?-i:[A-Z]))", False),    # "we're finally in Cardiff"
     ("birthplace", r"born in|birthplace|grew up in", False),
     ("birthday", r"birthday|b-?day|born on|date of birth|dob", False),
     ("age", r"years? old|aged?", False),

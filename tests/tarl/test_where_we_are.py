@@ -15,3 +15,10 @@ def test_where_we_are_now_revises_the_home(decides) -> None:
 def test_a_stay_is_kept_beside_the_home(decides) -> None:
     decides("I live in Exeter", "we're in Lisbon for the week, back sunday", Action.APPEND, Ledger.ACCEPTED)
     decides("I live in Exeter", "i'm in Glasgow until thursday for a conference", Action.APPEND, Ledger.ACCEPTED)
+
+
+def test_an_assistant_placing_the_user_elsewhere_is_rejected(decides) -> None:
+    decides("I live in Exeter", "Since you're in Plymouth, the nearest IKEA is the one in Bristol.",
+            Action.REJECT_CONFLICT, Ledger.ACCEPTED, source="assistant", first_source="user")
+    decides("I live in Exeter", "you're in Madrid until friday, so I'll set reminders in CET",
+            Action.APPEND, Ledger.ACCEPTED, source="assistant", first_source="user")
