@@ -19,7 +19,8 @@ _MONTHS = "january|february|march|april|may|june|july|august|september|october|n
 CUES: dict[str, Prefiltered] = {
     name: Prefiltered(re.compile(rx, re.I)) for name, rx in {
         "cue_hearsay": r"\b(?:says?|said|told (?:me|us)|heard|reckons?|according to|apparently|rumou?r\w*|word is|"
-                       r"(?:keeps?|kept|been|is|was|are|were) saying|claims?|supposedly|allegedly|someone)\b",
+                       r"(?:keeps?|kept|been|is|was|are|were) saying|claims?|supposedly|allegedly|someone|thinks|hinted|"
+                       r"dropped a hint)\b",
         "cue_future": r"\b(?:next (?:week|month|year|term|quarter|monday|season|" + _MONTHS + r")|(?<![._])upcoming|starting|"
                       r"from (?:next|monday|" + _MONTHS + r"|\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:" + _MONTHS + r"))|will|going to|"
                       r"gonna|planning|plan to|soon|tomorrow|effective|as of|from the \d+|in q[1-4]|"
@@ -29,7 +30,7 @@ CUES: dict[str, Prefiltered] = {
                       r"joining|joins?|coming|comes|returning|returns?|merging|merges?)\b[^.;]{0,40}\bin (?:(?:jan|feb|"
                       r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:the )?(?:spring|summer|autumn|fall|winter)))\b",
         "cue_later": r"\b(?:he|she|they|it|we|you|that)'ll\b|\bin (?:a|one|two|three|four|a couple of|a few|the next|the coming) (?:days?|weeks?|months?|years?)\b|"
-                     r"\bin the (?:summer|spring|autumn|fall|winter|new year)\b|\bby (?:christmas|easter|the summer|summer|spring|"
+                     r"\bin the (?:summer|spring|autumn|fall|winter|new year)\b|\b(?:by|after) (?:christmas|easter|the summer|summer|spring|"
                      r"autumn|winter|the new year)\b|\bend of (?:the )?(?:month|week|year|term)\b|\b(?:coming|going|be) back\b",
         "cue_injection": r"\b(?:ignore (?:all |the |any )?(?:previous|prior|above|earlier)|disregard|"
                          r"override(?!\s*(?:created|removed|deleted|ended|expire[sd]?|until|since|from|active|scheduled)\b"
