@@ -185,6 +185,8 @@ def _subject(text: str) -> tuple[str | None, str]:
             (v in _VERBISH and v not in _ADVERBS) or (v.endswith(("s", "ed")) and v not in _NOT_VERBS) or v.startswith("(")
             or v in ("doesn't", "isn't", "hasn't", "didn't") for v in after):
         return " ".join(name).lower(), " ".join(tokens[len(name):])
+    if len(name) >= 2 and name[0].lower() in RELATIONS and tokens[len(name) - 1].endswith(","):
+        return " ".join(name).lower(), " ".join(tokens[len(name):])     # "Son Finn, 11, at St Brendan's": Finn
     if (m := _DETERMINER_NP.search(text)) and m.start() <= 12:      # a thing named at the front: "the keys are ..."
         cut = []
         for w in m.group(1).lower().split():
