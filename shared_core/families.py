@@ -140,7 +140,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                 r"dating|divorced|"
                 r"separated|widowed|relationship", False),
     ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),
-    ("device", r"iphone(?: \d+)?|pixel \d\w*|galaxy s\d+|android phone|macbook|thinkpad|chromebook|ipad|laptop", False),
+    ("device", r"iphone(?: \d+)?|pixel \d\w*|galaxy s\d+|android phone|macbook|thinkpad|chromebook|ipad|laptop|handset|"
+               r"samsung(?: galaxy)?(?: s\d+)?", False),
     ("phone_plan", r"(?:port(?:ed|ing)?|mov(?:ed|ing)|took|taking|transferr(?:ed|ing)) (?:(?:my|our|his|her|the) )?"
                    r"(?:number|no)\b(?! plate)|(?:phone|mobile|cell)(?:['’]s| is) with|"
                    r"sim[- ]only|sim card|pay[- ]as[- ]you[- ]go|payg|(?:phone|mobile|cell) (?:contract|plan|provider|network|"
@@ -185,7 +186,7 @@ VALUES: dict[str, str] = {
     "temperature_unit": r"celsius|fahrenheit|centigrade",
     "distance_unit": r"kilomet(?:re|er)s?|km|miles",
     "units": r"metric|imperial",
-    "device": r"iphone|pixel|galaxy|android|macbook|thinkpad|chromebook|ipad",
+    "device": r"iphone|pixel|galaxy|samsung|android|macbook|thinkpad|chromebook|ipad",
     "bank": r"barclays|hsbc|lloyds|natwest|santander|starling|halifax|nationwide|first direct|wells fargo|"
             r"bank of america|capital one|n26|monzo|revolut|chase|wise",
     "editor": r"vs ?code|neovim|vim|emacs|intellij|pycharm|sublime|webstorm|xcode|cursor",
