@@ -30,8 +30,9 @@ CUES: dict[str, Prefiltered] = {
                       r"joining|joins?|coming|comes|returning|returns?|merging|merges?)\b[^.;]{0,40}\bin (?:(?:jan|feb|"
                       r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:the )?(?:spring|summer|autumn|fall|winter)))\b",
         "cue_later": r"\b(?:he|she|they|it|we|you|that)'ll\b|\bin (?:a|one|two|three|four|a couple of|a few|the next|the coming) (?:days?|weeks?|months?|years?)\b|"
-                     r"\bin the (?:summer|spring|autumn|fall|winter|new year)\b|\b(?:by|after) (?:christmas|easter|the summer|summer|spring|"
-                     r"autumn|winter|the new year)\b|\bend of (?:the )?(?:month|week|year|term)\b|\b(?:coming|going|be) back\b",
+                     r"\bin the (?:summer|spring|autumn|fall|winter|new year)\b|"
+                     r"\b(?:by|after) (?:christmas|easter|the summer|summer|spring|autumn|winter|the new year)\b|"
+                     r"\bend of (?:the )?(?:month|week|year|term)\b|\b(?:coming|going|be) back\b",
         "cue_injection": r"\b(?:ignore (?:all |the |any )?(?:previous|prior|above|earlier)|disregard|"
                          r"override(?!\s*(?:created|removed|deleted|ended|expire[sd]?|until|since|from|active|scheduled)\b"
                          r"|\s*[,)])|"
