@@ -99,7 +99,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     # a job title at a name is where one works ("Software Engineer at Monzo", "Lab Manager at Helix Bio"): before
     # the manager's and the bank's own words
     ("manager", r"manager|boss|reports? to|supervisor|line manager", False),
-    ("role", r"works? as|job title|role|position|promoted|profession|occupation", False),
+    ("role", r"works? as|job title|role|position|promoted|profession|occupation|treasurer|secretary|"
+             r"chair(?:man|woman|person)|vice[- ]chair|captain|vice[- ]captain|president", False),   # a club's or a committee's
     ("employer", r"works? (?:at|for)|working (?:at|for)|employer|company|job at|joined|hired|employed|"
                  r"(?<!for a )(?<!for my )(?<!for his )(?<!for her )(?<!for the )(?<!for their )new job|"
                  r"(?:start(?:ed|ing|s)?|began) at (?-i:[A-Z])[\w&-]*+(?! (?:High|Primary|Academy|School|College|Uni|University|"
