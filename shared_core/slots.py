@@ -232,6 +232,9 @@ def _relative(prop: str) -> str | None:
     return word if word in RELATIONS and family(word) is None else None
 
 
+_SO = re.compile(r",?\s+so\s+(?:i|we|i'll|we'll|i've|i'd|that|you can)\b|,\s+which\s|,\s+because\s", re.I)
+
+
 @lru_cache(maxsize=65536)
 def infer(text: str) -> Slot:
     """The slot a free-text claim is about (pure; cached by text)."""
@@ -260,6 +263,7 @@ def infer(text: str) -> Slot:
                         and not _capitalised(w, prop)})
         attribute = "frame:" + " ".join(frame[:6])
     subject_words = set((subject or "").replace("#", " ").replace(".", " ").split())
+    rest = _SO.split(rest, maxsplit=1)[0]     # "you're allergic to penicillin, so I'll flag ...": what follows is no value
     values = {w for w in _words(numbered(rest)) if w and w not in STOP and w not in FILLER and w not in GENERIC
               and w not in subject_words and w not in _NEGATORS}
     values |= numbers(rest)
