@@ -21,8 +21,8 @@ _THE = re.compile(r"^\W*the\s+(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+(?:is|are|was|w
 head noun named first."""
 
 _ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+(?:-\d+)*$")
-"""A subject that names one thing by an id (``order#1000``, ``a-88213``, ``sup-4102``); a dose or a
-measure the subject guesser picked up ("20mg") is not one."""
+"""A subject that names one thing by an id (``order#1000``, ``a-88213``, ``sup-4102``, a marketplace's ``113-8820315``); a
+dose or a measure the subject guesser picked up ("20mg") is not one."""
 
 
 @lru_cache(maxsize=65536)

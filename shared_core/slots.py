@@ -233,6 +233,7 @@ def _relative(prop: str) -> str | None:
 
 
 _SO = re.compile(r",?\s+so\s+(?:i|we|i'll|we'll|i've|i'd|that|you can)\b|,\s+which\s|,\s+because\s", re.I)
+"""Where a clause of what follows from the fact, or why, begins: past it the words are no value of the attribute."""
 
 
 @lru_cache(maxsize=65536)
