@@ -90,7 +90,7 @@ def replaced(claim: str, entry: str) -> bool:
     restatement in other words never does."""
     if (value := set(records.note(claim).values())) and value == set(records.note(entry).values()):
         return False                # "Model: BT Smart Hub 2" after "Router: BT Smart Hub 2": the label, not the value
-    if _same_output(claim, entry) or _reads_back(claim, entry):
+    if _same_output(claim, entry):
         return False                # "$ node --version -> v20.11.1" after "nvm current -> v20.11.1": another call, one answer
     a, b = _WORD.findall(claim.lower()), _WORD.findall(entry.lower())
     dated = moments.other_day(a, b) and not begun(claim, entry)     # "started piano on tuesdays": its own day
@@ -328,16 +328,13 @@ _ARROW = re.compile(r"\s(?:->|→|=>)\s")
 
 
 def _same_output(claim: str, entry: str) -> bool:
-    """Two calls whose outputs, after each one's last arrow, are word for word alike: the words swapped are the calls'."""
+    """A call whose output, after its last arrow, is the entry's: word for word the other call's output, or, where the
+    entry is no call, words it states ("SHOW max_connections; -> 250" after "Postgres max_connections = 250"). The words
+    swapped are the calls', the value is the one held."""
     a, b = _ARROW.split(claim), _ARROW.split(entry)
-    return len(a) > 1 and len(b) > 1 and _WORD.findall(a[-1].lower()) == _WORD.findall(b[-1].lower()) != []
-
-
-def _reads_back(claim: str, entry: str) -> bool:
-    """A call whose output, after its last arrow, the entry states ("SHOW max_connections; -> 250" after "Postgres
-    max_connections = 250"): the words swapped are the call's, the value is the one held."""
-    parts = _ARROW.split(claim)
-    said = _WORD.findall(parts[-1].lower()) if len(parts) > 1 and not _ARROW.search(entry) else []
+    said = _WORD.findall(a[-1].lower()) if len(a) > 1 else []
+    if len(b) > 1:
+        return said == _WORD.findall(b[-1].lower()) != []
     return bool(said) and set(said) <= set(_WORD.findall(entry.lower()))
 
 
