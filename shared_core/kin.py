@@ -49,8 +49,11 @@ def whereabouts(text: str) -> re.Match[str] | None:
 _RELATION = "|".join(sorted(RELATIONS))
 _RELATIVE = Prefiltered(re.compile(rf"^\W*(?:my|our|the|(?:the )?user(?:'s|s'))\s+({_RELATION})"   # then a copula or a verb
                                    rf"(?:'s|(?<=s)'|\s+(?:is|are|was|were|has|have|had|turns?|turned|{ACTS}))(?!\w)", re.I))
-_BARE_RELATIVE = Prefiltered(re.compile(rf"^\W*({_RELATION})['’]s\s+\w+(?:['’]s|\s+(?:is|was|are|were))\s", re.I))
-"""A relative's thing leading a chat line with no "my" ("wife's birthday's the 9th"): still the speaker's relative
+_BARE_RELATIVE = Prefiltered(re.compile(
+    rf"^\W*({_RELATION})(?:(?:\s+(?-i:[A-Z][a-z]+))?['’]s\s+\w+(?:['’]s|\s+(?:is|was|are|were)|:)\s"
+    rf"|\s+(?-i:[A-Z][a-z]+)\s+(?:is|was|has|{ACTS})(?!\w))", re.I))
+"""A relative's thing leading a chat line or a note with no "my" ("wife's birthday's the 9th", "partner's mobile: ...",
+"sister Ola lives in Gdansk"): still the speaker's relative
 ("landlord's put the rent up" is the landlord having done something, about the user's rent)."""
 RELAYED = Prefiltered(re.compile(
     rf"^\W*(?:my|our)\s+(?:\w+\s+)?(?:{_RELATION})\s+(?:says?|said|thinks?|thought|reckons?|"
