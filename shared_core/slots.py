@@ -175,6 +175,8 @@ def _subject(text: str) -> tuple[str | None, str]:
     tokens = text.split()
     while tokens and tokens[0].lower() in _CONNECTIVES:     # "and Zosia started nursery": Zosia
         tokens = tokens[1:]
+    if len(tokens) > 2 and tokens[0].lower() in RELATIONS and tokens[1].istitle() and tokens[2] in _VERBISH:
+        return " ".join(tokens[:2]).lower(), " ".join(tokens[2:])     # "sister Ola lives in Gdansk", as "Son Theo is 9"
     name = []
     for t in tokens[:3]:
         if not t[:1].isupper() or t.endswith(":") or (not name and t.strip(".,!?;:'\"").lower() in _COMMON_INITIAL):
