@@ -59,9 +59,13 @@ _YEAR = re.compile(
     r"\b((?:19|20)\d\d) (?:guide(?:book)?|edition|brochure|report|export|snapshot|listing|post|(?:proposal )?record|"
     r"spreadsheet|inventory|archive|survey|census|directory|catalog(?:ue)?|timetable|prospectus|handbook|leaflet)\b|"
     r"\b(?:post|page|listing|review|article|thread|record|export|report|snapshot|spreadsheet|inventory|guide) "
-    r"\(((?:19|20)\d\d)\)", re.I)
+    r"\(((?:19|20)\d\d)\)|"
+    r"\b(?:backup|export|snapshot|dump|archive|copy|screenshot|printout|scan) (?:from|of|dated|taken|made) "
+    r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* )?((?:19|20)\d\d)\b|"
+    r"\b(?:my|an?|the|old) ((?:19|20)\d\d) (?:cv|resume|résumé)\b", re.I)
 """A document's own year ("Yelp (last updated 2022)", "Scanned 2016 guidebook", "Facebook post (2019)", "inventory
-spreadsheet (Q3 2022)", "data as of December 2023"): when it was true, not a year it speaks of ("since 2019")."""
+spreadsheet (Q3 2022)", "data as of December 2023", "Contacts backup from 2021", "my 2021 CV"): when it was true, not
+a year it speaks of ("since 2019")."""
 
 
 @lru_cache(maxsize=65536)
