@@ -50,7 +50,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
             r"(?:\d{1,3}|" + _NUM + r")(?= *(?:now|today|already)? *[.!]*$)",     # "Zoe's eight now", "turned seven"
      False),
     ("emergency_contact", r"emergency contacts?|in case of emergency|ice contact|next of kin", False),   # before relatives
-    ("kids", r"kids?|children|child|sons|daughters|bab(?:y|ies)|little ones|newborn|twins|pregnan\w*|expecting|"
+    ("kids", r"kid(?:s|dos?|dies)?|children|child|sons|daughters|bab(?:y|ies)|little ones|newborn|twins|pregnan\w*|expecting|"
              r"family of (?:\d|three|four|five|six|seven|eight)|(?:\w+ one|little \w+) (?:arrived|is here|was born)", False),
     ("friend", r"best (?:mate|friend)|mates?|friends?|bff|buddy", True),
     ("pronouns", r"pronouns?|she/her|he/him|they/them|she/they|he/they", False),

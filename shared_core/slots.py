@@ -271,7 +271,7 @@ def infer(text: str) -> Slot:
               and w not in subject_words and w not in _NEGATORS}
     values |= numbers(rest)
     if fam is not None and name == "kids":
-        values = {w for w in values if w not in ("kids", "kid", "children", "child")}
+        values -= {"kids", "kid", "children", "child", *_words(m.group(0))}     # "2 little ones": {2}
     return Slot(subject, attribute, many, frozenset(values), negated(prop))
 
 
