@@ -46,8 +46,10 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("theme", r"dark mode|light mode|theme|dark theme|light theme|colou?r ?theme|solarized", False),
     ("age", r"turn(?:ed|s|ing) (?:\d{1,3}|" + _NUM + r")\b|\d{1,3} ?(?:yo|y/o|yrs old)|"
             r"(?:i'?m|i am|she's|he's|she is|he is|(?:the )?user is|they are|they're|(?-i:[A-Z][a-z]+) is|"
-            r"^(?-i:[A-Z][a-z]+)'s|^is|^'s) "
-            r"(?:\d{1,3}|" + _NUM + r")(?= *(?:now|today|already)? *[.!]*$)",     # "Zoe's eight now", "turned seven"
+            r"^(?-i:[A-Z][a-z]+)'s|^(?!(?:it|that|there|what|here|who|he|she|let|where|how|today)')[a-z]+'s|"
+            r"^is|^'s) "
+            r"(?:\d{1,3}|" + _NUM + r")(?= *(?:now|today|already)? *(?:,? *(?:yeah|yep|yup|lol|haha|btw)\b)? *[.!]*$)",
+     # "Zoe's eight now", "turned seven", "leo's eight yeah"
      False),
     ("emergency_contact", r"emergency contacts?|in case of emergency|ice contact|next of kin", False),   # before relatives
     ("kids", r"kid(?:s|dos?|dies)?|children|child|sons|daughters|bab(?:y|ies)|little ones|newborn|twins|pregnan\w*|expecting|"
