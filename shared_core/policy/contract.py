@@ -6,49 +6,48 @@ the policy's own where the contract forces one action: ``reported``, so the stat
 honest). Why hard rules and not only training: the product is scored on text nobody here has seen, and
 these are the cases where a wrong guess destroys a true fact:
 
-- ``revise``, ``reject_conflict`` and a ``noop`` that drops content need evidence of identity (the same
-  slot, explicit or linked: ``linking``); different ids are different subjects; a weak link (``LINK_REVISE``)
-  supersedes nothing unless the words swap the entry's value, nor does a middling one (``LINK_UNSURE``) unless
-  the change is sure or the owner says it, nor drops the claim as a repeat unless it says the same
-  (``SAYS_SAME``); two events both dated in the past (``tense.dated_past``: "went fishing last weekend", "went on a
-  bike ride last weekend") are two events, so an inferred link between them is weak too, and the later one repeats
-  the earlier only if it says the same; nor does an event dated in the past repeat an undated entry (``dated_event``:
-  a habit or a state) unless it says the same; a qualified attribute ("work phone") is not the one it qualifies;
-- a claim on a slot whose open entry says something different (a swapped value, or the change model
-  sure of it: ``PolicyConfig.change_sure``) is never ``noop``, nor is an owner's claim that says all its
-  inferred target says and names more (``says_more``: "... as a senior engineer" after "... as an
-  engineer"; it is kept, not taken for a repeat); and a
-  claim linked by inference only (no shared explicit slot) that shows no sign of change is never
-  ``revise`` (measured on dev: restatements with a remark added were superseding the fact they repeat);
-- a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim
-  signals a change, moves a value of the entry's own (a number, a weekday) without saying it adds one, or
-  names the entry's own value; "likes ramen" after "likes sushi" is one more) nor a rejection; one that repeats
-  the entry's values and names more is not a repeat (``noop``), nor, on any attribute, one that says it adds one;
-- a single-valued explicit slot (the caller's key) never holds two Accepted answers (one held only in
-  Pending is free: the owner's own answer is appended, the label rules' "no promotion"); an inferred link
-  does not take ``append`` away (measured on dev: a sure-looking wrong link then destroyed a true fact
-  more often than it saved a duplicate), except where the owner changes the value of one single-valued
-  attribute of one subject ("just turned 35" about "I'm 34"; measured on hand-written dev, 1 of 85 such
-  claims is labelled append), or ends the entry's own value ("swapped the cetirizine for fexofenadine",
-  ``endings.ended``), multi-valued or not, or gives a new quantity of the entry's one value ("doc bumped my
-  sertraline to 100mg" after "I take 50mg sertraline", ``quantities.requantified``);
-- untrusted sources (``PolicyConfig.untrusted``, and the user relaying someone else's word: "my sister
-  thinks I live in Madrid", ``kin.RELAYED``) never reach Accepted on their own: no append, no revise
-  (their contentful claims that ground on nothing go to Pending); their unhedged claim against a current
-  Accepted fact is rejected (``WAITS`` lists what makes it wait instead), except an unknown sender claiming
-  to speak for the fact ("Text from 07700 900555: hi this is Mrs Okoro, new number"), which waits;
-- a guess (``cue_speculative``: "maybe", "might"), a hedge in the words of a source that does not speak
-  for the fact (the assistant's "probably"), or a rumour of a future change ("Bob says I'm moving next
-  year") never enters Accepted; nor does the owner's hedged other value that says nothing of a change ("I
-  think my order id is B-1234"): it neither replaces the value held nor stands beside it;
-- a new fact about nothing memory holds, in the words of a source that speaks for it (``OWNER_PRIOR``:
-  the user, the system, a tool), with nothing that makes it wait (``WAITS``; the owner's own plans and
-  firm future facts, "they're going to my work address", do not wait) and not a stale snapshot
-  (``cue_stale``: a cache may hold what memory has since replaced), is kept (``append``);
-- a change the claim dates after it was observed (``valid_from`` later than ``observed_at``), stated
-  firmly by a source that does not relay others (``decision.firm_future``: a signed notice, an HR system,
-  the user), revises its target: it neither waits nor sits beside it, and a document may do it (the old
-  value stays in History for as-of queries); a further value of a multi-valued attribute still appends;
+- ``revise``, ``reject_conflict`` and a ``noop`` that drops content need evidence of identity (the same slot, explicit or
+  linked: ``linking``); different ids are different subjects; a weak link (``LINK_REVISE``) supersedes nothing unless the
+  words swap the entry's value, nor does a middling one (``LINK_UNSURE``) unless the change is sure or the owner says it,
+  nor drops the claim as a repeat unless it says the same (``SAYS_SAME``); two events both dated in the past
+  (``tense.dated_past``: "went fishing last weekend", "went on a bike ride last weekend") are two events, so an inferred
+  link between them is weak too, and the later one repeats the earlier only if it says the same; nor does an event dated in
+  the past repeat an undated entry (``dated_event``: a habit or a state) unless it says the same; a qualified attribute
+  ("work phone") is not the one it qualifies;
+- a claim on a slot whose open entry says something different (a swapped value, or the change model sure of it:
+  ``PolicyConfig.change_sure``) is never ``noop``, nor is an owner's claim that says all its inferred target says and names
+  more (``says_more``: "... as a senior engineer" after "... as an engineer"; it is kept, not taken for a repeat); and a
+  claim linked by inference only (no shared explicit slot) that shows no sign of change is never ``revise`` (measured on
+  dev: restatements with a remark added were superseding the fact they repeat);
+- a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim signals a change,
+  moves a value of the entry's own (a number, a weekday) without saying it adds one, or names the entry's own value; "likes
+  ramen" after "likes sushi" is one more) nor a rejection; one that repeats the entry's values and names more is not a
+  repeat (``noop``), nor, on any attribute, one that says it adds one;
+- a single-valued explicit slot (the caller's key) never holds two Accepted answers (one held only in Pending is free: the
+  owner's own answer is appended, the label rules' "no promotion"); an inferred link does not take ``append`` away (measured
+  on dev: a sure-looking wrong link then destroyed a true fact more often than it saved a duplicate), except where the owner
+  changes the value of one single-valued attribute of one subject ("just turned 35" about "I'm 34"; measured on hand-written
+  dev, 1 of 85 such claims is labelled append), or ends the entry's own value ("swapped the cetirizine for fexofenadine",
+  ``endings.ended``), multi-valued or not, or gives a new quantity of the entry's one value ("doc bumped my sertraline to
+  100mg" after "I take 50mg sertraline", ``quantities.requantified``);
+- untrusted sources (``PolicyConfig.untrusted``, and the user relaying someone else's word: "my sister thinks I live in
+  Madrid", ``kin.RELAYED``) never reach Accepted on their own: no append, no revise (their contentful claims that ground on
+  nothing go to Pending); their unhedged claim against a current Accepted fact is rejected (``WAITS`` lists what makes it
+  wait instead), except an unknown sender claiming to speak for the fact ("Text from 07700 900555: hi this is Mrs Okoro, new
+  number"), which waits; a change the speaker says it made at the user's word (``cue_done``: "As requested, I moved the
+  booking to 8:30pm") is no hearsay: it revises what it changed;
+- a guess (``cue_speculative``: "maybe", "might"), a hedge in the words of a source that does not speak for the fact (the
+  assistant's "probably"), or a rumour of a future change ("Bob says I'm moving next year") never enters Accepted; nor does
+  the owner's hedged other value that says nothing of a change ("I think my order id is B-1234"): it neither replaces the
+  value held nor stands beside it;
+- a new fact about nothing memory holds, in the words of a source that speaks for it (``OWNER_PRIOR``: the user, the system,
+  a tool), with nothing that makes it wait (``WAITS``; the owner's own plans and firm future facts, "they're going to my
+  work address", do not wait) and not a stale snapshot (``cue_stale``: a cache may hold what memory has since replaced), is
+  kept (``append``);
+- a change the claim dates after it was observed (``valid_from`` later than ``observed_at``), stated firmly by a source that
+  does not relay others (``decision.firm_future``: a signed notice, an HR system, the user), revises its target: it neither
+  waits nor sits beside it, and a document may do it (the old value stays in History for as-of queries); a further value of
+  a multi-valued attribute still appends;
 - chit-chat is ``noop`` with no target, and a question neither enters nor replaces anything.
 
 The asymmetry (wrongly superseding or dropping a true fact costs more than keeping a near-duplicate) enters
@@ -71,21 +70,19 @@ OWNER_PRIOR = 0.8
 fact, about nothing memory holds, is kept."""
 
 RECORDER_PRIOR = 0.6
-"""Source prior from which a source records facts for the owner (the assistant's note, a reflection, and
-every source above): its unhedged new fact about nothing memory holds is kept, not held. Measured on the
-hand-written episodes: of the assistant's claims on an attribute memory did not hold, 51 of 56 are labelled
-``append``."""
+"""Source prior from which a source records facts for the owner (the assistant's note, a reflection, and every source
+above): its unhedged new fact about nothing memory holds is kept, not held. Measured on the hand-written episodes: of
+the assistant's claims on an attribute memory did not hold, 51 of 56 are labelled ``append``."""
 
 SPEAKER_PRIOR = 0.9
-"""Source prior of the memory's owner speaking (the user, the system): nothing is more reliable, so an
-unhedged claim of theirs with nothing that makes it wait (``OWNER_WAITS``, relayed hearsay) has nobody
-to wait for. Measured on hand-written dev: none of its 439 gold decisions is such a ``defer_verify``."""
+"""Source prior of the memory's owner speaking (the user, the system): nothing is more reliable, so an unhedged claim of
+theirs with nothing that makes it wait (``OWNER_WAITS``, relayed hearsay) has nobody to wait for. Measured on
+hand-written dev: none of its 439 gold decisions is such a ``defer_verify``."""
 
 WAITS = ("hedged", "cue_future", "cue_conditional", "cue_sender", "cue_speculative", "is_question")
-"""What makes an untrusted claim against a current fact wait (Pending) instead of being rejected: a
-hedge, a future or conditional change, a sender claiming to speak for the fact's owner (an email
-with new bank details), or a question ("so it's probably working?"). Without any of them, unhedged
-hearsay against a current fact is rejected."""
+"""What makes an untrusted claim against a current fact wait (Pending) instead of being rejected: a hedge, a future or
+conditional change, a sender claiming to speak for the fact's owner (an email with new bank details), or a question ("so
+it's probably working?"). Without any of them, unhedged hearsay against a current fact is rejected."""
 
 UNCHANGED = 0.1  # a change probability below this, with no other sign of news, says the claim restates its target
 LINK_REVISE = 0.5
@@ -317,6 +314,9 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.REVISE] = bool(firm or keeper) and ok[Action.REVISE]    # a signed notice's change, not hearsay, nor
         if keeper and identity and accepted and f.get("value_differs"):     # the keeper's own ("Riverside Surgery: your
             ok[Action.REJECT_CONFLICT] = ok[Action.DEFER_VERIFY] = False    # appointment has been moved to ...")
+    if f.get("cue_done") and identity and accepted and f.get("value_differs") and not f.get("untrusted") and ok[Action.REVISE] \
+            and not any(f.get(k) for k in (*WAITS, "cue_injection", "predates")):     # "As requested, I moved it to 8:30pm":
+        return np.asarray([a is Action.REVISE for a in DECISION_ACTIONS])              # the owner's change, carried out
     hearsay = f.get("untrusted") or (f.get("weaker_source") and f.get("value_differs")) or denies
     if hearsay and ok[Action.REJECT_CONFLICT] and not any(f.get(k) for k in WAITS) and not (fut and f.get("untrusted")) \
             and not (f.get("many") and f.get("additive_cue")) and not f.get("says_more") and not (
