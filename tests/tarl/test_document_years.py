@@ -24,3 +24,13 @@ def test_a_document_year_is_read_and_a_spoken_year_is_not() -> None:
     assert year("been at the practice since 2019") is None
     assert older("Yelp (last updated 2022): open till 9", "Bar Lume closes at 11", now) == -1
     assert older("Yelp (last updated 2024): open till 9", "Bar Lume closes at 11", now) == 0
+
+
+def test_a_copy_from_a_year_dates_its_record(decides) -> None:
+    from shared_core.stamps import year
+
+    assert year("Calendar export from June 2022: dentist is Dr Patel") == 2022
+    assert year("copied from my 2020 resume: lives in Bristol") == 2020
+    assert year("backed up my photos from the 2019 trip") is None
+    decides("My dentist is Dr Osei", "Calendar export from June 2022: dentist is Dr Patel", Action.REJECT_CONFLICT,
+            Ledger.ACCEPTED, source="tool", first_source="user")

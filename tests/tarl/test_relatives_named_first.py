@@ -17,3 +17,14 @@ def test_a_relative_named_first_is_the_subject() -> None:
     from shared_core.slots import of
 
     assert of("Son Otto, 10, at Hill Top Primary").subject == "son otto"
+
+
+def test_a_relative_named_before_what_they_do_is_that_relative(decides) -> None:
+    from shared_core.slots import infer
+
+    assert infer("cousin Mateo works at Allegro").subject == "cousin mateo"
+    decides("Mum works at the library", "cousin Mateo works at Allegro", Action.APPEND, Ledger.ACCEPTED)
+
+
+def test_a_relatives_number_in_a_note_is_the_relatives(decides) -> None:
+    decides("my mobile: 07700 900654", "Dad's number: 07700 900321", Action.APPEND, Ledger.ACCEPTED)
