@@ -31,7 +31,8 @@ _NEGATION = Prefiltered(re.compile(
 ))
 _UPDATE_CUE = Prefiltered(re.compile(
     r"\b(?:now|no longer|anymore|moved|relocated|switched|updated?|new(?!\s+(?:guys?|girls?|grads?|hires?|starters?|joiners?|"
-    r"members?|colleagues?|interns?|teammates?|recruits?|baby|babies|puppy|kitten)\b)|instead|as of|since|"
+    r"members?|colleagues?|interns?|teammates?|recruits?|baby|babies|puppy|kitten)\b)|instead|as of|"
+    r"since(?!\s+(?:you|you're|youre|i|i'm|im|we|we're|he|she|they|they're|it|it's|that|this)\b)|"   # not "since you're in"
     r"(?<!n't )(?<!not )(?<!never )(?<!nothing's )(?<!nothing has )changed|(?:please |pls |can you )?change (?=my |our )|"
     r"currently|recently|became|got promoted|promoted|renamed|replaced|from now on|from here on(?: out| in)?|going forward|"
     r"these days|latest|"
@@ -44,7 +45,8 @@ _UPDATE_CUE = Prefiltered(re.compile(
 ))
 TIME_CUES = frozenset({"recently", "currently", "latest"})
 """Update cues that only date what they say: "Jon recently took his kids to the zoo" is an event, not a change.
-"since" is not one of them: it dates the start of the state it names ("eating fish again since last month")."""
+"since" is not one of them: it dates the start of the state it names ("eating fish again since last month"); a "since"
+that gives a reason ("since you're in Austin, here are ...") is no update cue at all."""
 
 
 def time_cue_only(text: str) -> bool:
