@@ -237,14 +237,15 @@ def _number(m: re.Match[str]) -> str:
     return str(total + current) + (".5" if words[-1] == "half" else "")
 
 
-_STREET = re.compile(r"\b((?i:rd|ave|ln|sq|st))\.?(?=\s*(?:[,;)]|$)|\s+[a-z\d])")
-_STREETS = {"rd": "road", "ave": "avenue", "ln": "lane", "sq": "square", "st": "street"}
+_STREET = re.compile(r"\b((?i:rd|ave|ln|sq|st))\.?(?=\s*(?:[,;)]|$)|\s+[a-z\d])|\b((?i:ste|blvd|apt|hwy|cres))\.?(?=[\s,;)]|$)")
+_STREETS = {"rd": "road", "ave": "avenue", "ln": "lane", "sq": "square", "st": "street", "ste": "suite", "blvd": "boulevard",
+            "apt": "apartment", "hwy": "highway", "cres": "crescent"}
 
 
 def _street(m: re.Match[str]) -> str:
-    """"Harbour Rd" is "Harbour Road", "12 Queen St, Bedford" is "12 Queen Street" ("St Aidan's", followed by
-    a name, stays a saint)."""
-    return _STREETS[m.group(1).lower()]
+    """"Harbour Rd" is "Harbour Road", "12 Queen St, Bedford" is "12 Queen Street", "Ste 2" is "Suite 2" ("St Aidan's",
+    followed by a name, stays a saint)."""
+    return _STREETS[(m.group(1) or m.group(2)).lower()]
 
 
 _HTTP_STATUS = re.compile(r"(->|→)\s*[1-5]\d\d(?=\s*[{\[])")
