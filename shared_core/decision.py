@@ -140,6 +140,11 @@ def _confirms(claim: str, entry: str, mine: slots.Slot, theirs: slots.Slot, peop
     return not change.replaced(*alike) and records.confirms(claim, entry, keys, people, recap)
 
 
+_CONFIRMING = re.compile(r"\b(?:confirm(?:ing|s)?|(?:we|i)(?:'ve| have) confirmed) (?:your|that)\b", re.I)
+"""A sender's sentence that says it confirms ("... confirming your appointment on Tuesday March 5th at 3:00pm. Reply C
+to confirm."): where it names every value held, a repeat, whatever else it says (not a record's "status": "confirmed")."""
+
+
 WEAKER = 0.2
 """Trust prior gap from which a claim's source is clearly weaker than its target's (the assistant's recap
 against what the user said: 0.6 vs 0.95)."""
@@ -335,7 +340,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
         f["confirms"] = float(source in _READERS and not (listed or base["hedged"] or ended or f["locators_apart"])
                               and (version is False and versions.asked(claim.text)
                                    or _confirms(claim.text, best.text, mine, theirs, people, alike, source in _RECORDERS
-                                                and not f.get("cue_stale") and not endings.ended(best.text, claim.text))))
+                                                and not f.get("cue_stale") and not endings.ended(best.text, claim.text))
+                                   or bool(_CONFIRMING.search(claim.text)) and grounding.names_every_value(*alike)))
         f["says_more"] = float(base["source_prior"] >= OWNER_PRIOR and not any(
             f.get(k) for k in ("cue_confirm", "structured", "same_slot", "negation_differs"))
             and _says_more(claim.text, best.text))
