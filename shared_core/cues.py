@@ -84,11 +84,14 @@ CUES: dict[str, Prefiltered] = {
                        r"payment details|iban|(?:mobile|phone|membership|account|card) number)\b[^.;!?]{0,30}"
                        r"\b(?:ha(?:ve|s) (?:been )?(?:changed|updated|reissued)|(?:is|are) now)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
-        "cue_done": r"\b(?:as (?:you )?requested|as (?:you )?asked|like you asked|per your (?:request|instructions?)|at your request|"
-                    r"as instructed)\b.{0,80}\bi(?:'ve| have)? (?:moved|changed|updated|switched|rebooked|rescheduled|swapped|"
+        "cue_done": r"\b(?:as (?:you )?requested|as (?:you )?asked|like you asked|per your (?:request|instructions?)|"
+                    r"at your request|as instructed)\b.{0,80}\bi(?:'ve| have)? (?:moved|changed|updated|switched|rebooked|"
+                    r"rescheduled|swapped|"
                     r"reset|set)\b|\bi(?:'ve| have)? (?:moved|changed|updated|switched|rebooked|rescheduled|swapped|reset|set)\b"
                     r".{0,80}\b(?:as (?:you )?requested|as (?:you )?asked|like you asked|per your (?:request|instructions?)|"
                     r"at your request|as instructed)\b",
+        "cue_official": r"\((?:official|own|their own|its own) (?:site|website|page|account|app)\)|\bofficial (?:site|website)\b|"
+                        r"^\W*[\w.-]+\.(?:org|com|gov|io)(?:/[\w/-]*)?\s*[:-]\s",
         "cue_keeper": r"^\W*(?-i:[A-Z])[\w&'’.-]*(?:\s+(?:(?-i:[A-Z])[\w&'’.-]*|sms|app|email|notice|letter)){1,3}"
                       r"\s*[:·|]\s"
                       r".*\byour?\b.*\b(?:(?:has|have)\s+(?:now\s+)?(?:been\s+)?(?:moved|changed|retimed|rescheduled|"
@@ -108,6 +111,8 @@ like "might", but the networks learned "may" as a weak hedge, which people also 
 email claiming to be the landlord with new bank details"). ``cue_listing`` (contract only): a booking site's page on a
 stay's check-in or check-out, the labels' example of a source neither clearly weaker nor stronger than the place's own.
 ``cue_done`` (contract only): a change the speaker made at the user's word ("As requested, I moved the booking to
-8:30pm"): the owner's change carried out, not hearsay. ``cue_keeper`` (contract only): the keeper of a fact telling the user it changed, under its own name ("British Airways:
-BA117 on 16 Jul now departs 09:55", "Riverside Surgery: your appointment has been moved to ..."): a change made, not
-hearsay about one."""
+8:30pm"): the owner's change carried out, not hearsay. ``cue_official`` (contract only): a page that speaks for its own
+subject ("Bakkerij Brood (own website): we're now also open Mondays", "python.org: Python 3.12.0 is now available"):
+read as the keeper's word, as ``cue_keeper`` is. ``cue_keeper`` (contract only): the keeper of a fact telling the user
+it changed, under its own name ("British Airways: BA117 on 16 Jul now departs 09:55", "Riverside Surgery: your
+appointment has been moved to ..."): a change made, not hearsay about one."""

@@ -309,7 +309,7 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         # hi this is Mrs Okoro, new number") is checked with them, not dismissed: it waits (a friend's text is hearsay)
     if f.get("untrusted"):
         ok[Action.APPEND] = False
-        keeper = f.get("cue_keeper") and not any(f.get(k) for k in (*WAITS, "cue_details", "cue_injection", "predates",
+        keeper = (f.get("cue_keeper") or f.get("cue_official")) and not any(f.get(k) for k in (*WAITS, "cue_details", "cue_injection", "predates",
                                                                      "unknown_sender"))
         ok[Action.REVISE] = bool(firm or keeper) and ok[Action.REVISE]    # a signed notice's change, not hearsay, nor
         if keeper and identity and accepted and f.get("value_differs"):     # the keeper's own ("Riverside Surgery: your
