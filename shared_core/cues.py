@@ -80,7 +80,8 @@ CUES: dict[str, Prefiltered] = {
         "cue_listing": r"\b(?:booking\.com|expedia|hotels\.com|airbnb|agoda|trivago|(?:booking|travel|hotel|holiday) (?:site|website|app|"
                        r"platform|portal))\b.*\bcheck[- ]?(?:in|out)\b",
         "cue_details": r"\b(?:new|changed|updated|reissued|different)\b[^.;!?]{0,40}\b(?:bank(?:ing)? details|iban|sort code|"
-                       r"account (?:number|details)|payment details|bank account)\b|\b(?:bank(?:ing)? details|account details|"
+                       r"account (?:number|details)|payment details|bank account|routing (?:number|no)|bsb)\b|"
+                       r"\b(?:bank(?:ing)? details|account details|"
                        r"payment details|iban|(?:mobile|phone|membership|account|card) number)\b[^.;!?]{0,30}"
                        r"\b(?:ha(?:ve|s) (?:been )?(?:changed|updated|reissued)|(?:is|are) now)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
