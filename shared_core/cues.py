@@ -56,7 +56,8 @@ CUES: dict[str, Prefiltered] = {
                      r"last (?:summer|winter|spring|autumn|term|season)|(?<=\()20\d\d(?=\)))",   # "record (2021):"
         "cue_sender": r"^[^\w{\[]*(?:e-?mail|sms|text|letter|message|dm|voicemail|notification)\s+(?:from|by)\b[^:]{0,80}:|"
                       r"^[^\w{\[]*from:\s|"
-                      r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b",
+                      r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b|"
+                      r"\b(?:claiming|claims|purporting|pretending) to be\b",
         "cue_speculative": r"\b(?:maybe|perhaps|possibly|might|could be|not sure|unsure|i wonder|wondering whether|"
                            r"(?:has|have|had)n'?t decided|havent decided|hasnt decided|(?:nothing|not yet|not) decided|"
                            r"undecided|leaning (?:towards?|toward)|pending[_ ]approval|plan only|"
