@@ -64,7 +64,7 @@ CUES: dict[str, Prefiltered] = {
                            r"not (?:yet )?(?:approved|billed|merged)|"
                            r"awaiting (?:\w+ )?(?:review|approval|reply|response|confirmation|sign-?off)|"
                            r"(?:talking|talked|talk) about \w+ing|floated|hinted(?: at)?|on the cards)\b",
-        "cue_may": r"\b(?-i:may)\s+(?:well\s+|soon\s+|also\s+|yet\s+|not\s+|even\s+)?(?-i:[a-z]{3,})\b|"
+        "cue_may": r"\b(?-i:may)\s+(?:well\s+|soon\s+|also\s+|yet\s+|not\s+|even\s+)?(?-i:[a-z]{3,}|be)\b|"
                    r"\b(?:weighing|mulling)(?: up| over)? (?:a |the )?(?:switch|move|change)\b",
         "cue_intent": r"(?<!no )(?<!not )(?<!n't )\b(?:wants?|wanting|hop(?:e|es|ing)|plan(?:s|ning)?|intend(?:s|ing)?|"
                       r"aim(?:s|ing)?|would like|'d like|keen|looking|likely|supposed)\s+to\s+(?:\w+\s+)?"
