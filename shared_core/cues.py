@@ -63,7 +63,9 @@ CUES: dict[str, Prefiltered] = {
                            r"undecided|leaning (?:towards?|toward)|pending[_ ]approval|plan only|"
                            r"not (?:yet )?(?:approved|billed|merged)|"
                            r"awaiting (?:\w+ )?(?:review|approval|reply|response|confirmation|sign-?off)|"
-                           r"(?:talking|talked|talk) about \w+ing|floated|hinted(?: at)?|on the cards)\b",
+                           r"(?:talking|talked|talk) about \w+ing|floated|hinted(?: at)?|on the cards|"
+                           r"(?:need|needs|have|got|gotta) to (?:check|double[- ]check|confirm|verify|dig (?:it|them) out)|"
+                           r"could(?:n'?t| not) (?:quite )?(?:hear|make out|read|tell))\b",
         "cue_may": r"\b(?-i:may)\s+(?:well\s+|soon\s+|also\s+|yet\s+|not\s+|even\s+)?(?-i:[a-z]{3,}|be)\b|"
                    r"\b(?:weighing|mulling)(?: up| over)? (?:a |the )?(?:switch|move|change)\b",
         "cue_intent": r"(?<!no )(?<!not )(?<!n't )\b(?:wants?|wanting|hop(?:e|es|ing)|plan(?:s|ning)?|intend(?:s|ing)?|"
