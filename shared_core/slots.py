@@ -43,10 +43,10 @@ _BARE_ID = re.compile(r"(?<![\w-])#?((?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-
 _SNAKE_KEY = Prefiltered(re.compile(r"\b([a-z][a-z0-9]*_[a-z0-9_]+)\b"))
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
 _POSSESSIVE = re.compile(r"\b((?:[A-Z][a-z]+\s+){0,2}[A-Z][a-z]+|[a-z]+)['’]s\s+(\w+)")
-NOT_OWNERS = frozenset(
-    "it that what there here he she who let where how today tonight tomorrow yesterday everyone everything "
-    "nobody somebody someone anyone one this that's name".split())
+NOT_OWNERS = frozenset("it that what there here he she who let where how today tonight tomorrow yesterday everyone "
+                       "everything nobody somebody someone anyone one this that's name".split())
 _MINE = frozenset("my our still now also not just always never finally really already".split())
+_MY_IS = re.compile(rf"\b(?:my|our|your)\s+(?!(?:{'|'.join(sorted(RELATIONS))})['’])[a-z]+['’]s\s+\d", re.I)
 _DETERMINER_NP = re.compile(r"\b(?:the|my|our|your|this|that)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.I)
 _VERBISH = frozenset(
     "is are was were be been has have had will would can does do did ships shipped runs run lives moved got "
@@ -154,8 +154,8 @@ def _subject(text: str) -> tuple[str | None, str]:
         return where.group(1).lower(), text[where.end():]   # "grandad's still at home"; not "my boss is on holiday"
     first = re.split(r"[,;.!?]\s|\s[-–]\s", text, maxsplit=1)[0]   # an owner names the subject in the first clause:
     m = next((m for m in _POSSESSIVE.finditer(first) if m.group(1).lower() not in NOT_OWNERS   # not "..., the camera's unreal"
-              and m.group(1).lower() not in STOP and m.group(1).lower() not in FILLER
-              and m.group(2).lower() not in _MINE), None)     # "dan's my boss", "priya's still": is, not owns
+              and m.group(1).lower() not in STOP and m.group(1).lower() not in FILLER and m.group(2).lower() not in _MINE
+              and not _MY_IS.search(first, 0, m.end())), None)   # "dan's my boss", "priya's still", "my birthday's 14": is
     if m is not None:
         owner, what = m.group(1).lower(), m.group(2).lower()
         rest = text[m.end():]
