@@ -3,12 +3,9 @@ speaks for no one yet: its other value waits to be verified rather than being re
 
 from __future__ import annotations
 
-from shared_core.grounding import claim_features
-from shared_core.schema import Claim
+from shared_core.cues import CUES
 
-
-def _sender(text: str) -> bool:
-    return bool(claim_features(Claim(text=text, namespace="ns"))["cue_sender"])
+_sender = CUES["cue_sender"].search
 
 
 def test_claiming_to_be_is_a_sender() -> None:
