@@ -16,6 +16,10 @@ from .tense import USED_TO_RX
 
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 """The months as the future cue reads them after "next" and "from" ("next september", "from march")."""
+_AT_REQUEST = (r"\b(?:as (?:you )?requested|as (?:you )?asked|like you asked|per your (?:request|instructions?)|at your request|"
+               r"as instructed)\b")
+_MADE = r"\bi(?:'ve| have)? (?:moved|changed|updated|switched|rebooked|rescheduled|swapped|reset|set)\b"
+"""``cue_done``'s two halves, in either order: the user's word asked for, and the speaker's change made."""
 CUES: dict[str, Prefiltered] = {
     name: Prefiltered(re.compile(rx, re.I)) for name, rx in {
         "cue_hearsay": r"\b(?:says?|said|told (?:me|us)|heard|reckons?|according to|apparently|rumou?r\w*|word is|"
@@ -88,12 +92,7 @@ CUES: dict[str, Prefiltered] = {
                        r"payment details|iban|(?:mobile|phone|membership|account|card) number)\b[^.;!?]{0,30}"
                        r"\b(?:ha(?:ve|s) (?:been )?(?:changed|updated|reissued)|(?:is|are) now)\b",
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
-        "cue_done": r"\b(?:as (?:you )?requested|as (?:you )?asked|like you asked|per your (?:request|instructions?)|"
-                    r"at your request|as instructed)\b.{0,80}\bi(?:'ve| have)? (?:moved|changed|updated|switched|rebooked|"
-                    r"rescheduled|swapped|"
-                    r"reset|set)\b|\bi(?:'ve| have)? (?:moved|changed|updated|switched|rebooked|rescheduled|swapped|reset|set)\b"
-                    r".{0,80}\b(?:as (?:you )?requested|as (?:you )?asked|like you asked|per your (?:request|instructions?)|"
-                    r"at your request|as instructed)\b",
+        "cue_done": rf"{_AT_REQUEST}.{{0,80}}{_MADE}|{_MADE}.{{0,80}}{_AT_REQUEST}",
         "cue_official": r"\((?:official|own|their own|its own) (?:site|website|page|account|app)\)|\bofficial (?:site|website)\b|"
                         r"^\W*[\w.-]+\.(?:org|com|gov|io)(?:/[\w/-]*)?\s*[:-]\s",
         "cue_keeper": r"^\W*(?-i:[A-Z])[\w&'’.-]*(?:\s+(?:(?-i:[A-Z])[\w&'’.-]*|sms|app|email|notice|letter)){1,3}"

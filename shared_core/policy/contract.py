@@ -309,8 +309,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         # hi this is Mrs Okoro, new number") is checked with them, not dismissed: it waits (a friend's text is hearsay)
     if f.get("untrusted"):
         ok[Action.APPEND] = False
-        keeper = (f.get("cue_keeper") or f.get("cue_official")) and not any(f.get(k) for k in (*WAITS, "cue_details", "cue_injection", "predates",
-                                                                     "unknown_sender"))
+        keeper = (f.get("cue_keeper") or f.get("cue_official")) and not any(
+            f.get(k) for k in (*WAITS, "cue_details", "cue_injection", "predates", "unknown_sender"))
         ok[Action.REVISE] = bool(firm or keeper) and ok[Action.REVISE]    # a signed notice's change, not hearsay, nor
         if keeper and identity and accepted and f.get("value_differs"):     # the keeper's own ("Riverside Surgery: your
             ok[Action.REJECT_CONFLICT] = ok[Action.DEFER_VERIFY] = False    # appointment has been moved to ...")
