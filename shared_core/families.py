@@ -34,8 +34,9 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                    r"(?-i:(?:AB|A|B|O)) ?(?:neg|pos)|(?-i:O) (?:negative|positive)", False),
     ("eyewear", r"glasses|varifocals|bifocals|contact lenses|contacts lenses|specs|spectacles|prescription lenses", False),
     ("allergy", r"allergic|allerg(?:y|ies)|intoleran(?:t|ce)", True),
-    ("diet", r"vegetarian|veggie|vegan|pescatarian|keto|diet|eat(?:s|ing)? (?:meat|everything|anything)|omnivore|gluten[- ]free|"
-             r"halal|kosher|plant[- ]based", False),
+    ("diet", r"vegetarian|veggie|vegan|pescatarian|keto|diet|eat(?:s|ing)? (?:meat|everything|anything)|omnivore|"
+             r"plant[- ]based", False),
+    ("restriction", r"gluten[- ]free|coeliac|celiac|dairy[- ]free|halal|kosher|lactose[- ]free|nut[- ]free", True),
     ("seat", r"seats?|aisle|window seat|bulkhead|exit[- ]row", False),
     ("sleep", r"bedtime|bed by|go to bed|goes to bed|asleep|sleeps?|wake up|wakes up|woke up|gets? up at|"
               r"up at \d{1,2}(?:[:.]\d\d)?(?: ?[ap]m)?|morning person|night owl", False),
