@@ -1,58 +1,58 @@
 """The labelling contract as hard rules, enforced after every policy (``tarl_labels.md``).
 
-A policy scores the five actions; the contract says which of them this claim may take, and the executed
-action is the policy's most probable allowed one (its probability renormalised over the allowed set, or
-the policy's own where the contract forces one action: ``reported``, so the stated confidence stays
-honest). Why hard rules and not only training: the product is scored on text nobody here has seen, and
-these are the cases where a wrong guess destroys a true fact:
+A policy scores the five actions; the contract says which of them this claim may take, and the executed action is the
+policy's most probable allowed one (its probability renormalised over the allowed set, or the policy's own where the
+contract forces one action: ``reported``, so the stated confidence stays honest). Why hard rules and not only training: the
+product is scored on text nobody here has seen, and these are the cases where a wrong guess destroys a true fact:
 
 - ``revise``, ``reject_conflict`` and a ``noop`` that drops content need evidence of identity (the same slot, explicit or
-  linked: ``linking``); different ids are different subjects; a weak link (``LINK_REVISE``) supersedes nothing unless the
-  words swap the entry's value, nor does a middling one (``LINK_UNSURE``) unless the change is sure or the owner says it,
-  nor drops the claim as a repeat unless it says the same (``SAYS_SAME``); two events both dated in the past
-  (``tense.dated_past``: "went fishing last weekend", "went on a bike ride last weekend") are two events, so an inferred
-  link between them is weak too, and the later one repeats the earlier only if it says the same; nor does an event dated in
-  the past repeat an undated entry (``dated_event``: a habit or a state) unless it says the same; a qualified attribute
-  ("work phone") is not the one it qualifies;
+  linked: ``linking``); different ids are different subjects; a weak link (``LINK_REVISE``) supersedes nothing unless the words
+  swap the entry's value, nor does a middling one (``LINK_UNSURE``) unless the change is sure or the owner says it, nor drops
+  the claim as a repeat unless it says the same (``SAYS_SAME``), nor, however strong, one that gives another attribute a value
+  the entry does not hold with no sign that it repeats; two events both dated in the past (``tense.dated_past``: "went fishing
+  last weekend", "went on a bike ride last weekend") are two events, so an inferred link between them is weak too, and the later
+  one repeats the earlier only if it says the same; nor does an event dated in the past repeat an undated entry
+  (``dated_event``: a habit or a state) unless it says the same; a qualified attribute ("work phone") is not the one it
+  qualifies;
 - a claim on a slot whose open entry says something different (a swapped value, or the change model sure of it:
-  ``PolicyConfig.change_sure``) is never ``noop``, nor is an owner's claim that says all its inferred target says and names
-  more (``says_more``: "... as a senior engineer" after "... as an engineer"; it is kept, not taken for a repeat); and a
-  claim linked by inference only (no shared explicit slot) that shows no sign of change is never ``revise`` (measured on
-  dev: restatements with a remark added were superseding the fact they repeat);
-- a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim signals a change,
-  moves a value of the entry's own (a number, a weekday) without saying it adds one, or names the entry's own value; "likes
-  ramen" after "likes sushi" is one more) nor a rejection; one that repeats the entry's values and names more is not a
-  repeat (``noop``), nor, on any attribute, one that says it adds one;
+  ``PolicyConfig.change_sure``) is never ``noop``, nor is an owner's claim that says all its inferred target says and names more
+  (``says_more``: "... as a senior engineer" after "... as an engineer"; it is kept, not taken for a repeat); and a claim linked
+  by inference only (no shared explicit slot) that shows no sign of change is never ``revise`` (measured on dev: restatements
+  with a remark added were superseding the fact they repeat);
+- a further value of a multi-valued attribute conflicts with nothing: not a revision (unless the claim signals a change, moves a
+  value of the entry's own (a number, a weekday) without saying it adds one, or names the entry's own value; "likes ramen" after
+  "likes sushi" is one more) nor a rejection; one that repeats the entry's values and names more is not a repeat (``noop``),
+  nor, on any attribute, one that says it adds one;
 - a single-valued explicit slot (the caller's key) never holds two Accepted answers (one held only in Pending is free: the
-  owner's own answer is appended, the label rules' "no promotion"); an inferred link does not take ``append`` away (measured
-  on dev: a sure-looking wrong link then destroyed a true fact more often than it saved a duplicate), except where the owner
+  owner's own answer is appended, the label rules' "no promotion"); an inferred link does not take ``append`` away (measured on
+  dev: a sure-looking wrong link then destroyed a true fact more often than it saved a duplicate), except where the owner
   changes the value of one single-valued attribute of one subject ("just turned 35" about "I'm 34"; measured on hand-written
   dev, 1 of 85 such claims is labelled append), or ends the entry's own value ("swapped the cetirizine for fexofenadine",
-  ``endings.ended``), multi-valued or not, or gives a new quantity of the entry's one value ("doc bumped my sertraline to
-  100mg" after "I take 50mg sertraline", ``quantities.requantified``);
-- untrusted sources (``PolicyConfig.untrusted``, and the user relaying someone else's word: "my sister thinks I live in
-  Madrid", ``kin.RELAYED``) never reach Accepted on their own: no append, no revise (their contentful claims that ground on
-  nothing go to Pending); their unhedged claim against a current Accepted fact is rejected (``WAITS`` lists what makes it
-  wait instead), except an unknown sender claiming to speak for the fact ("Text from 07700 900555: hi this is Mrs Okoro, new
-  number"), which waits; a change the speaker says it made at the user's word (``cue_done``: "As requested, I moved the
-  booking to 8:30pm") is no hearsay: it revises what it changed;
+  ``endings.ended``), multi-valued or not, or gives a new quantity of the entry's one value ("doc bumped my sertraline to 100mg"
+  after "I take 50mg sertraline", ``quantities.requantified``);
+- untrusted sources (``PolicyConfig.untrusted``, and the user relaying someone else's word: "my sister thinks I live in Madrid",
+  ``kin.RELAYED``) never reach Accepted on their own: no append, no revise (their contentful claims that ground on nothing go to
+  Pending); their unhedged claim against a current Accepted fact is rejected (``WAITS`` lists what makes it wait instead),
+  except an unknown sender claiming to speak for the fact ("Text from 07700 900555: hi this is Mrs Okoro, new number"), which
+  waits; a change the speaker says it made at the user's word (``cue_done``: "As requested, I moved the booking to 8:30pm") is
+  no hearsay: it revises what it changed;
 - a guess (``cue_speculative``: "maybe", "might"), a hedge in the words of a source that does not speak for the fact (the
-  assistant's "probably"), or a rumour of a future change ("Bob says I'm moving next year") never enters Accepted; nor does
-  the owner's hedged other value that says nothing of a change ("I think my order id is B-1234"): it neither replaces the
-  value held nor stands beside it;
-- a new fact about nothing memory holds, in the words of a source that speaks for it (``OWNER_PRIOR``: the user, the system,
-  a tool), with nothing that makes it wait (``WAITS``; the owner's own plans and firm future facts, "they're going to my
-  work address", do not wait) and not a stale snapshot (``cue_stale``: a cache may hold what memory has since replaced), is
-  kept (``append``);
+  assistant's "probably"), or a rumour of a future change ("Bob says I'm moving next year") never enters Accepted; nor does the
+  owner's hedged other value that says nothing of a change ("I think my order id is B-1234"): it neither replaces the value held
+  nor stands beside it;
+- a new fact about nothing memory holds, in the words of a source that speaks for it (``OWNER_PRIOR``: the user, the system, a
+  tool), with nothing that makes it wait (``WAITS``; the owner's own plans and firm future facts, "they're going to my work
+  address", do not wait) and not a stale snapshot (``cue_stale``: a cache may hold what memory has since replaced), is kept
+  (``append``);
 - a change the claim dates after it was observed (``valid_from`` later than ``observed_at``), stated firmly by a source that
   does not relay others (``decision.firm_future``: a signed notice, an HR system, the user), revises its target: it neither
-  waits nor sits beside it, and a document may do it (the old value stays in History for as-of queries); a further value of
-  a multi-valued attribute still appends;
+  waits nor sits beside it, and a document may do it (the old value stays in History for as-of queries); a further value of a
+  multi-valued attribute still appends;
 - chit-chat is ``noop`` with no target, and a question neither enters nor replaces anything.
 
-The asymmetry (wrongly superseding or dropping a true fact costs more than keeping a near-duplicate) enters
-here (without identity evidence the destructive actions are not available and the claim is kept) and in
-training (``training.counterfactual.LEDGER_WEIGHTS`` charges a lost true fact twice an extra entry's cost).
+The asymmetry (wrongly superseding or dropping a true fact costs more than keeping a near-duplicate) enters here (without
+identity evidence the destructive actions are not available and the claim is kept) and in training
+(``training.counterfactual.LEDGER_WEIGHTS`` charges a lost true fact twice an extra entry's cost).
 """
 
 from __future__ import annotations
@@ -66,18 +66,18 @@ ACTIONS = tuple(a.value for a in DECISION_ACTIONS)
 FALLBACK = (Action.APPEND, Action.DEFER_VERIFY, Action.NOOP, Action.REJECT_CONFLICT, Action.REVISE)  # keep it first
 
 OWNER_PRIOR = 0.8
-"""Source prior of a source that speaks for the fact (the user, the system, a tool): its unhedged new
-fact, about nothing memory holds, is kept."""
+"""Source prior of a source that speaks for the fact (the user, the system, a tool): its unhedged new fact, about nothing
+memory holds, is kept."""
 
 RECORDER_PRIOR = 0.6
 """Source prior from which a source records facts for the owner (the assistant's note, a reflection, and every source
-above): its unhedged new fact about nothing memory holds is kept, not held. Measured on the hand-written episodes: of
-the assistant's claims on an attribute memory did not hold, 51 of 56 are labelled ``append``."""
+above): its unhedged new fact about nothing memory holds is kept, not held. Measured on the hand-written episodes: of the
+assistant's claims on an attribute memory did not hold, 51 of 56 are labelled ``append``."""
 
 SPEAKER_PRIOR = 0.9
 """Source prior of the memory's owner speaking (the user, the system): nothing is more reliable, so an unhedged claim of
-theirs with nothing that makes it wait (``OWNER_WAITS``, relayed hearsay) has nobody to wait for. Measured on
-hand-written dev: none of its 439 gold decisions is such a ``defer_verify``."""
+theirs with nothing that makes it wait (``OWNER_WAITS``, relayed hearsay) has nobody to wait for. Measured on hand-written
+dev: none of its 439 gold decisions is such a ``defer_verify``."""
 
 WAITS = ("hedged", "cue_future", "cue_conditional", "cue_sender", "cue_speculative", "is_question")
 """What makes an untrusted claim against a current fact wait (Pending) instead of being rejected: a hedge, a future or
@@ -86,44 +86,42 @@ it's probably working?"). Without any of them, unhedged hearsay against a curren
 
 UNCHANGED = 0.1  # a change probability below this, with no other sign of news, says the claim restates its target
 LINK_REVISE = 0.5
-"""Linker probability from which an inferred link (no shared explicit slot) may supersede its target with
-nothing in the words that says the value was swapped (``replaced``, ``ended``, a record's state moved, the
-same call answering otherwise). The linker's own threshold (0.2) finds targets to hold, reject or repeat;
-superseding a true fact needs more. Measured (``tarl bench observations``): of 1,487 LoCoMo observations (an
-LLM's extracted memories, written in order, one namespace per speaker), the shipped policy revised 236, nearly
-all a second, unrelated event of the same person (of the kind "Jon used to play football with his dad when he
-was a kid" superseding "Jon finds cooking with his kids relaxing"); at 0.5, 131 (hand-written dev and train
-c-l, free text: 2 decisions better, 4 worse of 3,329; slotted: none moves). Nor does such a link stop the owner's
-claim from being kept: without it, a claim neither revise nor append was allowed waited in Pending ("User
+"""Linker probability from which an inferred link (no shared explicit slot) may supersede its target with nothing in the
+words that says the value was swapped (``replaced``, ``ended``, a record's state moved, the same call answering otherwise).
+The linker's own threshold (0.2) finds targets to hold, reject or repeat; superseding a true fact needs more. Measured
+(``tarl bench observations``): of 1,487 LoCoMo observations (an LLM's extracted memories, written in order, one namespace
+per speaker), the shipped policy revised 236, nearly all a second, unrelated event of the same person (of the kind "Jon used
+to play football with his dad when he was a kid" superseding "Jon finds cooking with his kids relaxing"); at 0.5, 131
+(hand-written dev and train c-l, free text: 2 decisions better, 4 worse of 3,329; slotted: none moves). Nor does such a link
+stop the owner's claim from being kept: without it, a claim neither revise nor append was allowed waited in Pending ("User
 expressed excitement about having a balcony in the new place"; choosing sets 0 moves, held-out +4)."""
 LINK_UNSURE = 0.7
-"""Linker probability below which an inferred link supersedes its target only where the change is sure
-(``change_sure``: the words swap the value, or the change model is sure) or the owner says it in the first
-person ("optician put me in varifocals full time"). A summary in the third person that shares a person and a
-topic with an entry ("Audrey enjoys checking out new parks with her four dogs" and "Audrey enjoys going on walks
-with her dogs") is another fact about them far more often than the entry's new value. Measured: LoCoMo
-observations superseded 108 -> 53 of 1,487; HaluMem teacher-forced next-state 0.599 -> 0.623; hand-written,
-free text: choosing sets 0 (7 decisions move), held-out -2, later check sets +4; slotted: none moves (0.6-0.8
-tried; 0.6 and 0.75 lose 1 on the choosing sets, 0.8 loses 5)."""
+"""Linker probability below which an inferred link supersedes its target only where the change is sure (``change_sure``: the
+words swap the value, or the change model is sure) or the owner says it in the first person ("optician put me in varifocals
+full time"). A summary in the third person that shares a person and a topic with an entry ("Audrey enjoys checking out new
+parks with her four dogs" and "Audrey enjoys going on walks with her dogs") is another fact about them far more often than
+the entry's new value. Measured: LoCoMo observations superseded 108 -> 53 of 1,487; HaluMem teacher-forced next-state 0.599
+-> 0.623; hand-written, free text: choosing sets 0 (7 decisions move), held-out -2, later check sets +4; slotted: none moves
+(0.6-0.8 tried; 0.6 and 0.75 lose 1 on the choosing sets, 0.8 loses 5)."""
 SAID_AGAIN = ("near_duplicate", "exact_duplicate", "cue_confirm", "said_unchanged")
 """A claim that says it repeats: its words are the entry's, or it says it confirms or that nothing changed."""
 SAYS_SAME = (*SAID_AGAIN, "record_same", "content_free", "structured")
 """What lets a claim on a middling link (``LINK_UNSURE``) be dropped as a repeat beside a change model that calls it
-unchanged: its words are the entry's, it says it confirms or that nothing changed, a record read again alike, a
-remark (chit-chat is dropped anyway), or a tool's structured output (a record's fields, read for what they hold).
-Measured with the rule: LoCoMo observations dropped as repeats 166 -> 93 of 1,487 (nearly all distinct events of
-one person: "Melanie went camping ...", "Jon is working on a business plan ..."); HaluMem next-state 0.623 -> 0.630."""
+unchanged: its words are the entry's, it says it confirms or that nothing changed, a record read again alike, a remark
+(chit-chat is dropped anyway), or a tool's structured output (a record's fields, read for what they hold). Measured with the
+rule: LoCoMo observations dropped as repeats 166 -> 93 of 1,487 (nearly all distinct events of one person: "Melanie went
+camping ...", "Jon is working on a business plan ..."); HaluMem next-state 0.623 -> 0.630."""
 RESTATES_P = 0.25
-"""A change probability below this, where the contract refuses the policy's revise, reads as a restatement:
-the policy's most probable allowed action decides (usually noop), not the keep-the-claim fallback. Chosen
-on hand-written dev and train f-j (0.1, the restatement rule's own cut, up to 0.35 tried): "the usual oat
-latte please" after "I drink oat lattes" is not a second drink."""
+"""A change probability below this, where the contract refuses the policy's revise, reads as a restatement: the policy's
+most probable allowed action decides (usually noop), not the keep-the-claim fallback. Chosen on hand-written dev and train
+f-j (0.1, the restatement rule's own cut, up to 0.35 tried): "the usual oat latte please" after "I drink oat lattes" is not
+a second drink."""
 NEWS = ("additive_cue", "value_differs", "numbers_differ", "entities_differ", "negation_differs", "value_replaced",
         "replaced", "change_signal", "revived", "update_cue", "change_sure", "ended")
 CHANGED = ("change_signal", "moves_value", "requantified", "ended", "state_moved")     # said to change, in so many words
 OWNER_WAITS = tuple(k for k in WAITS if k not in ("cue_future", "is_question"))
-"""What makes an owner's new fact wait instead of being kept: ``WAITS`` but a firm future fact (the owner's
-own plan is kept); and a stale snapshot (``_snapshot``: a cache may hold what memory has since replaced)."""
+"""What makes an owner's new fact wait instead of being kept: ``WAITS`` but a firm future fact (the owner's own plan is
+kept); and a stale snapshot (``_snapshot``: a cache may hold what memory has since replaced)."""
 
 
 def _snapshot(f: dict[str, float]) -> bool:
@@ -193,6 +191,10 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.NOOP] = False         # nor does a later event repeat an earlier one unless it says the same
     if middling and not (f.get("change_p", 1.0) < UNCHANGED or any(f.get(k) for k in SAYS_SAME)):
         ok[Action.NOOP] = False         # nor does a middling link drop the claim as a repeat ("had a game night with ...")
+    if identity and not f.get("same_slot") and not f.get("same_attribute") and f.get("value_differs") \
+            and f.get("change_p", 1.0) >= RESTATES_P and not any(f.get(k) for k in SAYS_SAME) \
+            and not any(f.get(k) for k in ("tool_reads", "untrusted", "weaker_source")):
+        ok[Action.NOOP] = False         # "team: platform reliability" repeats no "I'm a platform engineer"
     if identity and f.get("dated_event") and not (f.get("near_duplicate") or f.get("change_p", 1.0) < UNCHANGED):
         ok[Action.NOOP] = False         # a dated past event ("went camping two weekends ago") repeats no habit ("enjoys camping")
     swapped = f.get("replaced") and not f.get("additive_cue")
@@ -330,14 +332,13 @@ def _allowed(grounding: Grounding) -> np.ndarray:
 
 
 def reported(probs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The probabilities a decision reports, given the policy's own (``probs``, over ``ACTIONS``) and the
-    contract's ``mask`` (one row or a batch). Where the contract leaves a choice, the policy's probabilities
-    renormalised over what it allows. Where it forces one action, the policy's own probabilities as they
-    are: renormalising would report 1.0, yet a forced decision is only as sure as the policy's belief in
-    it. Measured on hand-written dev (rollout, the shipped weights, this round's contract): forced decisions
-    are 45% of free text and 77% right, and ECE goes 0.141 -> 0.049; on slotted text they are 40% and 91%
-    right, where the policy's own probability under-reports them and ECE goes 0.091 -> 0.114. (A constant
-    for forced decisions, their accuracy on the held-out third of dev, 0.85, did worse on free text.)
+    """The probabilities a decision reports, given the policy's own (``probs``, over ``ACTIONS``) and the contract's
+    ``mask`` (one row or a batch). Where the contract leaves a choice, the policy's probabilities renormalised over what it
+    allows. Where it forces one action, the policy's own probabilities as they are: renormalising would report 1.0, yet a
+    forced decision is only as sure as the policy's belief in it. Measured on hand-written dev (rollout, the shipped
+    weights, this round's contract): forced decisions are 45% of free text and 77% right, and ECE goes 0.141 -> 0.049; on
+    slotted text they are 40% and 91% right, where the policy's own probability under-reports them and ECE goes 0.091 ->
+    0.114. (A constant for forced decisions, their accuracy on the held-out third of dev, 0.85, did worse on free text.)
     ``training.train.fit_temperature`` fits the temperature on exactly these numbers."""
     if mask.ndim == 1:      # one decision (every write): the same numbers in 3 numpy calls instead of 8
         if int(mask.sum()) == 1:
@@ -352,10 +353,10 @@ def reported(probs: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 def enforce(decision: Decision, grounding: Grounding) -> Decision:
-    """The decision the contract allows: the policy's own if allowed, else its most probable allowed
-    action (or the first allowed in ``FALLBACK`` when it gave no probability to any). Kept on the
-    grounding for the decision last enforced: an escalating wrapper reads the enforced decision to
-    weigh its doubt, and ``decision.decide`` then enforces the same proposal again."""
+    """The decision the contract allows: the policy's own if allowed, else its most probable allowed action (or the first
+    allowed in ``FALLBACK`` when it gave no probability to any). Kept on the grounding for the decision last enforced: an
+    escalating wrapper reads the enforced decision to weigh its doubt, and ``decision.decide`` then enforces the same
+    proposal again."""
     seen = grounding.__dict__.get("_enforced")
     if seen is not None and seen[0] is decision:
         return seen[1]
@@ -380,10 +381,9 @@ def _enforce(decision: Decision, grounding: Grounding) -> Decision:
                or speaker and decision.action in (Action.DEFER_VERIFY, Action.REJECT_CONFLICT)) \
         and not mask[ACTIONS.index(decision.action.value)]
     if (dropped or refused) and mask[ACTIONS.index(keep.value)]:
-        # the policy found nothing new to store, but the claim restates nothing in memory; or it read new
-        # content the contract lets replace nothing, or would hold or reject the owner's own word: keep it
-        # as it is (stored, or Pending for an untrusted source) rather than take the policy's runner-up
-        # guess or drop it as a repeat
+        # the policy found nothing new to store, but the claim restates nothing in memory; or it read new content the
+        # contract lets replace nothing, or would hold or reject the owner's own word: keep it as it is (stored, or Pending
+        # for an untrusted source) rather than take the policy's runner-up guess or drop it as a repeat
         action = keep
         renorm = dict(zip(ACTIONS, reported(probs, mask).tolist())) if masked.sum() > 0 else {keep.value: 1.0}
     elif masked.sum() > 0:
