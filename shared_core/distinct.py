@@ -50,7 +50,7 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
         return False
     claim, entry = untagged(claim), untagged(entry)     # "[vet] Mochi (cat) weight": the log's tag names no thing
     if calls.other(claim, entry) or calls.adds_another(claim, entry) or records.other(claim, entry) \
-            or _named_apart(claim, entry) or _siblings(claim, entry) or _asked_apart(claim, entry) \
+            or _named_apart(claim, entry) or _kinds_apart(claim, entry) or _siblings(claim, entry) or _asked_apart(claim, entry) \
             or records.created(claim) or contrast.apart(claim, entry) or (
             tense.reported(claim) and tense.reported(entry) and not linking.restated(claim, entry)):
         return True
@@ -154,6 +154,31 @@ def _dotted(text: str) -> str | None:
     words = [w for w in text.split("=", 1)[0].split() if w != "$" and not w.startswith(("-", "+"))][:3]
     m = _DOTTED.search(" ".join(words))
     return m.group(1).lower().rstrip(".-") if m else None
+
+
+_KIND_NAMED = re.compile(r"(?=\b(repo(?:sitory)?|channel|user|bucket|service|cluster|namespace|queue|"
+                         r"topic|bot|workspace|vm|instance|container|pod|deployment)\s+([#@]?[a-z0-9][\w./-]*[a-z0-9]))"
+                         r"|(?<![\w#])([#@][a-z0-9][\w-]*[a-z0-9])\s+(channel)\b", re.I)   # (overlapping: "service user x")
+"""A thing named after (or, a channel, before) the noun of its kind ("repo acme/billing-ui", "IAM user ci-runner",
+"#incidents-archive channel"), the name an identifier: a mark, a digit or a joined word."""
+
+
+def _kind_names(text: str) -> dict[str, str]:
+    """Each kind's first identifier in ``text`` (a plain word after the noun, "user name", names no thing)."""
+    names = {}
+    for m in _KIND_NAMED.finditer(text):
+        kind, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        if re.search(r"[#@\d./_-]", name):
+            names.setdefault(kind.lower().removesuffix("sitory"), name.lower())
+    return names
+
+
+def _kinds_apart(claim: str, entry: str) -> bool:
+    """Two things of one kind, each named by its own identifier that the other text never says ("repo acme/billing-ui"
+    after "repo acme/billing", "user ci-runner" after "user deploy-bot"): two repositories, two users."""
+    a, b = _kind_names(claim), _kind_names(entry)
+    said = lambda name, text: re.search(rf"(?<![\w/#@-]){re.escape(name)}(?![\w/-])", text, re.I) is not None
+    return any(k in b and a[k] != b[k] and not said(a[k], entry) and not said(b[k], claim) for k in a)
 
 
 def _siblings(claim: str, entry: str) -> bool:
