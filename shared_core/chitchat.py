@@ -35,6 +35,13 @@ _ACT = Prefiltered(re.compile(
     r"\b(?:thanks?|thx|ty|cheers|ta|sorry|apologies|hi|hiya|hello|hey|bye|brb|gtg|g2g|ttyl|bbl|afk|off to|gotta go|"
     r"got to go|talk (?:later|soon)|speak soon|good (?:morning|night|evening))\b|^\W*(?:mornin[g']?|evening|night|nite)\b", re.I))
 """A conversational act rather than a report: thanking, apologising, greeting, leaving."""
+_GREETING = Prefiltered(re.compile(
+    r"^\W*(?:(?:h+i+|he+y+|yo+|hiya|hello+|sup|oi|morning|evening|afternoon)\b\W*(?:there|all|mate|man|dude|guys|you)?\W*)?"
+    r"(?:how(?:'?s| is| are| have)? (?:it going|things|(?:you|u|ya)(?: been| doing)?|"
+    r"(?:your|ur) (?:day|week|weekend)(?: been| going)?)|"
+    r"what'?s (?:up|new|good)(?: with (?:you|u))?|wh?a+ss+u+p|sup|how (?:you|u|ya) doing|you (?:ok|good|alright))"
+    r"\W*(?:lol|mate|man|dude|today|then)?\W*$", re.I))
+"""A greeting that asks after the other ("hiii how's it going", "yo what's up"): a conversational act, nothing to keep."""
 _EMOTE = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]|(?<!\w)[:;]-?[()DPp]|!!|\b\w*([a-z])\1{2,}\b", re.I)
 """An emoji, an emoticon, a double exclamation or a stretched word ("yayyy"): how chat sounds, not what it says."""
 _FEELING = Prefiltered(re.compile(
@@ -85,7 +92,7 @@ def _names_news(text: str) -> bool:
 def remark(text: str, source: str) -> bool:
     """Nothing to remember: phatic words only, or a remark by the shipped model. A tool's or a document's
     structured output is never a remark, nor is a value said to have changed or added (``_names_news``)."""
-    if content_free(text):
+    if content_free(text) or _GREETING.search(text):
         return True
     model = default()
     if model is None or text.lstrip().startswith(("{", "[")) or _names_news(text):
