@@ -156,29 +156,34 @@ def _dotted(text: str) -> str | None:
     return m.group(1).lower().rstrip(".-") if m else None
 
 
-_KIND_NAMED = re.compile(r"(?=\b(repo(?:sitory)?|channel|user|bucket|service|cluster|namespace|queue|"
+_KIND_NAMED = re.compile(r"(?=\b(repo(?:sitory)?|channel|user|bucket|service|cluster|namespace|queue|sku|"
                          r"topic|bot|workspace|vm|instance|container|pod|deployment)\s+([#@]?[a-z0-9][\w./-]*[a-z0-9]))"
-                         r"|(?<![\w#])([#@][a-z0-9][\w-]*[a-z0-9])\s+(channel)\b", re.I)   # (overlapping: "service user x")
+                         r"|(?<![\w#])([#@][a-z0-9][\w-]*[a-z0-9])\s+(channel)\b"      # (overlapping: "service user x")
+                         r"|\b(item|folder|file|doc|sheet|playlist|board|project|album|note)"
+                         r"\s+['\"‘“]([^'\"’”]{2,60})['\"’”]", re.I)
 """A thing named after (or, a channel, before) the noun of its kind ("repo acme/billing-ui", "IAM user ci-runner",
-"#incidents-archive channel"), the name an identifier: a mark, a digit or a joined word."""
+"#incidents-archive channel"), the name an identifier (a mark, a digit or a joined word) or quoted ("folder 'Taxes 2023'")."""
 
 
-def _kind_names(text: str) -> dict[str, str]:
-    """Each kind's first identifier in ``text`` (a plain word after the noun, "user name", names no thing)."""
-    names = {}
+def _kind_names(text: str) -> dict[str, tuple[str, bool]]:
+    """Each kind's first name in ``text``, and whether it was quoted (a plain word after the noun, "user name", names no
+    thing)."""
+    names: dict[str, tuple[str, bool]] = {}
     for m in _KIND_NAMED.finditer(text):
-        kind, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
-        if re.search(r"[#@\d./_-]", name):
-            names.setdefault(kind.lower().removesuffix("sitory"), name.lower())
+        kind, name = next((m.group(i), m.group(j)) for i, j in ((1, 2), (4, 3), (5, 6)) if m.group(i))
+        if m.group(5) or re.search(r"[#@\d./_-]", name):
+            names.setdefault(kind.lower().removesuffix("sitory"), (name.lower(), bool(m.group(5))))
     return names
 
 
 def _kinds_apart(claim: str, entry: str) -> bool:
     """Two things of one kind, each named by its own identifier that the other text never says ("repo acme/billing-ui"
-    after "repo acme/billing", "user ci-runner" after "user deploy-bot"): two repositories, two users."""
+    after "repo acme/billing", "user ci-runner" after "user deploy-bot"), or by another quoted name: two repositories,
+    two users, two folders."""
     a, b = _kind_names(claim), _kind_names(entry)
     said = lambda name, text: re.search(rf"(?<![\w/#@-]){re.escape(name)}(?![\w/-])", text, re.I) is not None
-    return any(k in b and a[k] != b[k] and not said(a[k], entry) and not said(b[k], claim) for k in a)
+    return any(k in b and a[k] != b[k] and (a[k][1] and b[k][1] or not said(a[k][0], entry) and not said(b[k][0], claim))
+               for k in a)
 
 
 def _siblings(claim: str, entry: str) -> bool:

@@ -16,6 +16,11 @@ def test_another_named_thing_of_the_kind_is_kept_beside(kept_beside) -> None:
                 "service user svc-backup was given role reader today, never logged in")
 
 
+def test_another_quoted_name_or_sku_is_another_thing(kept_beside) -> None:
+    kept_beside("Notion: board 'Q3 roadmap' has 41 cards, owner Dara", "Notion: board 'Q3 roadmap (archive)' has 12 cards, owner Sol")
+    kept_beside("inventory: sku MUG-WHT-12 on hand 40", "inventory: sku MUG-BLU-12 on hand 6")
+
+
 def test_the_same_named_thing_is_not_told_apart() -> None:
     assert not distinct._kinds_apart("repo platform/infra is archived now", "repo platform/infra default branch is main")
     assert distinct._kinds_apart("bucket media-eu keeps 90 days", "bucket media-us keeps 30 days")
