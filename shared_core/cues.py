@@ -43,7 +43,10 @@ CUES: dict[str, Prefiltered] = {
                          r"system prompt|store (?:this|the following)|forget (?:everything|what)|new instructions?|"
                          r"if you(?:'re| are) an? (?:ai|assistant|bot|llm|language model)|(?:note|message|instructions?) (?:to|for) "
                          r"(?:the |any )?(?:ai|assistants?|bots?|support bots?|llms?|agents?)|remove (?:it|this|that) from (?:the )?"
-                         r"(?:user's )?(?:record|memory|profile))\b",
+                         r"(?:user's )?(?:record|memory|profile)|"
+                         r"overwrite (?:the |any |your |all )?(?:stored |saved |existing |current |old )?"
+                         r"(?:values?|memory|memories|records?|entry|entries|data|profile)|"
+                         r"(?:save|store|write|record|update|set) (?:[\w'-]+ ){0,8}(?:in|to|into) (?:your |the |its )?memory)\b",
         "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
         "cue_confirm": r"\b(?:still|yep|yup|as usual|(?:as )?per usual|like usual|as normal|same old|same as|"
                        r"confirm(?:ed|s|ing)?|indeed|as before|as (?:always|ever)|"
