@@ -156,13 +156,15 @@ def _dotted(text: str) -> str | None:
     return m.group(1).lower().rstrip(".-") if m else None
 
 
-_KIND_NAMED = re.compile(r"(?=\b(repo(?:sitory)?|channel|user|bucket|service|cluster|namespace|queue|sku|"
+_KIND_NAMED = re.compile(r"(?=\b(repo(?:sitory)?|channel|user|bucket|service|cluster|namespace|queue|sku|flag|"
                          r"topic|bot|workspace|vm|instance|container|pod|deployment)\s+([#@]?[a-z0-9][\w./-]*[a-z0-9]))"
                          r"|(?<![\w#])([#@][a-z0-9][\w-]*[a-z0-9])\s+(channel)\b"      # (overlapping: "service user x")
                          r"|\b(item|folder|file|doc|sheet|playlist|board|project|album|note)"
-                         r"\s+['\"‘“]([^'\"’”]{2,60})['\"’”]", re.I)
+                         r"\s+['\"‘“]([^'\"’”]{2,60})['\"’”]"
+                         r"|^\W*()((?:[\w.-]+/)+[\w.-]+):\s", re.I)
 """A thing named after (or, a channel, before) the noun of its kind ("repo acme/billing-ui", "IAM user ci-runner",
-"#incidents-archive channel"), the name an identifier (a mark, a digit or a joined word) or quoted ("folder 'Taxes 2023'")."""
+"#incidents-archive channel"), the name an identifier (a mark, a digit or a joined word) or quoted ("folder 'Taxes 2023'");
+or a note labelled by a file's path ("api/.nvmrc: Node 18.19.0")."""
 
 
 def _kind_names(text: str) -> dict[str, tuple[str, bool]]:
@@ -170,7 +172,8 @@ def _kind_names(text: str) -> dict[str, tuple[str, bool]]:
     thing)."""
     names: dict[str, tuple[str, bool]] = {}
     for m in _KIND_NAMED.finditer(text):
-        kind, name = next((m.group(i), m.group(j)) for i, j in ((1, 2), (4, 3), (5, 6)) if m.group(i))
+        kind, name = next((m.group(i) or "path", m.group(j)) for i, j in ((1, 2), (4, 3), (5, 6), (7, 8))
+                          if m.group(i) is not None)
         if m.group(5) or re.search(r"[#@\d./_-]", name):
             names.setdefault(kind.lower().removesuffix("sitory"), (name.lower(), bool(m.group(5))))
     return names

@@ -17,8 +17,14 @@ def test_another_named_thing_of_the_kind_is_kept_beside(kept_beside) -> None:
 
 
 def test_another_quoted_name_or_sku_is_another_thing(kept_beside) -> None:
-    kept_beside("Notion: board 'Q3 roadmap' has 41 cards, owner Dara", "Notion: board 'Q3 roadmap (archive)' has 12 cards, owner Sol")
+    kept_beside("Notion: board 'Q3 roadmap' has 41 cards, owner Dara",
+                "Notion: board 'Q3 roadmap (archive)' has 12 cards, owner Sol")
     kept_beside("inventory: sku MUG-WHT-12 on hand 40", "inventory: sku MUG-BLU-12 on hand 6")
+
+
+def test_another_flag_or_file_is_another_thing(kept_beside) -> None:
+    kept_beside("LaunchDarkly: flag beta_pricing in eu-west is on", "LaunchDarkly: flag invoice_v2 in eu-west is off")
+    kept_beside("services/billing/Dockerfile: FROM python:3.11-slim", "services/auth/Dockerfile: FROM python:3.12-slim")
 
 
 def test_the_same_named_thing_is_not_told_apart() -> None:
