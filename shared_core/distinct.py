@@ -161,10 +161,11 @@ _KIND_NAMED = re.compile(r"(?=\b(repo(?:sitory)?|channel|user|bucket|service|clu
                          r"|(?<![\w#])([#@][a-z0-9][\w-]*[a-z0-9])\s+(channel)\b"      # (overlapping: "service user x")
                          r"|\b(item|folder|file|doc|sheet|playlist|board|project|album|note)"
                          r"\s+['\"‘“]([^'\"’”]{2,60})['\"’”]"
-                         r"|^\W*()((?:[\w.-]+/)+[\w.-]+):\s", re.I)
+                         r"|^\W*()((?:[\w.-]+/)+[\w.-]+):\s"
+                         r"|(?<![\w-])([a-z0-9]+-[a-z0-9-]*[a-z0-9])\s+(on-?call|rota)\b", re.I)
 """A thing named after (or, a channel, before) the noun of its kind ("repo acme/billing-ui", "IAM user ci-runner",
 "#incidents-archive channel"), the name an identifier (a mark, a digit or a joined word) or quoted ("folder 'Taxes 2023'");
-or a note labelled by a file's path ("api/.nvmrc: Node 18.19.0")."""
+or a note labelled by a file's path ("api/.nvmrc: Node 18.19.0"); or a rota by its joined name ("payments-primary on-call")."""
 
 
 def _kind_names(text: str) -> dict[str, tuple[str, bool]]:
@@ -172,7 +173,7 @@ def _kind_names(text: str) -> dict[str, tuple[str, bool]]:
     thing)."""
     names: dict[str, tuple[str, bool]] = {}
     for m in _KIND_NAMED.finditer(text):
-        kind, name = next((m.group(i) or "path", m.group(j)) for i, j in ((1, 2), (4, 3), (5, 6), (7, 8))
+        kind, name = next((m.group(i) or "path", m.group(j)) for i, j in ((1, 2), (4, 3), (5, 6), (7, 8), (10, 9))
                           if m.group(i) is not None)
         if m.group(5) or re.search(r"[#@\d./_-]", name):
             names.setdefault(kind.lower().removesuffix("sitory"), (name.lower(), bool(m.group(5))))

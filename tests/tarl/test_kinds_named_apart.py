@@ -27,6 +27,10 @@ def test_another_flag_or_file_is_another_thing(kept_beside) -> None:
     kept_beside("services/billing/Dockerfile: FROM python:3.11-slim", "services/auth/Dockerfile: FROM python:3.12-slim")
 
 
+def test_another_rota_is_another_thing(kept_beside) -> None:
+    kept_beside("checkout-backend on-call this week: Femi Adeyemi", "identity-frontend on-call this week: Rosa Lindqvist")
+
+
 def test_the_same_named_thing_is_not_told_apart() -> None:
     assert not distinct._kinds_apart("repo platform/infra is archived now", "repo platform/infra default branch is main")
     assert distinct._kinds_apart("bucket media-eu keeps 90 days", "bucket media-us keeps 30 days")
