@@ -65,7 +65,7 @@ _RANKED = re.compile(rf"(?:{_RANKS})\s+(\w+)", re.I)
 ID_NOUNS = frozenset(
     "order ticket invoice item fact build flight booking case issue pr file task job bug incident room account "
     "request shipment package parcel run deploy release sprint version table row record project step apartment "
-    "unit suite platform desk locker plot".split())
+    "unit suite platform desk locker plot flat space bay".split())
 _LETTER_ID = Prefiltered(re.compile(rf"\b((?i:{'|'.join(sorted(ID_NOUNS))}))\s+([A-HJ-Z])(?![\w'’-])(?!\.\w)"))
 """``Room C``, ``Booking B``: a thing the list names by one capital letter ("I" is the speaker). Built from
 ``ID_NOUNS``, so a text naming none of them is not scanned."""
