@@ -202,11 +202,12 @@ _CLASSES = (
     "dentist=dentist dental=dentist orthodontist=orthodontist optician=eye optometrist=eye eye=eye gp=gp physio=physio "
     "dermatologist=skin cardiologist=heart vet=vet",
     "recycling=recycling general=general rubbish=general refuse=general landfill=general garden=garden green=garden "
-    "food=food compost=food glass=glass")
+    "food=food compost=food glass=glass",
+    "domain=domain certificate=certificate cert=certificate ssl=certificate tls=certificate")
 """Closed classes of kinds of one thing (general usage): a work and a personal email, a checking and a savings account,
 home and car insurance, the staging and the production database, a passport and a driving licence, the Q1 and the Q2
 target, the team's standup and its design crit, a mobile and a landline, the dentist and the optician, the recycling
-and the general waste collection. One word may be a kind in two classes ("home")."""
+and the general waste collection, a domain and its certificate. One word may be a kind in two classes ("home")."""
 _KIND_OF: dict[str, tuple[tuple[int, str], ...]] = {}
 for _group, _line in enumerate(_CLASSES):
     for _word, _kind in (pair.split("=") for pair in _line.split()):
