@@ -64,7 +64,9 @@ CUES: dict[str, Prefiltered] = {
         "cue_sender": r"^[^\w{\[]*(?:e-?mail|sms|text|letter|message|dm|voicemail|notification)\s+(?:from|by)\b[^:]{0,80}:|"
                       r"^[^\w{\[]*from:\s|"
                       r"<[\w.+-]+@[\w.-]+>|\bfrom:? [\w.+-]+@[\w.-]+|\bplease (?:confirm|verify|update|send|click)\b|"
-                      r"\b(?:claiming|claims|purporting|pretending) to be\b",
+                      r"\b(?:claiming|claims|purporting|pretending) to be\b|"
+                      r"\b(?:unverified|unknown|unrecogni[sz]ed|spoofed) (?:sender|number|caller|address)|"
+                      r"\b(?:sender|number|caller) (?:unverified|unknown|not verified)\b",
         "cue_speculative": r"\b(?:maybe|perhaps|possibly|might|could be|not sure|unsure|i wonder|wondering whether|"
                            r"(?:has|have|had)n'?t decided|havent decided|hasnt decided|(?:nothing|not yet|not) decided|"
                            r"undecided|leaning (?:towards?|toward)|pending[_ ]approval|plan only|"
