@@ -99,7 +99,9 @@ CUES: dict[str, Prefiltered] = {
         "first_person": r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us)\b",
         "cue_done": rf"{_AT_REQUEST}.{{0,80}}{_MADE}|{_MADE}.{{0,80}}{_AT_REQUEST}",
         "cue_official": r"\((?:official|own|their own|its own) (?:site|website|page|account|app)\)|\bofficial (?:site|website)\b|"
-                        r"^\W*[\w.-]+\.(?:org|com|gov|io)(?:/[\w/-]*)?\s*[:-]\s",
+                        r"^\W*[\w.-]+\.(?:org|com|gov|io)(?:/[\w/-]*)?\s*[:-]\s|"
+                        r"\((?:updated|revised|amended|posted|issued) (?!20[01]\d)[^)]{1,30}\).{0,80}"
+                        r"\b(?:moved|now|changes? to|changed to|reschedul\w+)\b",
         "cue_keeper": r"^\W*(?-i:[A-Z])[\w&'’.-]*(?:\s+(?:(?-i:[A-Z])[\w&'’.-]*|sms|app|email|notice|letter)){1,3}"
                       r"\s*[:·|]\s"
                       r".*\byour?\b.*\b(?:(?:has|have)\s+(?:now\s+)?(?:been\s+)?(?:moved|changed|retimed|rescheduled|"
