@@ -168,9 +168,10 @@ _KIND_NAMED = re.compile(r"(?=\b(repo(?:sitory)?|channel|user|bucket|service|clu
 or a note labelled by a file's path ("api/.nvmrc: Node 18.19.0"); or a rota by its joined name ("payments-primary on-call")."""
 
 
+@lru_cache(maxsize=65536)
 def _kind_names(text: str) -> dict[str, tuple[str, bool]]:
     """Each kind's first name in ``text``, and whether it was quoted (a plain word after the noun, "user name", names no
-    thing)."""
+    thing). Cached, read only: asked of both sides of every pair, of few texts."""
     names: dict[str, tuple[str, bool]] = {}
     for m in _KIND_NAMED.finditer(text):
         kind, name = next((m.group(i) or "path", m.group(j)) for i, j in ((1, 2), (4, 3), (5, 6), (7, 8), (10, 9))
