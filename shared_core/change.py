@@ -217,7 +217,8 @@ def _written(claim: str, entry: str) -> bool:
 
 _UNCHANGED = Prefiltered(re.compile(r"\b(?:(?:has|have|had|is|was)n'?t changed|(?:has|have) not changed|nothing(?:'s| has)? "
                                     r"changed|unchanged|no change|same as (?:ever|always|usual)|stay(?:s|ed)? the same|"
-                                    r"still the same|didn'?t (?:touch|change) (?:that|it)|same \w+ (?:though|still)|(?:(?:isn'?t|aren'?t|not) (?:ever )?changing|never changes|won'?t (?:ever )?change)"
+                                    r"still the same|didn'?t (?:touch|change) (?:that|it)|same \w+ (?:though|still)|"
+                                    r"(?:(?:isn'?t|aren'?t|not) (?:ever )?changing|never changes|won'?t (?:ever )?change)"
                                     r"(?=\s*(?:$|[,.!;)]|any ?time|soon|lol|tho|though|either))|staying put|not going anywhere|"
                                     r"no plans to (?:sell|move|change|leave|switch))\b", re.I))
 """Said in so many words ("haven't changed", "levo stays the same", "same number though"; not "same as before"): a repeat."""

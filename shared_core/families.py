@@ -144,8 +144,8 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
                 r"dating|divorced|"
                 r"separated|widowed|relationship", False),
     ("pet", r"dogs?|cats?|pets?|puppy|kitten|greyhound|terrier|labrador|spaniel|hamster|rabbit|parrot", True),
-    ("device", r"iphones?(?: \d+)?|pixel \d\w*|galaxy s\d+|android(?: phones?)?(?! (?:apps?|studio|auto|tv|sdk|devs?|developers?))|"
-               r"macbook|thinkpad|chromebook|ipad|laptop|handset|"
+    ("device", r"iphones?(?: \d+)?|pixel \d\w*|galaxy s\d+|"
+               r"android(?: phones?)?(?! (?:apps?|studio|auto|tv|sdk|devs?|developers?))|macbook|thinkpad|chromebook|ipad|laptop|handset|"
                r"samsung(?: galaxy)?(?: s\d+)?", False),
     ("phone_plan", r"(?:port(?:ed|ing)?|mov(?:ed|ing)|took|taking|transferr(?:ed|ing)) (?:(?:my|our|his|her|the) )?"
                    r"(?:number|no)\b(?! plate)|(?:phone|mobile|cell)(?:['’]s| is) with|"

@@ -192,8 +192,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
     if middling and not (f.get("change_p", 1.0) < UNCHANGED or any(f.get(k) for k in SAYS_SAME)):
         ok[Action.NOOP] = False         # nor does a middling link drop the claim as a repeat ("had a game night with ...")
     if identity and not f.get("same_slot") and not f.get("same_attribute") and f.get("value_differs") \
-            and f.get("change_p", 1.0) >= RESTATES_P and not any(f.get(k) for k in SAYS_SAME) \
-            and not any(f.get(k) for k in ("tool_reads", "untrusted", "weaker_source")):
+            and f.get("change_p", 1.0) >= RESTATES_P \
+            and not any(f.get(k) for k in (*SAYS_SAME, "tool_reads", "untrusted", "weaker_source")):
         ok[Action.NOOP] = False         # "team: platform reliability" repeats no "I'm a platform engineer"
     if identity and f.get("dated_event") and not (f.get("near_duplicate") or f.get("change_p", 1.0) < UNCHANGED):
         ok[Action.NOOP] = False         # a dated past event ("went camping two weekends ago") repeats no habit ("enjoys camping")
