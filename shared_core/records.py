@@ -58,7 +58,7 @@ def _value(raw: str) -> str:
 
 _RELABELLED = frozenset("updated changed amended corrected revised new now current latest".split())
 """Words a label ends with to say its value moved ("delivery address updated: 4 Canal St"): no key of its own."""
-_NOTE = re.compile(r"^\s*(?:[A-Za-z][\w-]*\s+){0,3}?([A-Za-z][\w-]{1,30})"
+_NOTE = re.compile(r"^\s*(?:(?:[A-Za-z]|#\w)[\w-]*\s+){0,3}?([A-Za-z][\w-]{1,30})"
                    rf"(?:\s+(?:{'|'.join(_RELABELLED)}))?:\s*([^:;\n]{{1,60}}?)[.!]?\s*$", re.I)
 
 
@@ -115,9 +115,10 @@ _MOVED = re.compile(r"→|->\s*\S+\s*$|^[-+]|\b(?:changed?s?|amended|rescheduled
                     r"previous(?:ly)?|was|(?-i:POST|PUT|PATCH|DELETE))\b", re.I | re.M)
 """A record that reports a move ("status changed: open -> resolved", a diff's "+" line, "todo.complete(18)", a request
 that writes), not a state."""
-_CALL = re.compile(r"^\S+\(.*?\)\s*->|^\s*(?:[\w.@~:/-]+\s*)?[$>]\s+[^\n]*?\s(?:->|→)", re.S)
-"""A call and the arrow to what it returned: ``get_user(42) ->``, or a shell's ``ci-2 $ nvm current ->`` (the arrow is
-the output's, no move)."""
+_CALL = re.compile(r"^\S+\(.*?\)\s*->|^\s*(?:[\w.@~:/-]+\s*)?[$>]\s+[^\n]*?\s(?:->|→)|^\s*(?:GET|HEAD)\s+/\S*\s*(?:->|→)",
+                   re.S)
+"""A call and the arrow to what it returned: ``get_user(42) ->``, a shell's ``ci-2 $ nvm current ->`` or a read
+request's ``GET /orders/66120 ->`` (the arrow is the output's, no move)."""
 _OUTPUT = re.compile(r"^\s*(?:[${\[]|[\w.@~:-]+\s*[$>#]\s)")
 """A record, or a shell's or client's prompt ("psql> SHOW ...", "web-2 $ uptime"): output, read for what it holds."""
 
@@ -133,6 +134,8 @@ def confirms(claim: str, entry: str, keys: frozenset[str], people: frozenset[str
     are about (``people``) is no value the entry holds ("Martin Mark ..." and "Martin Mark ...")."""
     if fields(claim) and fields(entry):
         return compare(claim, entry) is False       # (None: no field both hold says, the claim's are news)
+    if fields(claim) and note(entry) and (moved := compare(claim, entry)) is not None:
+        return not moved                            # a record against a one-field note: the field both hold decides
     call = _CALL.match(claim)
     if _MOVED.search(_unstamped(claim[:call.end() - 2] + claim[call.end():] if call else claim)):
         return False
