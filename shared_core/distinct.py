@@ -50,9 +50,10 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
         return False
     claim, entry = untagged(claim), untagged(entry)     # "[vet] Mochi (cat) weight": the log's tag names no thing
     if calls.other(claim, entry) or calls.adds_another(claim, entry) or records.other(claim, entry) \
-            or _named_apart(claim, entry) or _kinds_apart(claim, entry) or _siblings(claim, entry) or _asked_apart(claim, entry) \
-            or records.created(claim) or contrast.apart(claim, entry) or (
-            tense.reported(claim) and tense.reported(entry) and not linking.restated(claim, entry)):
+            or _named_apart(claim, entry) or _kinds_apart(claim, entry) or _names_apart(claim, entry) \
+            or _siblings(claim, entry) or _asked_apart(claim, entry) or records.created(claim) \
+            or contrast.apart(claim, entry) \
+            or (tense.reported(claim) and tense.reported(entry) and not linking.restated(claim, entry)):
         return True
     if any(s.subject is None and not slots.pronoun(t) and kin.about_relative(o, t) for s, t, o in ((mine, claim, entry),
                                                                                           (theirs, entry, claim))) \
@@ -154,6 +155,41 @@ def _dotted(text: str) -> str | None:
     words = [w for w in text.split("=", 1)[0].split() if w != "$" and not w.startswith(("-", "+"))][:3]
     m = _DOTTED.search(" ".join(words))
     return m.group(1).lower().rstrip(".-") if m else None
+
+
+_VERB = re.compile(r"\s(?:is|are|was|were|has|have|lives|runs|holds|works|uses|departs|leaves|opens|closes|costs|meets|starts)\s"
+                   r"|:\s")
+"""Where the words of what a sentence is about end ("Project Falcon launch date | is ...", "Reservation at Lupa | ...")."""
+_NAME = re.compile(r"[A-Z][a-z][\w&-]*")
+"""A name as written: a capital, then lower case ("Falcon", "Ravi"; not an acronym, "CI" or "API": a tool's label)."""
+
+
+@lru_cache(maxsize=65536)
+def _front(text: str) -> tuple[tuple[str, ...], frozenset[str]] | None:
+    """The words before the sentence's first verb or label's colon, and the value words after it (cached)."""
+    m = _VERB.search(text)
+    if m is None:
+        return None
+    return tuple(w.strip(".,;:!?()'\"").removesuffix("'s") for w in text[:m.start()].split()), \
+        frozenset(re.findall(r"[a-z0-9][\w:.-]*[a-z0-9]|[a-z0-9]", text[m.end():].lower())) - slots.FILLER - slots.STOP
+
+
+def _names_apart(claim: str, entry: str) -> bool:
+    """One kind of thing, each text naming its own by a name the other never says ("Project Heron launch date is ..."
+    after "Project Falcon launch date is ...", "User's friend Ravi lives in Toronto" after "... Sam lives in Glasgow"),
+    the words around the names alike and the values apart: two things, not one renamed. A bare name before the verb
+    ("Tom is on call") may be the value a role holds; the kind's word must be said too."""
+    a, b = _front(claim), _front(entry)
+    if a is None or b is None or a[1] == b[1]:
+        return False
+    lower = lambda words: {w.lower() for w in words}
+    na = [w for i, w in enumerate(a[0]) if i and _NAME.fullmatch(w) and w.lower() not in lower(b[0])]
+    nb = [w for i, w in enumerate(b[0]) if i and _NAME.fullmatch(w) and w.lower() not in lower(a[0])]
+    rest = [w.lower() for w in a[0] if w not in na]
+    if not na or not nb or not rest or rest != [w.lower() for w in b[0] if w not in nb]:
+        return False
+    said = lambda names, text: any(re.search(rf"\b{re.escape(n)}\b", text, re.I) for n in names)
+    return not said(na, entry) and not said(nb, claim)
 
 
 _KIND_NAMED = re.compile(r"(?=\b(repo(?:sitory)?|channel|user|bucket|service|cluster|namespace|queue|sku|flag|"
