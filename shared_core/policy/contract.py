@@ -264,10 +264,10 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         # and a record read again adds nothing ("I also play the piano" is news the change model calls no change)
         if f.get("structured"):
             ok[Action.APPEND] = False
-    if identity and f.get("said_unchanged") and not f.get("hedged"):
-        ok[Action.REVISE] = ok[Action.APPEND] = False   # "nothing's changed, same account": said in so many words,
-        if f.get("source_prior", 0.0) >= OWNER_PRIOR:   # and by its owner, nothing to wait on either
-            ok[Action.DEFER_VERIFY] = False
+    if identity and f.get("said_unchanged"):    # "nothing's changed, same account": said in so many words (a hedge,
+        ok[Action.REVISE] = ok[Action.APPEND] = False   # "pretty sure that hasn't changed", hedges no change); by its
+        if f.get("source_prior", 0.0) >= OWNER_PRIOR:   # owner, nothing to wait on either
+            ok[Action.DEFER_VERIFY], ok[Action.REJECT_CONFLICT] = False, ok[Action.REJECT_CONFLICT] and not f.get("hedged")
     if identity and f.get("record_same") and not f.get("replaced"):
         ok[Action.REVISE] = ok[Action.APPEND] = False   # the same record read again, its shared fields all alike: a
         # restatement, whatever further fields either reading adds (an ETA beside a tracking number)
