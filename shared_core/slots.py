@@ -36,7 +36,8 @@ _ACTS = re.compile(rf"\s*{ACTS}\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|my|mine|myself)\b", re.I)
 USER = Prefiltered(re.compile(r"\b(?:the\s+)?user(?:'s)?\b", re.I))
 _PRONOUN = re.compile(r"^(?:he|she|they|his|her|their|him|them|it|its)\b", re.I)
-_ID_NOUN = re.compile(r"\b([a-z]+)\s*(?:number|no\.?|num|id|#)?\s*#?\s*([a-z]*[-_]?\d[\w-]*)\b", re.I)
+_ID_NOUN = re.compile(r"\b([a-z]+)\s*(?:number|no\.?|num|id|#)?\s*#?\s*([a-z]*[-_]?\d[\w-]*|(?-i:[A-Z][A-Z\d])\s\d{1,4}"
+                      r"(?![\w-]))\b", re.I)   # (a carrier's code apart from its number: "flight UA 882" is flight UA882)
 _ID_ATTRIBUTE = Prefiltered(re.compile(r"\b([a-z]+)\s+(?:number|id|code|reference|ref|no\.?)\s+(?:is|was|=|:|is now|now is)\b",
                                        re.I))
 _BARE_ID = re.compile(r"(?<![\w-])#?((?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9][a-z0-9_-]{2,})\b|(?<![\w&])#(\d{2,})\b", re.I)
@@ -77,8 +78,7 @@ GENERIC = frozenset(
     "preferred always usually book books booked use uses using have has got get go goes going changed change "
     "switched switch started start picked up too of is was i'm im i've we we're us our it's that's he's she's "
     "they're am fan fans support supports supporter ships ship stored store remind attends attend happens "
-    "located kept".split()
-)
+    "located kept".split())
 """Words that name an attribute or carry it (verbs, copulas): never a value."""
 FILLER = frozenset(
     "now still yep yes yeah yup ok okay actually update updated news big just btw fyi heads quick note again "
@@ -139,7 +139,7 @@ def _subject(text: str) -> tuple[str | None, str]:
     digits = has_digit(text)        # (both id patterns need one: a text without is spared their slow scans)
     for m in chain(_ID_NOUN.finditer(text) if digits else (), _LETTER_ID.finditer(text)):
         if m.group(1).lower() in ID_NOUNS:
-            candidates.append((m.start(), f"{m.group(1).lower()}#{m.group(2).lower()}", m.group(0)))
+            candidates.append((m.start(), f"{m.group(1).lower()}#{m.group(2).lower().replace(' ', '')}", m.group(0)))
     if not candidates and digits:
         for m in _BARE_ID.finditer(text):       # (or a number after "#": "Zendesk #48213")
             if not MEASURE.match(found := m.group(1) or m.group(2)):    # "82kg", "3pm", "14th": a quantity, no id
