@@ -62,6 +62,9 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
         return True         # "my partner is a celtics fan" is not about "warriors fan since the we believe team"
     if (taste := slots.family(claim)) and taste[0] in _TASTES and topics.apart(claim, entry):
         return True         # "beverage preference ..." is not about "Movies I dislike: ..."
+    if mine.attribute != theirs.attribute and all(s.attribute.endswith("_id") and s.attribute[:-3] not in slots.STOP
+                                                  for s in (mine, theirs)):
+        return True         # "garage keypad code is 0921" is not "front gate code is 4417": two codes, each of its lock
     if _reports_of_held(mine, theirs, claim, entry):
         return True         # "hugo reports to ines" after "my line manager is Hugo": Hugo's own manager
     if slots.same_subject(mine, theirs):
