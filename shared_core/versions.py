@@ -33,8 +33,9 @@ _SAME = {"postgresql": "postgres", "psql": "postgres", "nodejs": "node", "k8s": 
          "python3": "python", "golang": "go"}
 """One program's other names."""
 _IPV4 = re.compile(r"\d+\.\d+\.\d+\.\d+$")
-_SAID = re.compile(r"version|release|(?<!\w)lts\b|(?<!\w)-v\b|(?<!\w)-V\b", re.I)
-"""A text that speaks of versions: a word for one ("lsb_release", "24.04 LTS"), a flag asking for one."""
+_SAID = re.compile(r"version|release(?!\s+notes?\b)|(?<!\w)lts\b|(?<!\w)-v\b|(?<!\w)-V\b", re.I)
+"""A text that speaks of versions: a word for one ("lsb_release", "24.04 LTS"), a flag asking for one; not a release's
+notes, which tell what is in it ("Python 3.12 release notes: ...")."""
 
 
 def _program(word: str) -> str:
