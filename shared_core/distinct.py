@@ -165,6 +165,8 @@ _VERB = re.compile(r"\s(?:is|are|was|were|has|have|lives|runs|holds|works|uses|d
 """Where the words of what a sentence is about end ("Project Falcon launch date | is ...", "Reservation at Lupa | ...")."""
 _NAME = re.compile(r"[A-Z][a-z][\w&-]*")
 """A name as written: a capital, then lower case ("Falcon", "Ravi"; not an acronym, "CI" or "API": a tool's label)."""
+_JOINED = re.compile(r"[a-z][a-z\d]*(?:[-_][a-z\d]+)+")
+"""A service's or a job's joined name ("api-gateway", "billing_worker"): no person's, so it may open the sentence alone."""
 
 
 @lru_cache(maxsize=65536)
@@ -186,10 +188,12 @@ def _names_apart(claim: str, entry: str) -> bool:
     if a is None or b is None or a[1] == b[1]:
         return False
     lower = lambda words: {w.lower() for w in words}
-    na = [w for i, w in enumerate(a[0]) if i and _NAME.fullmatch(w) and w.lower() not in lower(b[0])]
-    nb = [w for i, w in enumerate(b[0]) if i and _NAME.fullmatch(w) and w.lower() not in lower(a[0])]
+    name = lambda i, w: i and _NAME.fullmatch(w) or _JOINED.fullmatch(w)
+    na = [w for i, w in enumerate(a[0]) if name(i, w) and w.lower() not in lower(b[0])]
+    nb = [w for i, w in enumerate(b[0]) if name(i, w) and w.lower() not in lower(a[0])]
     rest = [w.lower() for w in a[0] if w not in na]
-    if not na or not nb or not rest or rest != [w.lower() for w in b[0] if w not in nb]:
+    joined = all(_JOINED.fullmatch(w) for w in na + nb)
+    if not na or not nb or not (rest or joined) or rest != [w.lower() for w in b[0] if w not in nb]:
         return False
     said = lambda names, text: any(re.search(rf"\b{re.escape(n)}\b", text, re.I) for n in names)
     return not said(na, entry) and not said(nb, claim)
