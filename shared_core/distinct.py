@@ -170,12 +170,15 @@ _JOINED = re.compile(r"[a-z][a-z\d]*(?:[-_][a-z\d]+)+")
 
 
 @lru_cache(maxsize=65536)
-def _front(text: str) -> tuple[tuple[str, ...], frozenset[str]] | None:
-    """The words before the sentence's first verb or label's colon, and the value words after it (cached)."""
+def _front(text: str) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...], frozenset[str]] | None:
+    """The words before the sentence's first verb or label's colon, the same lower-cased, the names among them, and the
+    value words after it (cached: asked of both texts of every candidate pair, and most texts name nothing)."""
     m = _VERB.search(text)
     if m is None:
         return None
-    return tuple(w.strip(".,;:!?()'\"").removesuffix("'s") for w in text[:m.start()].split()), \
+    words = tuple(w.strip(".,;:!?()'\"").removesuffix("'s") for w in text[:m.start()].split())
+    names = tuple(w for i, w in enumerate(words) if i and _NAME.fullmatch(w) or _JOINED.fullmatch(w))
+    return words, frozenset(w.lower() for w in words), names, \
         frozenset(re.findall(r"[a-z0-9][\w:.-]*[a-z0-9]|[a-z0-9]", text[m.end():].lower())) - slots.FILLER - slots.STOP
 
 
@@ -185,12 +188,10 @@ def _names_apart(claim: str, entry: str) -> bool:
     the words around the names alike and the values apart: two things, not one renamed. A bare name before the verb
     ("Tom is on call") may be the value a role holds; the kind's word must be said too."""
     a, b = _front(claim), _front(entry)
-    if a is None or b is None or a[1] == b[1]:
+    if a is None or b is None or not a[2] or not b[2] or a[3] == b[3]:
         return False
-    lower = lambda words: {w.lower() for w in words}
-    name = lambda i, w: i and _NAME.fullmatch(w) or _JOINED.fullmatch(w)
-    na = [w for i, w in enumerate(a[0]) if name(i, w) and w.lower() not in lower(b[0])]
-    nb = [w for i, w in enumerate(b[0]) if name(i, w) and w.lower() not in lower(a[0])]
+    na = [w for w in a[2] if w.lower() not in b[1]]
+    nb = [w for w in b[2] if w.lower() not in a[1]]
     rest = [w.lower() for w in a[0] if w not in na]
     joined = all(_JOINED.fullmatch(w) for w in na + nb)
     if not na or not nb or not (rest or joined) or rest != [w.lower() for w in b[0] if w not in nb]:
