@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import calls, change, chitchat, contrast, endings, grounding, linking, members, moments, pending, quantities, records
-from . import distinct, initials, kin, slots, stamps, states, tense, units, versions
+from . import distinct, initials, kin, lists, slots, stamps, states, tense, units, versions
 from .config import PolicyConfig, default_config
 from .cuescan import Prefiltered, has_digit
 from .executor import Step
@@ -334,7 +334,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  tool_reads=float(source == "tool" and kept_by not in ("tool", "system")),
                  tool_rereads=float(source == "tool" and kept_by == "tool"), held_untrusted=float(kept_by in cfg.untrusted),
                  attribute_known=float(_attribute_known(mine, theirs, claim.text, best.text, bool(f["ids_shared"]))))
-        f["grown"] = float(records.grown(claim.text, best.text))
+        f["grown"] = float(lists.grown(claim.text, best.text))
         listed = f["adds_value"] and (f["many"] or "[" in claim.text) or f["grown"]   # a list read again with more values
         # in it is news; a reading of another place (``locators_apart``) confirms nothing
         f["confirms"] = float(source in _READERS and not (listed or base["hedged"] or ended or f["locators_apart"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared_core import calls, records
+from shared_core import calls, lists
 
 
 @pytest.mark.parametrize(("first", "then"), [
@@ -23,4 +23,4 @@ def test_output_lines() -> None:
     assert calls.listed("$ dig NS plinth.dev +short\nns1.dnsimple.com.") == frozenset()     # one line lists nothing
     assert calls.listed("the dns for plinth.dev  is on dnsimple  now") == frozenset()      # no command
     other = "$ dig NS plinth.dev +short\nns2.dnsimple.com.\nns3.dnsimple.com."      # the held one is not among them
-    assert not records.grown(other, "plinth.dev NS: ns1.dnsimple.com")
+    assert not lists.grown(other, "plinth.dev NS: ns1.dnsimple.com")

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 import pytest
 
-from shared_core import (Claim, MemoryEngine, calls, change, contrast, distinct, endings, grounding, kin, linking, members,
+from shared_core import (Claim, MemoryEngine, calls, change, contrast, distinct, endings, grounding, kin, linking, lists, members,
                          polarity, records, slots)
 from shared_core.policy import RulePolicy
 from shared_core.schema import Action
@@ -377,7 +377,7 @@ def test_one_end_of_a_schedule_moved_is_revised(tmp_path) -> None:
 def test_a_list_read_again_with_more_values_adds_them(first, then, action, tmp_path) -> None:
     """A further value is appended, not dropped as a repeat of the list it extends; the same list again is a repeat
     (under a label of its own, another list)."""
-    assert not records.relisted("Dislikes: peanuts, shellfish", "Allergies: peanuts, shellfish")
+    assert not lists.relisted("Dislikes: peanuts, shellfish", "Allergies: peanuts, shellfish")
     engine, d, first_id = two(first, then, tmp_path, "tool", "tool")
     try:
         assert d.action is action and (action is Action.APPEND or d.target_id == first_id)
