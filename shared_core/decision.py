@@ -324,6 +324,7 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
                  values_apart=float(bool(mine.values) and bool(theirs.values) and not mine.values & theirs.values),
                  enumerated=float((mine.many or theirs.many) and change.enumerated(claim.text, best.text)),
                  state_moved=float(states.moved_state(claim.text, best.text)), record_same=float(record is False),
+                 record_moved=float(records.moved_field(claim.text, best.text)),
                  said_unchanged=float(bool(change.unchanged(claim.text))), begun=float(change.begun(claim.text, best.text)),
                  requantified=float(quantities.requantified(claim.text, best.text)), moves_value=float(best.id in moved),
                  named_other=float(bool(linking.person_words(mine.subject or "")) and mine.subject != "user"),

@@ -14,7 +14,6 @@ from functools import lru_cache
 
 from . import calls, lists, settings, slots, spoken, units
 from .cuescan import Prefiltered, has_digit
-from .index.embedders import _stem
 from .grounding import names_every_value
 from .written import plain_number
 
@@ -171,24 +170,16 @@ def _names(attribute: str, key: str) -> bool:
     return key == attribute or attribute.endswith("_" + key) or key.endswith("_" + attribute)
 
 
-_COUNT = re.compile(r"(?<![\w.,-])(\d+(?:\.\d+)?)(?![\w,-]|\.\d)")
-"""A number standing alone: not part of an id ("AUTH-42"), a date or a time."""
+_BRACKETED = re.compile(r"\s*\([^)]*\)?\s*$")
 
 
-def _counted(text: str, record: dict[str, str]) -> dict[str, str]:
-    """A sentence's number read as the record's numeric field whose key's words it names ("3 story points" is
-    ``story_points``, "16 GB of RAM" is ``ram_gb``): where the sentence states one number and the key is named."""
-    counts = _COUNT.findall(text)
-    if len(counts) != 1:
-        return {}
-    words = {_stem(w) for w in _WORDS.findall(text.lower())}
-    return {k: plain_number(counts[0]) for k, v in record.items() if _COUNT.match(v) and not _IDENTITY.search(k)
-            and (keyed := {_stem(w) for w in re.split(r"[_.\s]+", k.lower()) if w}) and keyed <= words}
-
-
-def _leading(record: dict[str, str], read: dict[str, str]) -> dict[str, str]:
-    """A record's fields that a sentence was read at, their values cut to their leading number ("5 (edited by ...")."""
-    return {k: plain_number(m.group(1)) if k in read and (m := _COUNT.match(v)) else v for k, v in record.items()}
+def _suffixed(noted: dict[str, str], record: dict[str, str]) -> dict[str, str]:
+    """A one-field note's label read as the one key of the record it ends ("Default branch: master" names
+    ``default_branch``, the note keeping only its label's last word)."""
+    if len(noted) != 1 or (label := next(iter(noted))) in record:
+        return noted
+    keys = [k for k in record if k.endswith(("_" + label, "." + label))]     # (its note in brackets no part of it)
+    return {keys[0]: _BRACKETED.sub("", noted[label])} if len(keys) == 1 else noted
 
 
 def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
@@ -207,9 +198,10 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
         a, b, noted = note(claim), note(entry), True
     elif noted:
         a, b = a or note(claim) or _fields(claim) or said(claim), b or note(entry) or _fields(entry) or said(entry)
+        a, b = _suffixed(a, b), _suffixed(b, a)
     if bool(a) != bool(b):          # a record against a sentence: "story_points=5" against "3 story points"
-        a, b, noted = a or _counted(claim, b), b or _counted(entry, a), True
-        a, b = _leading(a, b), _leading(b, a)
+        a, b = a or spoken.read(claim, entry, b, _IDENTITY), b or spoken.read(entry, claim, a, _IDENTITY)
+        a, b, noted = spoken.leading(a, b), spoken.leading(b, a), True
     shared = {k for k in a.keys() & b.keys() if not _READ_AT.search(k)}
     if not shared:
         return settings.compare(_fields(claim), _fields(entry))     # a flag read behind its file's or call's label
@@ -219,6 +211,22 @@ def compare(claim: str, entry: str, about: str | None = None) -> bool | None:
     if any(settings.said(k, a[k]) != settings.said(k, b[k]) for k in shared):
         return True
     return False if len(shared) >= (1 if noted else SAME_AT) else None
+
+
+def moved_field(claim: str, entry: str) -> bool:
+    """A tool's record and a text naming one of its fields by all its key's words, two or more ("default branch is
+    master", "Keyboard layout: UK English"), with another value: that field read again, moved. Stricter than ``compare``,
+    whose counted numbers and one-word labels may name another thing ("8 tables" beside a booking's ``table``)."""
+    a, b = fields(claim), fields(entry)
+    if bool(a) == bool(b):
+        return False
+    record, text, read = (a, entry, claim) if a else (b, claim, entry)
+    said = spoken.stated(text, read, record)
+    if not said and (noted := note(text)):
+        label = set(_label(text))
+        keys = [k for k in record if len(words := _WORDS.findall(k)) > 1 and set(words) <= label]
+        said = {keys[0]: _BRACKETED.sub("", next(iter(noted.values())))} if len(keys) == 1 else {}
+    return any(settings.said(k, v) != settings.said(k, record[k]) for k, v in said.items())
 
 
 _OWN_ID = r"(?:^|[._])(?:id|uuid|ref)$"

@@ -172,8 +172,8 @@ def _allowed(grounding: Grounding) -> np.ndarray:
             or f.get("additive_cue")                                        # "we also have a landline": a further one
             or not any(f.get(k) for k in ("attribute_known", "replaced", "moves_value"))):   # topic words alone: another fact
         ok[Action.REVISE] = False       # an inferred link that does not show a replacement
-    if identity and not f.get("same_slot") and f.get("named_other") and not signal and not f.get("first_person") \
-            and not any(f.get(k) for k in ("ended", "state_moved", "requantified", "moves_value", "same_attribute")):
+    if identity and not f.get("same_slot") and f.get("named_other") and not signal and not f.get("first_person") and not any(
+            f.get(k) for k in ("ended", "state_moved", "record_moved", "requantified", "moves_value", "same_attribute")):
         ok[Action.REVISE] = False       # "Ahmed drives a grey Tucson" about "Ahmed lives in Amman": a further fact
     swapped_state = any(f.get(k) for k in ("ended", "state_moved", "same_call", "moves_value")) or (signal and not f.get("many")
         and f.get("same_attribute") and f.get("attribute_known") and f.get("value_differs") and not f.get("value_overlap"))
@@ -255,15 +255,15 @@ def _allowed(grounding: Grounding) -> np.ndarray:
         ok[Action.NOOP] = ok[Action.NOOP] and not f.get("numbers_differ")  # is the record's new state ("Customer plan:
         # Pro, 12 seats" after "... 10 seats"), not a rumour about it, nor, its number moved ("READY 5/5"), a repeat
     if f.get("tool_reads") and not any(f.get(k) for k in ("cue_injection", "cue_stale", "cue_sender", "hedged")):
-        ok[Action.REJECT_CONFLICT] = False  # a tool's own reading is not rejected for what someone remembered
-        # (tarl_labels.md: a config value read by a tool overrides what the user remembered it to be)
+        ok[Action.REJECT_CONFLICT] = False  # a tool's own reading is not rejected for what someone remembered, and
+        if identity and accepted and f.get("record_moved") and ok[Action.REVISE]:   # read at a field the entry names,
+            ok[Action.NOOP] = ok[Action.DEFER_VERIFY] = ok[Action.APPEND] = False   # moved, replaces it (tarl_labels.md:
+        # a config value read by a tool overrides what the user remembered it to be)
     restated = f.get("change_p", 1.0) < UNCHANGED and not any(f.get(k) for k in NEWS)
     if identity and restated:
-        ok[Action.REVISE] = False       # the same value read again ("GET /employees/E1077 -> dept: Finance")
-        # confirms its entry: it replaces nothing (issue 11: confirming tool calls revised what they confirm),
-        # and a record read again adds nothing ("I also play the piano" is news the change model calls no change)
-        if f.get("structured"):
-            ok[Action.APPEND] = False
+        ok[Action.REVISE] = False       # the same value read again ("GET /employees/E1077 -> dept: Finance") confirms
+        # its entry, replacing nothing (issue 11), and a record read again adds nothing ("I also play the piano" is news)
+        ok[Action.APPEND] = ok[Action.APPEND] and not f.get("structured")
     if identity and f.get("said_unchanged"):    # "nothing's changed, same account": said in so many words (a hedge,
         ok[Action.REVISE] = ok[Action.APPEND] = False   # "pretty sure that hasn't changed", hedges no change); by its
         if f.get("source_prior", 0.0) >= OWNER_PRIOR:   # owner, nothing to wait on either
