@@ -167,19 +167,24 @@ _NAME = re.compile(r"[A-Z][a-z][\w&-]*")
 """A name as written: a capital, then lower case ("Falcon", "Ravi"; not an acronym, "CI" or "API": a tool's label)."""
 _JOINED = re.compile(r"[a-z][a-z\d]*(?:[-_][a-z\d]+)+")
 """A service's or a job's joined name ("api-gateway", "billing_worker"): no person's, so it may open the sentence alone."""
+_QUOTED = re.compile(r"(?<!\w)['\"‘“]([^'\"’”]{2,60})['\"’”](?!\w)")
+"""A quoted title ("'Piranesi'", "“The Overstory”"): a book's, a film's, a ship's, no person's, so it too may open alone."""
 
 
 @lru_cache(maxsize=65536)
-def _front(text: str) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...], frozenset[str]] | None:
-    """The words before the sentence's first verb or label's colon, the same lower-cased, the names among them, and the
-    value words after it (cached: asked of both texts of every candidate pair, and most texts name nothing)."""
+def _front(text: str) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...], frozenset[str], frozenset[str]] | None:
+    """The words before the sentence's first verb or label's colon, the same lower-cased, the names among them, the
+    value words after it, and the words of quoted titles before it (cached: asked of both texts of every candidate pair,
+    and most texts name nothing)."""
     m = _VERB.search(text)
     if m is None:
         return None
-    words = tuple(w.strip(".,;:!?()'\"").removesuffix("'s") for w in text[:m.start()].split())
-    names = tuple(w for i, w in enumerate(words) if i and _NAME.fullmatch(w) or _JOINED.fullmatch(w))
+    quoted = frozenset(w for q in _QUOTED.findall(text[:m.start()]) for w in q.split())
+    words = tuple(w.strip(".,;:!?()'\"‘’“”").removesuffix("'s") for w in text[:m.start()].split())
+    names = tuple(w for i, w in enumerate(words) if (i or w in quoted) and _NAME.fullmatch(w) and w.lower() not in slots.STOP
+                  or _JOINED.fullmatch(w))
     return words, frozenset(w.lower() for w in words), names, \
-        frozenset(re.findall(r"[a-z0-9][\w:.-]*[a-z0-9]|[a-z0-9]", text[m.end():].lower())) - slots.FILLER - slots.STOP
+        frozenset(re.findall(r"[a-z0-9][\w:.-]*[a-z0-9]|[a-z0-9]", text[m.end():].lower())) - slots.FILLER - slots.STOP, quoted
 
 
 def _names_apart(claim: str, entry: str) -> bool:
@@ -192,9 +197,9 @@ def _names_apart(claim: str, entry: str) -> bool:
         return False
     na = [w for w in a[2] if w.lower() not in b[1]]
     nb = [w for w in b[2] if w.lower() not in a[1]]
-    rest = [w.lower() for w in a[0] if w not in na]
-    joined = all(_JOINED.fullmatch(w) for w in na + nb)
-    if not na or not nb or not (rest or joined) or rest != [w.lower() for w in b[0] if w not in nb]:
+    rest = [w.lower() for w in a[0] if w not in na and w not in a[4]]
+    joined = all(_JOINED.fullmatch(w) or w in a[4] | b[4] for w in na + nb)    # (or quoted: a title)
+    if not na or not nb or not (rest or joined) or rest != [w.lower() for w in b[0] if w not in nb and w not in b[4]]:
         return False
     said = lambda names, text: any(re.search(rf"\b{re.escape(n)}\b", text, re.I) for n in names)
     return not said(na, entry) and not said(nb, claim)
