@@ -52,7 +52,7 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
     if calls.other(claim, entry) or calls.adds_another(claim, entry) or records.other(claim, entry) \
             or _named_apart(claim, entry) or _kinds_apart(claim, entry) or _names_apart(claim, entry) \
             or _siblings(claim, entry) or _asked_apart(claim, entry) or records.created(claim) \
-            or contrast.apart(claim, entry) \
+            or contrast.apart(claim, entry) or _envs_apart(claim, entry) \
             or (tense.reported(claim) and tense.reported(entry) and not linking.restated(claim, entry)):
         return True
     if any(s.subject is None and not slots.pronoun(t) and kin.about_relative(o, t) for s, t, o in ((mine, claim, entry),
@@ -126,6 +126,28 @@ def _kind_named(said: str, words: list[str], i: int, x: str, y: str) -> bool:
 def _head(text: str) -> str | None:
     """The head noun a text opens on (``_THE``), lower-cased, cached: asked of the claim once per candidate."""
     return m.group(1).lower() if (m := _THE.match(text)) else None
+
+
+_ENV = re.compile(r"\b(?:(prod|production|staging)|(?:in|on|to|env[=:]\s*|--env[= ])\s*(?:the\s+)?(dev|qa|uat|sandbox|"
+                  r"stage|stg|preprod|pre-prod|canary)|(dev|qa|uat|test|sandbox|preprod|canary)\s+(?:env|environment|cluster|"
+                  r"project|workspace|tenant|stack))\b", re.I)
+"""A deployment's environment named: production and staging wherever said, the others where a preposition, a flag or
+the word environment marks them ("in dev", "--env qa", "test environment"): "dev" alone may be a person, "test" a test."""
+_ENV_NAMES = {"production": "prod", "stage": "staging", "stg": "staging", "pre-prod": "preprod"}
+
+
+@lru_cache(maxsize=65536)
+def _envs(text: str) -> frozenset[str]:
+    found = (next(filter(None, m.groups())).lower() for m in _ENV.finditer(text))
+    return frozenset(_ENV_NAMES.get(e, e) for e in found)
+
+
+def _envs_apart(claim: str, entry: str) -> bool:
+    """Each text says one environment, another one ("checkout_v3 is ON in staging", "... ON in dev"; ``env=prod`` and
+    ``env=staging``): one setting in two environments is two settings, each with its own value. A text naming both
+    ("promoted from staging to prod") is about both."""
+    a, b = _envs(claim), _envs(entry)
+    return len(a) == 1 and len(b) == 1 and a != b
 
 
 def _the_apart(claim: str, entry: str) -> bool:
