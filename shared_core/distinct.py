@@ -16,9 +16,10 @@ from . import calls, change, contrast, kin, linking, records, slots, tense, topi
 from .cues import CUES
 from .grounding import untagged
 
-_THE = re.compile(r"^\W*the\s+(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+(?:is|are|was|were|has|have|had|runs?|uses?)\b", re.I)
-"""A text that opens on a definite noun phrase and its verb ("The API service runs on ..."): the thing it is about, its
-head noun named first."""
+_THE = re.compile(r"^\W*the\s+(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+(?:is|are|was|were|has|have|had|runs?|uses?|gets?|needs?|"
+                  r"costs?|goes|takes)\b", re.I)
+"""A text that opens on a definite noun phrase and its verb ("The API service runs on ...", "The monstera gets watered
+..."): the thing it is about, its head noun named first."""
 
 _ID_LIKE = re.compile(r"[#_]|[a-z]-?\d|^\d+(?:-\d+)*$")
 """A subject that names one thing by an id (``order#1000``, ``a-88213``, ``sup-4102``, a marketplace's ``113-8820315``); a
