@@ -22,7 +22,7 @@ from .tense import USED_TO
 from .written import unphoned, written_alike
 from .schema import Claim, Entry, Ledger
 from .tokens import (  # noqa: F401  (read through grounding by the modules that compare texts)
-    MEASURE, STOP, UNITS, code_names, content_tokens, entities, identifiers, locators, numbers)
+    MEASURE, MOVED_TO, STOP, UNITS, code_names, content_tokens, entities, identifiers, locators, numbers)
 
 _NEGATION = Prefiltered(re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|cannot|without|stopped|quit|no longer|isn't|aren't|wasn't|"

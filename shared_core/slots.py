@@ -27,7 +27,7 @@ from itertools import chain
 from . import calls, kin
 from .cuescan import Prefiltered, has_digit
 from .families import MANY, family, scalar_key, shaped
-from .grounding import MEASURE, STOP, negated, numbers, proposition
+from .grounding import MEASURE, MOVED_TO, STOP, negated, numbers, proposition
 from .kin import ACTS, RELATIONS
 from .written import numbered
 
@@ -138,7 +138,7 @@ def _subject(text: str) -> tuple[str | None, str]:
     candidates: list[tuple[int, str, str]] = []      # (position, subject, matched text)
     digits = has_digit(text)        # (both id patterns need one: a text without is spared their slow scans)
     for m in chain(_ID_NOUN.finditer(text) if digits else (), _LETTER_ID.finditer(text)):
-        if m.group(1).lower() in ID_NOUNS:
+        if m.group(1).lower() in ID_NOUNS and not MOVED_TO.search(text, 0, m.start()):   # "moved to desk 4": a value
             candidates.append((m.start(), f"{m.group(1).lower()}#{m.group(2).lower().replace(' ', '')}", m.group(0)))
     if not candidates and digits:
         for m in _BARE_ID.finditer(text):       # (or a number after "#": "Zendesk #48213")
