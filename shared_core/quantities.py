@@ -19,9 +19,10 @@ from .linking import specific
 from .written import written_alike
 
 _UNIT_WORDS = rf"µg|{UNITS}|mi|miles|%"
-_UNIT = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)\s?({_UNIT_WORDS})(?!\w)", re.I)
-_RATE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s+(?:[a-z]+\s+){0,2}?(?:a|an|per|each|every|/)\s*"
-                   r"(day|week|wk|month|year|yr)s?\b", re.I)
+_NUMBER = r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+"""A number as written, thousands apart or not ("1,210.00" is 1210, not 210)."""
+_UNIT = re.compile(rf"{_NUMBER}\s?({_UNIT_WORDS})(?!\w)", re.I)
+_RATE = re.compile(_NUMBER + r"\s+(?:[a-z]+\s+){0,2}?(?:a|an|per|each|every|/)\s*(day|week|wk|month|year|yr)s?\b", re.I)
 """A count per period ("3 times a week", "five runs a week", "1.5 cups a day"): the unit is its period."""
 _LABELS = frozenset("year grade class size floor level tier band stage phase zone row gate platform bay lane week chapter "
                     "lesson module book season episode".split())
@@ -84,10 +85,19 @@ _PER = Prefiltered(re.compile(
 _SHORT = ("a month", "a week", "a year", "a day", "a month", "a week", "a year")
 
 
+_PRICED = re.compile(r"((?:[£$€]\s?\d[\d,]*(?:\.\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d\d|"
+                     r"\d[\d,]*(?:\.\d+)?\s*(?-i:[A-Z]{3}))\s+)(daily|weekly|monthly|yearly|annually)\b", re.I)
+"""An amount paid so often, written as money ("32.00 GBP monthly", "1,210.00 monthly", "£40 weekly"): that amount a
+period, not once a period ("6 weekly" is every six weeks)."""
+_EACH = {"daily": "a day", "weekly": "a week", "monthly": "a month", "yearly": "a year", "annually": "a year"}
+
+
 @lru_cache(maxsize=65536)
 def _rated(text: str, often: bool = True) -> str:
-    """``text`` with its rate shorthand (``_PER``) and how-often words (``_HOW_OFTEN``) said as counts per period."""
+    """``text`` with its rate shorthand (``_PER``), amounts paid so often (``_PRICED``) and how-often words
+    (``_HOW_OFTEN``) said as counts per period."""
     text = _PER.sub(lambda m: " " + _SHORT[next(i for i, g in enumerate(m.groups()) if g)], text)
+    text = _PRICED.sub(lambda m: m.group(1) + _EACH[m.group(2).lower()], text)
     return _HOW_OFTEN.sub(_how_often, text) if often else text
 
 
@@ -108,6 +118,7 @@ def quantities(text: str, often: bool = True) -> dict[str, frozenset[str]]:
 
 
 def _plain(value: str) -> str:
+    value = value.replace(",", "")
     return value.rstrip("0").rstrip(".") if "." in value else value      # "2.50" is "2.5", "2.0" is "2"
 
 
