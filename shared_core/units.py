@@ -1,4 +1,5 @@
-"""Units: one amount said in another unit ("6 ft" and "183 cm", "50 gallons" and "189 L", "68°F" and "20°C").
+"""Units: one amount said in another unit ("6 ft" and "183 cm", "50 gallons" and "189 L", "68°F" and "20°C", "336h" and
+"14 days", "2 GiB" and "2048 MiB").
 
 Why its own test: the comparisons downstream read numbers as written, so an amount converted by a person or a tool
 (a thermostat app in Fahrenheit, a nurse in centimetres, an odometer in km) reads as a new number, a change, where it
@@ -27,7 +28,12 @@ for _names, _kind, _factor in (
         ("ml", "volume", 0.001), ("l litres liters litre liter", "volume", 1.0), ("gal gallons gallon", "volume", 3.785411784),
         ("psi", "pressure", 6.894757), ("bar", "pressure", 100.0), ("kpa", "pressure", 1.0),
         ("mph", "speed", 1.609344), ("km/h kph kmh", "speed", 1.0),
-        ("m² m2 sqm", "area", 1.0), ("ft² ft2 sqft", "area", 0.09290304)):
+        ("m² m2 sqm", "area", 1.0), ("ft² ft2 sqft", "area", 0.09290304),
+        ("sec secs seconds second", "duration", 1.0), ("min mins minutes minute", "duration", 60.0),
+        ("h hr hrs hours hour", "duration", 3600.0), ("d days day", "duration", 86400.0),
+        ("wk wks weeks week", "duration", 604800.0), ("kb", "data", 1e3), ("mb", "data", 1e6), ("gb", "data", 1e9),
+        ("tb", "data", 1e12), ("kib", "data", 1024.0), ("mib", "data", 1024.0 ** 2), ("gib", "data", 1024.0 ** 3),
+        ("tib", "data", 1024.0 ** 4)):
     for _name in _names.split():
         _UNITS[_name] = (_kind, _factor, 0.0)
 _AREA = {r"sq\.?\s?ft|square\s+f(?:ee|oo)t": "sqft", r"sq\.?\s?m|square\s+met(?:re|er)s?": "sqm"}
@@ -43,6 +49,7 @@ _TALL = re.compile(r"(?<![\w.])(\d)\s?(?:'|’|ft|feet|foot)\s?(\d{1,2})(?:\s?(?
 _WARM = re.compile(r"°|\b(?:temp\w*|thermostat|setpoint|heat\w*|cool\w*|weather|forecast|oven|fridge|freezer|fever|"
                    r"outside|indoors?|degrees?|warm|cold|hot)\b", re.I)
 """A text about heat: only there is a bare "20 C" or "68F" a temperature ("flat 4F" is a flat)."""
+_AGO = re.compile(r"\s+(?:ago|back|earlier|before)\b", re.I)
 SLACK, ROUGH = 0.01, 0.03
 """How far a converted amount may sit from the other and still be it (an odometer's 42,300 mi as 68,077 km), and how
 far a loosely written one may at most."""
@@ -82,6 +89,8 @@ def amounts(text: str) -> tuple[Amount, ...]:
         if unit in "cf" and "°" not in m.group(3) and not (warm := _WARM.search(text) if warm is None else warm):
             continue
         kind, factor, offset = _UNITS[unit]
+        if kind == "duration" and _AGO.match(text, m.end()):
+            continue        # "generated 2 weeks ago": when, a stale reading's cue, said as it was
         value = float(m.group(1).replace(",", "") + "." + (m.group(2) or "0"))
         out.append(Amount(m.start(), m.end(), kind, (value + offset) * factor, value, len(m.group(2) or ""), unit))
     return tuple(sorted(out))
