@@ -190,6 +190,10 @@ _NAME = re.compile(r"[A-Z][a-z][\w&-]*")
 """A name as written: a capital, then lower case ("Falcon", "Ravi"; not an acronym, "CI" or "API": a tool's label)."""
 _JOINED = re.compile(r"[a-z][a-z\d]*(?:[-_][a-z\d]+)+")
 """A service's or a job's joined name ("api-gateway", "billing_worker"): no person's, so it may open the sentence alone."""
+_CODED = re.compile(r"(?-i:[A-Z]{1,4})\d{1,3}|/?[A-Za-z][\w.-]*(?:/[\w.-]+)+")
+"""A code or a path ("P1 tickets", "Q4 revenue", "/v2/export rate limit"): a tier's, a quarter's, an endpoint's name, no
+person's, so it too may open alone."""
+_CALLED = re.compile(r"->|→|[{$]")
 _QUOTED = re.compile(r"(?<!\w)['\"‘“]([^'\"’”]{2,60})['\"’”](?!\w)")
 """A quoted title ("'Piranesi'", "“The Overstory”"): a book's, a film's, a ship's, no person's, so it too may open alone."""
 
@@ -204,8 +208,9 @@ def _front(text: str) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...],
         return None
     quoted = frozenset(w for q in _QUOTED.findall(text[:m.start()]) for w in q.split())
     words = tuple(w.strip(".,;:!?()'\"‘’“”").removesuffix("'s") for w in text[:m.start()].split())
+    said = not _CALLED.search(text[:m.start()])     # (a call's path is the call's: ``calls`` reads those)
     names = tuple(w for i, w in enumerate(words) if (i or w in quoted) and _NAME.fullmatch(w) and w.lower() not in slots.STOP
-                  or _JOINED.fullmatch(w))
+                  or _JOINED.fullmatch(w) or said and _CODED.fullmatch(w))
     return words, frozenset(w.lower() for w in words), names, \
         frozenset(re.findall(r"[a-z0-9][\w:.-]*[a-z0-9]|[a-z0-9]", text[m.end():].lower())) - slots.FILLER - slots.STOP, quoted
 
@@ -221,7 +226,7 @@ def _names_apart(claim: str, entry: str) -> bool:
     na = [w for w in a[2] if w.lower() not in b[1]]
     nb = [w for w in b[2] if w.lower() not in a[1]]
     rest = [w.lower() for w in a[0] if w not in na and w not in a[4]]
-    joined = all(_JOINED.fullmatch(w) or w in a[4] | b[4] for w in na + nb)    # (or quoted: a title)
+    joined = all(_JOINED.fullmatch(w) or _CODED.fullmatch(w) or w in a[4] | b[4] for w in na + nb)   # (a title, a code)
     if not na or not nb or not (rest or joined) or rest != [w.lower() for w in b[0] if w not in nb and w not in b[4]]:
         return False
     said = lambda names, text: any(re.search(rf"\b{re.escape(n)}\b", text, re.I) for n in names)
