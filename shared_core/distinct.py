@@ -183,7 +183,8 @@ def _dotted(text: str) -> str | None:
     return m.group(1).lower().rstrip(".-") if m else None
 
 
-_VERB = re.compile(r"\s(?:is|are|was|were|has|have|lives|runs|holds|works|uses|departs|leaves|opens|closes|costs|meets|starts)\s"
+_VERB = re.compile(r"\s(?:is|are|was|were|has|have|lives|runs|holds|works|uses|departs|leaves|opens|closes|costs|meets|starts|"
+                   r"serves|points|routes|resolves|forwards|listens|expires|renews)\s"
                    r"|:\s")
 """Where the words of what a sentence is about end ("Project Falcon launch date | is ...", "Reservation at Lupa | ...")."""
 _NAME = re.compile(r"[A-Z][a-z][\w&-]*")
