@@ -97,7 +97,7 @@ def replaced(claim: str, entry: str) -> bool:
     if _negated_copy(a, b) or _negated_copy(b, a) or _moved_on(claim, entry) or dated or _set_to(claim, b) \
             or members.other(claim, entry) or members.swapped(claim, entry) or _written(claim, entry) \
             or _other_person(claim, entry) or _aged(claim, entry) or _relocated(claim, entry) or moved_state(claim, entry) \
-            or requantified(claim, entry) or nudges(claim, entry) or switched(claim, entry):
+            or requantified(claim, entry) or nudges(claim, entry) or switched(claim, entry) or _remodified(claim, entry):
         return True
     if _swapped_at_one(a, b):
         return True
@@ -339,6 +339,20 @@ def _same_output(claim: str, entry: str) -> bool:
     if len(b) > 1:
         return said == _WORD.findall(b[-1].lower()) != []
     return bool(said) and set(said) <= set(_WORD.findall(entry.lower()))
+
+
+_PLACED = re.compile(r"\b(?:at|in|to|from|on|for|with)\s+(?:the|a|an|my|our|his|her|their)\s+([A-Za-z][\w-]+)\s+([a-z]{3,})\b")
+
+
+def _remodified(claim: str, entry: str) -> bool:
+    """One place or thing said with another word before its noun ("teaching at the Riverside campus" after "I teach
+    at the main campus"): the value swapped, however the rest is reworded."""
+    a = {h: m.lower() for m, h in _PLACED.findall(claim)}
+    b = {h: m.lower() for m, h in _PLACED.findall(entry)}
+    low_a, low_b = claim.lower(), entry.lower()
+    return any(h not in STOP and a[h] != b[h] and _valued({a[h], b[h]}) and not {a[h], b[h]} & slots.GENERIC
+               and not re.search(rf"\b{re.escape(a[h])}\b", low_b) and not re.search(rf"\b{re.escape(b[h])}\b", low_a)
+               for h in a.keys() & b.keys())
 
 
 def _swapped_at_one(a: list[str], b: list[str]) -> bool:
