@@ -344,13 +344,20 @@ def _same_output(claim: str, entry: str) -> bool:
 _PLACED = re.compile(r"\b(?:at|in|to|from|on|for|with)\s+(?:the|a|an|my|our|his|her|their)\s+([A-Za-z][\w-]+)\s+([a-z]{3,})\b")
 
 
+_NAMED = re.compile(r"[A-Z][a-z][\w-]*")
+
+
 def _remodified(claim: str, entry: str) -> bool:
-    """One place or thing said with another word before its noun ("teaching at the Riverside campus" after "I teach
-    at the main campus"): the value swapped, however the rest is reworded."""
-    a = {h: m.lower() for m, h in _PLACED.findall(claim)}
+    """One place or thing said with another name before its noun ("teaching at the Riverside campus" after "I teach
+    at the main campus"): the value swapped, however the rest is reworded. The new word must be a name: a summary's
+    other adjective ("the trans community" beside "the LGBTQ community", "a dog-friendly place" beside "a pet-friendly
+    place") tells another fact or the same one."""
+    claim_mods = {h: m for m, h in _PLACED.findall(claim)}
+    a = {h: m.lower() for h, m in claim_mods.items()}
     b = {h: m.lower() for m, h in _PLACED.findall(entry)}
     low_a, low_b = claim.lower(), entry.lower()
-    return any(h not in STOP and a[h] != b[h] and _valued({a[h], b[h]}) and not {a[h], b[h]} & slots.GENERIC
+    return any(h not in STOP and a[h] != b[h] and _NAMED.fullmatch(claim_mods[h]) and _valued({a[h], b[h]})
+               and not {a[h], b[h]} & slots.GENERIC
                and not re.search(rf"\b{re.escape(a[h])}\b", low_b) and not re.search(rf"\b{re.escape(b[h])}\b", low_a)
                for h in a.keys() & b.keys())
 
