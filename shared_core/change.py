@@ -27,6 +27,7 @@ from .linking import COMMON, PairModel, lower_words, specific, values
 from .endings import ends
 from .quantities import nudges, requantified
 from .stamps import stamp
+from .tokens import NAME
 from .states import held_state, moved_state, switched
 
 WEIGHTS = Path(__file__).resolve().parent / "policy" / "weights" / "change.json"
@@ -344,9 +345,6 @@ def _same_output(claim: str, entry: str) -> bool:
 _PLACED = re.compile(r"\b(?:at|in|to|from|on|for|with)\s+(?:the|a|an|my|our|his|her|their)\s+([A-Za-z][\w-]+)\s+([a-z]{3,})\b")
 
 
-_NAMED = re.compile(r"[A-Z][a-z][\w-]*")
-
-
 def _remodified(claim: str, entry: str) -> bool:
     """One place or thing said with another name before its noun ("teaching at the Riverside campus" after "I teach
     at the main campus"): the value swapped, however the rest is reworded. The new word must be a name: a summary's
@@ -356,7 +354,7 @@ def _remodified(claim: str, entry: str) -> bool:
     a = {h: m.lower() for h, m in claim_mods.items()}
     b = {h: m.lower() for m, h in _PLACED.findall(entry)}
     low_a, low_b = claim.lower(), entry.lower()
-    return any(h not in STOP and a[h] != b[h] and _NAMED.fullmatch(claim_mods[h]) and _valued({a[h], b[h]})
+    return any(h not in STOP and a[h] != b[h] and NAME.fullmatch(claim_mods[h]) and _valued({a[h], b[h]})
                and not {a[h], b[h]} & slots.GENERIC
                and not re.search(rf"\b{re.escape(a[h])}\b", low_b) and not re.search(rf"\b{re.escape(b[h])}\b", low_a)
                for h in a.keys() & b.keys())

@@ -15,6 +15,7 @@ from functools import lru_cache
 from . import calls, change, contrast, kin, linking, records, slots, tense, topics
 from .cues import CUES
 from .grounding import untagged
+from .tokens import NAME
 
 _THE = re.compile(r"^\W*the\s+(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+(?:is|are|was|were|has|have|had|runs?|uses?|gets?|needs?|"
                   r"costs?|goes|takes)\b", re.I)
@@ -187,8 +188,6 @@ _VERB = re.compile(r"\s(?:is|are|was|were|has|have|lives|runs|holds|works|uses|d
                    r"serves|points|routes|resolves|forwards|listens|expires|renews)\s"
                    r"|:\s")
 """Where the words of what a sentence is about end ("Project Falcon launch date | is ...", "Reservation at Lupa | ...")."""
-_NAME = re.compile(r"[A-Z][a-z][\w&-]*")
-"""A name as written: a capital, then lower case ("Falcon", "Ravi"; not an acronym, "CI" or "API": a tool's label)."""
 _JOINED = re.compile(r"[a-z][a-z\d]*(?:[-_][a-z\d]+)+")
 """A service's or a job's joined name ("api-gateway", "billing_worker"): no person's, so it may open the sentence alone."""
 _CODED = re.compile(r"(?-i:[A-Z]{1,4})\d{1,3}|/?[A-Za-z][\w.-]*(?:/[\w.-]+)+")
@@ -210,7 +209,7 @@ def _front(text: str) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...],
     quoted = frozenset(w for q in _QUOTED.findall(text[:m.start()]) for w in q.split())
     words = tuple(w.strip(".,;:!?()'\"‘’“”").removesuffix("'s") for w in text[:m.start()].split())
     said = not _CALLED.search(text[:m.start()])     # (a call's path is the call's: ``calls`` reads those)
-    names = tuple(w for i, w in enumerate(words) if (i or w in quoted) and _NAME.fullmatch(w) and w.lower() not in slots.STOP
+    names = tuple(w for i, w in enumerate(words) if (i or w in quoted) and NAME.fullmatch(w) and w.lower() not in slots.STOP
                   or _JOINED.fullmatch(w) or said and _CODED.fullmatch(w))
     return words, frozenset(w.lower() for w in words), names, \
         frozenset(re.findall(r"[a-z0-9][\w:.-]*[a-z0-9]|[a-z0-9]", text[m.end():].lower())) - slots.FILLER - slots.STOP, quoted

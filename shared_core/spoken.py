@@ -98,12 +98,11 @@ def apart(claim: str, entry: str, a: dict[str, str], b: dict[str, str], identity
     ``identity`` names ("repo acme/api" and ``"repo": "acme/web"``): two things."""
     if bool(a) == bool(b):
         return False
-    sentence, text = (entry, claim) if a else (claim, entry)
-    if _of_other(_said(sentence, a or b), text):
+    sentence, text, fields = (entry, claim, a) if a else (claim, entry, b)
+    said = _said(sentence, fields)      # every field the sentence names, read once
+    if _of_other(said, text):
         return True             # "default branch of acme/web is develop" and a record that never names acme/web
-    record = {k: v for k, v in (a or b).items() if identity.search(k)}
-    said = fields_said(sentence, record)
-    return any(said[k] != record[k] and _ID_SHAPED.search(said[k]) for k in said)
+    return any(identity.search(k) and v != fields[k] and _ID_SHAPED.search(v) for k, (v, *_) in said.items())
 
 
 _ID_SHAPED = re.compile(r"\d|\w[/._#@-]\w")

@@ -49,6 +49,9 @@ MEASURE = re.compile(rf"\d+(?:[.,]\d+)?(?:{UNITS}|m|kb|k|hrs?|h|mins?|ms|s|st|nd
 """A number with its unit or ordinal ("50mg", "31kg", "3pm", "14th"), or a time ("2024-02-02T21:14:00Z" read as
 "2024-02-02T21" and "00Z", "12pm-4pm"): a quantity that changes, not an id that names another thing ("gp bumped the
 sertraline up to 100mg" is the same prescription; a device's record read an hour later is the same device)."""
+NAME = re.compile(r"[A-Z][a-z][\w&-]*")
+"""A name as written: a capital, then lower case ("Falcon", "Ravi", "Riverside"; not an acronym, "CI" or "API": a tool's
+label)."""
 MOVED_TO = re.compile(r"\b(?:swapped|switched|moved|changed|transferred|upgraded|downgraded|relocated|reassigned|bumped)"
                       r"\s+(?:\w+\s+)?(?:to|into)\s+(?:the\s+|a\s+|an\s+|new\s+)*$", re.I)
 """What a numbered place moved to follows ("switched to locker 31", "moved mum to ward 9"): the number is the value the
