@@ -185,15 +185,16 @@ def _dotted(text: str) -> str | None:
 
 
 _VERB = re.compile(r"\s(?:is|are|was|were|has|have|lives|runs|holds|works|uses|departs|leaves|opens|closes|costs|meets|starts|"
-                   r"serves|points|routes|resolves|forwards|listens|expires|renews)\s"
+                   r"serves|points|routes|resolves|forwards|listens|expires|renews|reports|triggers|requires|parses)\s"
                    r"|:\s")
 """Where the words of what a sentence is about end ("Project Falcon launch date | is ...", "Reservation at Lupa | ...")."""
 _JOINED = re.compile(r"[a-z][a-z\d]*(?:[-_][a-z\d]+)+")
 """A service's or a job's joined name ("api-gateway", "billing_worker"): no person's, so it may open the sentence alone."""
-_CODED = re.compile(r"(?-i:[A-Z]{1,4})\d{1,3}|/?[A-Za-z][\w.-]*(?:/[\w.-]+)+")
-"""A code or a path ("P1 tickets", "Q4 revenue", "/v2/export rate limit"): a tier's, a quarter's, an endpoint's name, no
-person's, so it too may open alone."""
+_CODED = re.compile(r"(?-i:[A-Z]{1,4})\d{1,3}|(?-i:[A-Z]{2,}(?:-[A-Z\d]+)+)|/{0,2}[A-Za-z][\w.-]*(?:/[\w.-]+)+")
+"""A code or a path ("P1 tickets", "Q4 revenue", "WS-EAST", "/v2/export rate limit", "//nas01/photos"): a tier's, a
+quarter's, a station's, an endpoint's, a share's name, no person's, so it too may open alone."""
 _CALLED = re.compile(r"->|→|[{$]")
+_LABEL = re.compile(r"[A-Za-z][\w .-]*:\s")
 _QUOTED = re.compile(r"(?<!\w)['\"‘“]([^'\"’”]{2,60})['\"’”](?!\w)")
 """A quoted title ("'Piranesi'", "“The Overstory”"): a book's, a film's, a ship's, no person's, so it too may open alone."""
 
@@ -209,8 +210,8 @@ def _front(text: str) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...],
     quoted = frozenset(w for q in _QUOTED.findall(text[:m.start()]) for w in q.split())
     words = tuple(w.strip(".,;:!?()'\"‘’“”").removesuffix("'s") for w in text[:m.start()].split())
     said = not _CALLED.search(text[:m.start()])     # (a call's path is the call's: ``calls`` reads those)
-    names = tuple(w for i, w in enumerate(words) if (i or w in quoted) and NAME.fullmatch(w) and w.lower() not in slots.STOP
-                  or _JOINED.fullmatch(w) or said and _CODED.fullmatch(w))
+    names = tuple(w for i, w in enumerate(words) if (i or w in quoted) and (NAME.fullmatch(w) or w in quoted)   # ('thumbnailer')
+                  and w.lower() not in slots.STOP or _JOINED.fullmatch(w) or said and _CODED.fullmatch(w))
     return words, frozenset(w.lower() for w in words), names, \
         frozenset(re.findall(r"[a-z0-9][\w:.-]*[a-z0-9]|[a-z0-9]", text[m.end():].lower())) - slots.FILLER - slots.STOP, quoted
 
@@ -220,6 +221,8 @@ def _names_apart(claim: str, entry: str) -> bool:
     after "Project Falcon launch date is ...", "User's friend Ravi lives in Toronto" after "... Sam lives in Glasgow"),
     the words around the names alike and the values apart: two things, not one renamed. A bare name before the verb
     ("Tom is on call") may be the value a role holds; the kind's word must be said too."""
+    if (label := _LABEL.match(claim)) and entry.startswith(label.group(0)):   # a label both lines open with ("crontab on
+        claim, entry = claim[label.end():], entry[label.end():]     # host batch01: job rotate_logs runs at ..."): what follows
     a, b = _front(claim), _front(entry)
     if a is None or b is None or not a[2] or not b[2] or a[3] == b[3]:
         return False
