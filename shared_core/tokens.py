@@ -87,7 +87,12 @@ def code_names(text: str) -> frozenset[str]:
     """The settings and variables a text names as code (``DB_HOST``, ``worker_processes``), not a call's name nor a
     quoted string (a JSON record's keys and values are its fields, compared by ``records``): where a value lives in a
     config, as a locator is where a thing lives."""
-    return frozenset(m.group(0).lower() for m in _CODE_NAME.finditer(text)) if "_" in text else frozenset()
+    return frozenset(_UNIT_SUFFIX.sub("", m.group(0).lower()) for m in _CODE_NAME.finditer(text)) if "_" in text else frozenset()
+
+
+KEY_UNITS = "ms|millis|milliseconds|s|secs?|seconds|mins?|minutes|hours|days|bytes|kb|mb|gb|kib|mib|gib"
+"""Units a key's name may end in ("timeout_ms", "MAX_UPLOAD_BYTES"): how its value is written, not which setting it is."""
+_UNIT_SUFFIX = re.compile(rf"_(?:{KEY_UNITS})$")
 
 
 _CODE_NAME = re.compile(r"(?<![\w./@\"'-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/@(-])", re.I)

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .cuescan import Prefiltered, has_digit
+from .tokens import KEY_UNITS
 from .written import numbered, phoned_as
 
 _UNITS: dict[str, tuple[str, float, float]] = {}
@@ -31,7 +32,8 @@ for _names, _kind, _factor in (
         ("m² m2 sqm", "area", 1.0), ("ft² ft2 sqft", "area", 0.09290304),
         ("sec secs seconds second", "duration", 1.0), ("min mins minutes minute", "duration", 60.0),
         ("h hr hrs hours hour", "duration", 3600.0), ("d days day", "duration", 86400.0),
-        ("wk wks weeks week", "duration", 604800.0), ("kb", "data", 1e3), ("mb", "data", 1e6), ("gb", "data", 1e9),
+        ("wk wks weeks week", "duration", 604800.0), ("ms millis milliseconds millisecond", "duration", 0.001),
+        ("bytes byte", "data", 1.0), ("kb", "data", 1e3), ("mb", "data", 1e6), ("gb", "data", 1e9),
         ("tb", "data", 1e12), ("kib", "data", 1024.0), ("mib", "data", 1024.0 ** 2), ("gib", "data", 1024.0 ** 3),
         ("tib", "data", 1024.0 ** 4)):
     for _name in _names.split():
@@ -39,8 +41,9 @@ for _names, _kind, _factor in (
 _AREA = {r"sq\.?\s?ft|square\s+f(?:ee|oo)t": "sqft", r"sq\.?\s?m|square\s+met(?:re|er)s?": "sqm"}
 _HEAT = {r"°\s?c|degrees?\s+c(?:elsius)?|celsius|c": "c", r"°\s?f|degrees?\s+f(?:ahrenheit)?|fahrenheit|f": "f"}
 _UNITS["c"], _UNITS["f"], _UNITS["in"] = ("heat", 1.0, 0.0), ("heat", 5 / 9, -32.0), ("length", 0.0254, 0.0)
+_UNITS["s"] = ("duration", 1.0, 0.0)      # (only in a config's value or key: "45s", "timeout_s"; "the 90s" is a decade)
 
-_SPELLED = "|".join(sorted((re.escape(u) for u in _UNITS if u not in ("c", "f", "in")), key=len, reverse=True))
+_SPELLED = "|".join(sorted((re.escape(u) for u in _UNITS if u not in ("c", "f", "in", "s")), key=len, reverse=True))
 _AMOUNT = Prefiltered(re.compile(
     r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s?"
     rf"({'|'.join(_AREA)}|{'|'.join(_HEAT)}|{_SPELLED})(?![\w²])", re.I))
@@ -49,6 +52,13 @@ _TALL = re.compile(r"(?<![\w.])(\d)\s?(?:'|’|ft|feet|foot)\s?(\d{1,2})(?:\s?(?
 _WARM = re.compile(r"°|\b(?:temp\w*|thermostat|setpoint|heat\w*|cool\w*|weather|forecast|oven|fridge|freezer|fever|"
                    r"outside|indoors?|degrees?|warm|cold|hot)\b", re.I)
 """A text about heat: only there is a bare "20 C" or "68F" a temperature ("flat 4F" is a flat)."""
+_KEYED = Prefiltered(re.compile(
+    rf"[a-z][\w.-]*?[_.-]({KEY_UNITS})"
+    r"[\"']?(?:\s*[:=]\s*|\s+(?:is|to|of|at)\s+)[\"']?(\d+)(?![\w,]|\.\d)", re.I))
+"""A number under a key whose name ends in its unit ("session_ttl_seconds: 1800", "MAX_UPLOAD_BYTES=26214400")."""
+_SPAN = re.compile(r"(?<=[:=])\s*[\"']?((?:\d+(?:ms|[hmsdw]))+)(?!\w|\.\d)")
+"""A duration as a config writes it ("timeout: 45s", "ttl=1h30m", "retention: 720h"): a number and a letter, chained."""
+_LETTER = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 604800.0}
 _AGO = re.compile(r"\s+(?:ago|back|earlier|before)\b", re.I)
 SLACK, ROUGH = 0.01, 0.03
 """How far a converted amount may sit from the other and still be it (an odometer's 42,300 mi as 68,077 km), and how
@@ -82,6 +92,14 @@ def amounts(text: str) -> tuple[Amount, ...]:
     for m in _TALL.finditer(text):
         inches = int(m.group(1)) * 12 + int(m.group(2))
         out.append(Amount(m.start(), m.end(), "length", inches * 0.0254, inches, 0, "in"))
+    for m in _KEYED.finditer(text):
+        kind, factor, _ = _UNITS[unit := _unit({"mins": "min", "secs": "sec"}.get(m.group(1).lower(), m.group(1)))]
+        value = float(m.group(2))
+        out.append(Amount(m.start(2), m.end(2), kind, value * factor, value, 0, unit))
+    for m in _SPAN.finditer(text):
+        seconds = sum(float(n) * _LETTER[u] for n, u in re.findall(r"(\d+)(ms|[hmsdw])", m.group(1)))
+        if not any(a.start <= m.start(1) < a.end for a in out):
+            out.append(Amount(m.start(1), m.end(1), "duration", seconds, seconds, 0, "s"))
     for m in _AMOUNT.finditer(text):
         if any(a.start <= m.start() < a.end for a in out):
             continue
