@@ -185,7 +185,7 @@ def _dotted(text: str) -> str | None:
 
 
 _VERB = re.compile(r"\s(?:is|are|was|were|has|have|lives|runs|holds|works|uses|departs|leaves|opens|closes|costs|meets|starts|"
-                   r"serves|points|routes|resolves|forwards|listens|expires|renews|reports|triggers|requires|parses)\s"
+                   r"serves|points|routes|resolves|forwards|listens|expires|renews|reports|triggers|requires|parses|wears)\s"
                    r"|:\s")
 """Where the words of what a sentence is about end ("Project Falcon launch date | is ...", "Reservation at Lupa | ...")."""
 _JOINED = re.compile(r"[a-z][a-z\d]*(?:[-_][a-z\d]+)+")
@@ -194,6 +194,7 @@ _CODED = re.compile(r"(?-i:[A-Z]{1,4})\d{1,3}|(?-i:[A-Z]{2,}(?:-[A-Z\d]+)+)|/{0,
 """A code or a path ("P1 tickets", "Q4 revenue", "WS-EAST", "/v2/export rate limit", "//nas01/photos"): a tier's, a
 quarter's, a station's, an endpoint's, a share's name, no person's, so it too may open alone."""
 _CALLED = re.compile(r"->|→|[{$]")
+_RANKS = frozenset(slots.RANKS.split("|"))
 _LABEL = re.compile(r"[A-Za-z][\w .-]*:\s")
 _QUOTED = re.compile(r"(?<!\w)['\"‘“]([^'\"’”]{2,60})['\"’”](?!\w)")
 """A quoted title ("'Piranesi'", "“The Overstory”"): a book's, a film's, a ship's, no person's, so it too may open alone."""
@@ -219,19 +220,23 @@ def _front(text: str) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...],
 def _names_apart(claim: str, entry: str) -> bool:
     """One kind of thing, each text naming its own by a name the other never says ("Project Heron launch date is ..."
     after "Project Falcon launch date is ...", "User's friend Ravi lives in Toronto" after "... Sam lives in Glasgow"),
-    the words around the names alike and the values apart: two things, not one renamed. A bare name before the verb
-    ("Tom is on call") may be the value a role holds; the kind's word must be said too."""
+    the words around the names alike but for the relative each is ("User's son Alfie wears ..." after "User's eldest
+    daughter Maisie wears ..."): two things, not one renamed; with alike values too where the names are a thing's, not a
+    person's ("SQLite db app/cache.db has journal_mode=wal" is not repeated by "... app/analytics.db has ..."). A bare name
+    before the verb ("Tom is on call") may be the value a role holds; the kind's word must be said too."""
     if (label := _LABEL.match(claim)) and entry.startswith(label.group(0)):   # a label both lines open with ("crontab on
         claim, entry = claim[label.end():], entry[label.end():]     # host batch01: job rotate_logs runs at ..."): what follows
     a, b = _front(claim), _front(entry)
-    if a is None or b is None or not a[2] or not b[2] or a[3] == b[3]:
+    if a is None or b is None or not a[2] or not b[2]:
         return False
     na = [w for w in a[2] if w.lower() not in b[1]]
     nb = [w for w in b[2] if w.lower() not in a[1]]
     rest = [w.lower() for w in a[0] if w not in na and w not in a[4]]
     joined = all(_JOINED.fullmatch(w) or _CODED.fullmatch(w) or w in a[4] | b[4] for w in na + nb)   # (a title, a code)
-    if not na or not nb or not (rest or joined) or rest != [w.lower() for w in b[0] if w not in nb and w not in b[4]]:
-        return False
+    theirs = [w.lower() for w in b[0] if w not in nb and w not in b[4]]
+    plain = lambda ws: [w for w in ws if w not in kin.RELATIONS and w not in _RANKS]   # ("son Alfie", "eldest daughter Maisie")
+    if not na or not nb or not (rest or joined) or plain(rest) != plain(theirs) or a[3] == b[3] and not joined:
+        return False    # (alike values after two persons' names: a role given to another, "Dr. Shah is my GP now")
     said = lambda names, text: any(re.search(rf"\b{re.escape(n)}\b", text, re.I) for n in names)
     return not said(na, entry) and not said(nb, claim)
 

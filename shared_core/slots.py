@@ -58,10 +58,10 @@ _NOT_VERBS = frozenset("as us always sometimes perhaps thanks yes plus less unle
                        "thus".split())
 """Words ending like a verb ("-s") that are none: after a capitalised first word they make it no subject."""
 _CONNECTIVES = frozenset("and also plus oh but then & +".split())
-_RANKS = "older|oldest|elder|eldest|younger|youngest|little|middle|baby|big"
-_RANK = rf"(?:(?:{_RANKS})\s+)?"
+RANKS = "older|oldest|elder|eldest|younger|youngest|little|middle|baby|big"
+_RANK = rf"(?:(?:{RANKS})\s+)?"
 """``my younger son``: a relative ranked among their siblings is still that relative."""
-_RANKED = re.compile(rf"(?:{_RANKS})\s+(\w+)", re.I)
+_RANKED = re.compile(rf"(?:{RANKS})\s+(\w+)", re.I)
 """A rank word and the relative it ranks, after an owner's possessive ("Mia's little brother")."""
 ID_NOUNS = frozenset(
     "order ticket invoice item fact build flight booking case issue pr file task job bug incident room account "
