@@ -15,7 +15,7 @@ from functools import lru_cache
 from . import calls, change, contrast, kin, linking, records, slots, tense, topics
 from .cues import CUES
 from .grounding import untagged
-from .tokens import NAME
+from .tokens import NAME, identifiers
 
 _THE = re.compile(r"^\W*the\s+(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+(?:is|are|was|were|has|have|had|runs?|uses?|gets?|needs?|"
                   r"costs?|goes|takes)\b", re.I)
@@ -54,7 +54,7 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
     if calls.other(claim, entry) or calls.adds_another(claim, entry) or records.other(claim, entry) \
             or _named_apart(claim, entry) or _kinds_apart(claim, entry) or _names_apart(claim, entry) \
             or _siblings(claim, entry) or _asked_apart(claim, entry) or records.created(claim) \
-            or contrast.apart(claim, entry) or _envs_apart(claim, entry) \
+            or contrast.apart(claim, entry) or _envs_apart(claim, entry) or _ids_apart(claim, entry) \
             or (tense.reported(claim) and tense.reported(entry) and not linking.restated(claim, entry)):
         return True
     if any(s.subject is None and not slots.pronoun(t) and kin.about_relative(o, t) for s, t, o in ((mine, claim, entry),
@@ -215,6 +215,25 @@ def _front(text: str) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...],
                   and w.lower() not in slots.STOP or _JOINED.fullmatch(w) or said and _CODED.fullmatch(w))
     return words, frozenset(w.lower() for w in words), names, \
         frozenset(re.findall(r"[a-z0-9][\w:.-]*[a-z0-9]|[a-z0-9]", text[m.end():].lower())) - slots.FILLER - slots.STOP, quoted
+
+
+def _shape(code: str) -> str:
+    return re.sub(r"\d", "9", re.sub(r"[a-z]", "a", code))
+
+
+def _ids_apart(claim: str, entry: str) -> bool:
+    """A thing one text names by an id before its verb ("lot TQ-2291 has 14 vials", "asset tag LT-00918 is assigned
+    ...") and the other by another id of the same shape, neither saying the other's ("TQ-2219", "LT-00981"): two lots,
+    two laptops, however alike the ids (an id after the verb, "my flight is BA117", may be the value that moved)."""
+    mine, theirs = identifiers(claim), identifiers(entry)
+    if not mine or not theirs or mine & theirs:
+        return False
+    for text, ids, other in ((claim, mine, theirs), (entry, theirs, mine)):
+        verb = next((m for m in _VERB.finditer(text) if m.group(0) != ": "), None)    # (a label's colon names no value)
+        front = {i for i in ids if verb is not None and i in text[:verb.start()].lower()}
+        if any(_shape(f) == _shape(o) for f in front for o in other):
+            return True
+    return False
 
 
 def _names_apart(claim: str, entry: str) -> bool:
