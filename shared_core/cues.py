@@ -38,6 +38,10 @@ CUES: dict[str, Prefiltered] = {
                      r"\b(?:by|after) (?:christmas|easter|the summer|summer|spring|autumn|winter|the new year)\b|"
                      r"\bend of (?:the )?(?:month|week|year|term)\b|\b(?:coming|going|be) back\b",
         "cue_injection": r"\b(?:ignore (?:all |the |any )?(?:previous|prior|above|earlier)|disregard|"
+                         r"ignore (?:your |all |any |the )?(?:[\w-]+ ){0,2}(?:instructions|details|records?|rules|memory)|"
+                         r"(?:ai|llm|bot|assistant|agent)s? (?:systems? |models? |tools? )?"
+                         r"(?:reading|processing|parsing) th(?:is|ese)|"
+                         r"(?:ai|bot|agent|assistant) instructions?|update (?:your |the |its )?memory|"
                          r"override(?!\s*(?:created|removed|deleted|ended|expire[sd]?|until|since|from|active|scheduled)\b"
                          r"|\s*[,)])|"
                          r"system prompt|store (?:this|the following)|forget (?:everything|what)|new instructions?|"
