@@ -8,12 +8,13 @@ from shared_core.schema import Action, Ledger
 
 
 def test_a_second_thing_with_the_same_value_is_kept(kept_beside) -> None:
-    kept_beside("Postgres database orders/primary.db has wal_level=logical.", "Postgres database orders/replica.db has wal_level=logical.",
-                "tool")
+    kept_beside("Postgres database orders/primary.db has wal_level=logical.",
+                "Postgres database orders/replica.db has wal_level=logical.", "tool")
 
 
 def test_two_relatives_named_apart_are_two_people(kept_beside) -> None:
-    kept_beside("User's daughter Ada wears children's shoe size 9.", "User's youngest, Rafe, wears children's shoe size 6.", "user")
+    kept_beside("User's daughter Ada wears children's shoe size 9.", "User's youngest, Rafe, wears children's shoe size 6.",
+                "user")
 
 
 def test_the_same_child_moved_revises(decides) -> None:

@@ -33,4 +33,5 @@ def test_a_device_rule_named_apart_is_another_thing(kept_beside) -> None:
 
 def test_the_same_queue_moved_revises(decides) -> None:
     decides("Queue 'invoices' is configured with a visibility timeout of 60 seconds.",
-            "Queue 'invoices' is configured with a visibility timeout of 90 seconds now.", Action.REVISE, Ledger.HISTORY, "tool", "tool")
+            "Queue 'invoices' is configured with a visibility timeout of 90 seconds now.", Action.REVISE, Ledger.HISTORY,
+            "tool", "tool")
