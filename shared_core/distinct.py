@@ -221,6 +221,14 @@ def _shape(code: str) -> str:
     return re.sub(r"\d", "9", re.sub(r"[a-z]", "a", code))
 
 
+@lru_cache(maxsize=65536)
+def _front_ids(text: str) -> frozenset[str]:
+    """The shapes of the ids a text says before its first verb (a label's colon names no value), cached: asked of both
+    texts of every candidate pair."""
+    verb = next((m for m in _VERB.finditer(text) if m.group(0) != ": "), None)
+    return frozenset() if verb is None else frozenset(_shape(i) for i in identifiers(text) if i in text[:verb.start()].lower())
+
+
 def _ids_apart(claim: str, entry: str) -> bool:
     """A thing one text names by an id before its verb ("lot TQ-2291 has 14 vials", "asset tag LT-00918 is assigned
     ...") and the other by another id of the same shape, neither saying the other's ("TQ-2219", "LT-00981"): two lots,
@@ -228,12 +236,7 @@ def _ids_apart(claim: str, entry: str) -> bool:
     mine, theirs = identifiers(claim), identifiers(entry)
     if not mine or not theirs or mine & theirs:
         return False
-    for text, ids, other in ((claim, mine, theirs), (entry, theirs, mine)):
-        verb = next((m for m in _VERB.finditer(text) if m.group(0) != ": "), None)    # (a label's colon names no value)
-        front = {i for i in ids if verb is not None and i in text[:verb.start()].lower()}
-        if any(_shape(f) == _shape(o) for f in front for o in other):
-            return True
-    return False
+    return any(_front_ids(text) & {_shape(i) for i in other} for text, other in ((claim, theirs), (entry, mine)))
 
 
 def _names_apart(claim: str, entry: str) -> bool:

@@ -93,7 +93,7 @@ def amounts(text: str) -> tuple[Amount, ...]:
         inches = int(m.group(1)) * 12 + int(m.group(2))
         out.append(Amount(m.start(), m.end(), "length", inches * 0.0254, inches, 0, "in"))
     for m in _KEYED.finditer(text):
-        kind, factor, _ = _UNITS[unit := _unit({"mins": "min", "secs": "sec"}.get(m.group(1).lower(), m.group(1)))]
+        kind, factor, _ = _UNITS[unit := _unit(m.group(1))]
         value = float(m.group(2))
         out.append(Amount(m.start(2), m.end(2), kind, value * factor, value, 0, unit))
     for m in _SPAN.finditer(text):
