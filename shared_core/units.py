@@ -58,7 +58,8 @@ _KEYED = Prefiltered(re.compile(
 """A number under a key whose name ends in its unit ("session_ttl_seconds: 1800", "MAX_UPLOAD_BYTES=26214400")."""
 _SPAN = re.compile(r"(?<=[:=])\s*[\"']?((?:\d+(?:ms|[hmsdw]))+)(?!\w|\.\d)")
 """A duration as a config writes it ("timeout: 45s", "ttl=1h30m", "retention: 720h"): a number and a letter, chained."""
-_LETTER = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 604800.0}
+_LETTER = {"ms": "ms", "s": "s", "m": "min", "h": "h", "d": "d", "w": "wk"}
+"""Each letter of such a duration and the unit it is (an "m" there is minutes, not metres)."""
 _AGO = re.compile(r"\s+(?:ago|back|earlier|before)\b", re.I)
 SLACK, ROUGH = 0.01, 0.03
 """How far a converted amount may sit from the other and still be it (an odometer's 42,300 mi as 68,077 km), and how
@@ -97,7 +98,7 @@ def amounts(text: str) -> tuple[Amount, ...]:
         value = float(m.group(2))
         out.append(Amount(m.start(2), m.end(2), kind, value * factor, value, 0, unit))
     for m in _SPAN.finditer(text):
-        seconds = sum(float(n) * _LETTER[u] for n, u in re.findall(r"(\d+)(ms|[hmsdw])", m.group(1)))
+        seconds = sum(float(n) * _UNITS[_LETTER[u]][1] for n, u in re.findall(r"(\d+)(ms|[hmsdw])", m.group(1)))
         if not any(a.start <= m.start(1) < a.end for a in out):
             out.append(Amount(m.start(1), m.end(1), "duration", seconds, seconds, 0, "s"))
     for m in _AMOUNT.finditer(text):
