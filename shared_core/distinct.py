@@ -263,18 +263,18 @@ def _names_apart(claim: str, entry: str) -> bool:
     return not said(na, entry) and not said(nb, claim)
 
 
-_KIND_NAMED = re.compile(r"(?=\b(repo(?:sitory)?|channel|user|bucket|service|cluster|namespace|queue|sku|flag|"
-                         r"topic|bot|workspace|vm|instance|container|pod|deployment)\s+([#@]?[a-z0-9][\w./-]*[a-z0-9]))"
+_KIND_NAMED = re.compile(r"(?=\b(repo(?:sitory)?|channel|user|bucket|service|cluster|namespace|queue|sku|flag|site|"
+                         r"topic|bot|workspace|vm|instance|container|pod|deployment|warehouse|store)"
+                         r"(?:\s+|(?:_id|_no)?\s*[=:]\s*)([#@]?[a-z0-9][\w./-]*[a-z0-9]))"
                          r"|(?<![\w#])([#@][a-z0-9][\w-]*[a-z0-9])\s+(channel)\b"      # (overlapping: "service user x")
                          r"|\b(item|folder|file|doc|sheet|playlist|board|project|album|note|service|job|pipeline|dashboard|queue|"
                          r"topic|bucket|repo|channel|workspace|cluster|database|table|report|campaign|list|calendar|group)"
-                         r"\s+['\"‘“]([^'\"’”]{2,60})['\"’”]"
-                         r"|^\W*()((?:[\w.-]+/)+[\w.-]+):\s"
+                         r"\s+['\"‘“]([^'\"’”]{2,60})['\"’”]|^\W*()((?:[\w.-]+/)+[\w.-]+):\s"
                          r"|(?<![\w-])([a-z0-9]+-[a-z0-9-]*[a-z0-9])\s+(on-?call|rota)\b", re.I)
-"""A thing named after (or, a channel, before) the noun of its kind ("repo acme/billing-ui", "IAM user ci-runner",
-"#incidents-archive channel"), the name an identifier (a mark, a digit or a joined word) or quoted ("folder 'Taxes 2023'",
-"service 'ledger'"); or a note labelled by a file's path ("api/.nvmrc: Node 18.19.0"); or a rota by its joined name
-("payments-primary on-call")."""
+"""A thing named after (or, a channel, before) the noun of its kind, as words or a key ("repo acme/billing-ui", "IAM user
+ci-runner", "store_id=2271", "#incidents-archive channel"), the name an identifier (a mark, a digit or a joined word) or
+quoted ("folder 'Taxes 2023'", "service 'ledger'"); or a note labelled by a file's path ("api/.nvmrc: Node 18.19.0"); or
+a rota by its joined name ("payments-primary on-call")."""
 
 
 @lru_cache(maxsize=65536)
