@@ -18,12 +18,13 @@ from .grounding import names_every_value
 from .written import plain_number
 
 _FIELD = Prefiltered(re.compile(
-    r"[\"']?(?P<key>[A-Za-z_][A-Za-z0-9_.]{0,40})[\"']?\s*(?::|=|->|→)\s*"
+    r"[\"']?(?P<key>[A-Za-z_][A-Za-z0-9_.]{0,40})[\"']?\s*(?::\s*(?![A-Za-z_][\w.]*=(?!=))|(?:=|->|→)\s*)"
     r"(?P<value>\"(?:[^\"\\]|\\.)*\"|'[^']*'|\[[^\]]*\]|[^,;{}\[\]\s\"')]+(?: (?!->|→)[^,;{}\[\]\s\"'=:)]+)*?)"
     r"(?=\s*(?:[,;})\]]|$|->|→|\s+[\"']?[A-Za-z_][\w.]*[\"']?\s*(?:[:=]|->|→))|\s*$|\s+#\s|\s+\()"))
 """One ``key: value`` / ``key=value`` / ``"key": "value"`` field; a bare value runs to the next field, the call's
 closing parenthesis, its output arrow ("setpoint_c=19 -> ok" holds 19), a code comment or a note in parentheses
-("checkout_v2 = true  # enabled by ops", "checkout_v2 = false (flags.toml)" hold true and false)."""
+("checkout_v2 = true  # enabled by ops", "checkout_v2 = false (flags.toml)" hold true and false). A label's colon before
+a field ("ledger_sync: invoice_id=INV-30418 ...") holds no value: the tool's name, the field its record's first."""
 _SPACES = re.compile(r"\s+")
 
 _READ_AT = re.compile(r"(?:^|[._])(?:updated|synced|cached|fetched|retrieved|checked|read|seen|ts|timestamp|as_of|"
