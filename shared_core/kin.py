@@ -26,6 +26,12 @@ KIN = {"sis": "sister", "bro": "brother", "hubby": "husband", "mom": "mum", "mot
        "gran": "grandma", "nan": "grandma", "grandad": "grandpa"}
 """One relative under each of the names people call them: one subject (``slots.same_subject``), each subject still
 named as its text says (other tests read that word in the text)."""
+UNMARKED = re.compile(r"\b(mum|mom|mam|dad|mother|father|wife|husband|hubby|partner|grandma|grandpa|grandad|gran|nan|aunt|"
+                      r"uncle|girlfriend|boyfriend|fiance|fiancee|stepdad|stepmum|stepmom)s\s+(?!(?:is|are|was|were|has|have|"
+                      r"had|will|would|can|says?|said|got|gets|just|still|been|ok|okay|the|a|an|and|or)\b)([a-z]\w*)(?<!ing)\b",
+                      re.I)
+"""A relative's thing written without the apostrophe ("mums car got written off", "Dads seat on EZY8432"): the
+relative owns what follows, as "mum's car" (not "mums are ...")."""
 _WHERE = re.compile(r"\s*(?:my\s+)?(\w+)(?:['’]s|\s+is)\s+(?:still\s+|now\s+)?(?=(?:in|at|on|with|away|back|off|home)\b)",
                     re.I)
 

@@ -85,8 +85,7 @@ FILLER = frozenset(
     "currently anymore longer new old these days today lately recently nowadays officially finally turns out so well "
     "anyway confirm confirmed confirming correct right indeed definitely really totally same obviously basically "
     "literally honestly seriously tbh ngl lol haha tho though kinda sorta thing things stuff "
-    "i've we've you've they've i'd we'd they'd i'll we'll they'll".split()
-)
+    "i've we've you've they've i'd we'd they'd i'll we'll they'll".split())
 _COMMON_INITIAL = FILLER | STOP | frozenset(
     "perhaps maybe apparently some starting from since got please remember remind reminder hey hi hello big "
     "switched changed moved started stopped went finally booked".split())
@@ -153,7 +152,8 @@ def _subject(text: str) -> tuple[str | None, str]:
     if (where := kin.whereabouts(text)) and where.group(1).lower() in RELATIONS and family(where.group(1)) is None:
         return where.group(1).lower(), text[where.end():]   # "grandad's still at home"; not "my boss is on holiday"
     first = re.split(r"[,;.!?]\s|\s[-–]\s", text, maxsplit=1)[0]   # an owner names the subject in the first clause:
-    m = next((m for m in _POSSESSIVE.finditer(first) if m.group(1).lower() not in NOT_OWNERS   # not "..., the camera's unreal"
+    owned = sorted(chain(_POSSESSIVE.finditer(first), kin.UNMARKED.finditer(first)), key=lambda m: m.start())
+    m = next((m for m in owned if m.group(1).lower() not in NOT_OWNERS   # not "..., the camera's unreal"
               and m.group(1).lower() not in STOP and m.group(1).lower() not in FILLER and m.group(2).lower() not in _MINE
               and not _MY_IS.search(first, 0, m.end())), None)   # "dan's my boss", "priya's still", "my birthday's 14": is
     if m is not None:
