@@ -172,7 +172,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("location", r"stored|located|location|kept|bin|warehouse|shelf|drawer|room|desk|parked|are with|is with|"
                  r"keys?|spare|safe|tin|lockbox", False),
     ("config", r"port|host|url|endpoint|version|config|region|timeout|limit|[a-z]{2}-[a-z]+-\d", False),
-    ("car", r"car|vehicle", False),
+    ("car", r"car|vehicle|(?:drives|driving) (?:an?|that|this)(?= )", False),   # "drives a silver Corsa" is the car
     ("name", r"name is|called|named|goes by", False),
     ("preference", r"preferences?|prefers?|preferred|would rather|(?:i|we|they|he|she)'d rather", True),
 )
