@@ -68,8 +68,13 @@ def _parts(phrase: str) -> list[str]:
 
 
 def _end(words: list[str]) -> int | None:
-    """Where a noun phrase ends: its first verb or stop word within ``HEAD`` words and the one after."""
-    return next((n for n, w in enumerate(words[:HEAD + 1]) if w in _VERB or w in STOP), None)
+    """Where a noun phrase ends: its first verb or stop word within ``HEAD`` words and the one after, or a log's "last"
+    before what was done ("hallway smoke alarm last tested on ...")."""
+    return next((n for n, w in enumerate(words[:HEAD + 1]) if w in _VERB or w in STOP or _last_done(words, n)), None)
+
+
+def _last_done(words: list[str], n: int) -> bool:
+    return words[n] == "last" and n + 1 < len(words) and words[n + 1].endswith("ed")
 
 
 _LABEL = re.compile(r"^\s*[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,2}:\s+(?=(?:the|my|our|your|his|her|their)\s)", re.I)
@@ -88,7 +93,7 @@ def _bare(clause: str, labelled: bool) -> tuple[str, ...]:
     if labelled and 2 <= len(words) <= HEAD and _PLAIN.fullmatch(clause):
         return tuple(words)
     n = _end(words)
-    return tuple(words[:n]) if n is not None and n >= 2 and (words[n] in _VERB or labelled) else ()
+    return tuple(words[:n]) if n is not None and n >= 2 and (words[n] in _VERB or labelled or _last_done(words, n)) else ()
 
 
 @lru_cache(maxsize=65536)
