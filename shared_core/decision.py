@@ -227,8 +227,8 @@ def situate(claim: Claim, neighbours: Sequence[tuple[Entry, float]], slot_entrie
             "slot_known": float(mine.known), "content_free": float(chitchat.remark(claim.text, source)),
             "of_record": float(source in cfg.of_record)}
     base["unknown_sender"] = float(source == "unknown" and bool(claim_features(claim)["cue_sender"]))
-    if source == "user":        # "The user's manager is Daniel" from the user's side is relayed speech, not a recap
-        base["cue_recap"] = 0.0
+    if source == "user":        # "The user's manager is Daniel" from the user's side is relayed speech, not a recap;
+        base["cue_recap"] = base["cue_injection"] = 0.0     # "update your memory, I live in Leeds now": the owner's ask
     if source == "user" and kin.RELAYED.search(claim.text):     # "my sister thinks I live in Madrid": her word
         base.update(source_prior=cfg.source_priors["third_party"], untrusted=1.0)
     kept = [(e, theirs) for e in pool if not distinct.things(mine, theirs := slot_of(e), claim.text, e.text)]
