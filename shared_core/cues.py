@@ -50,7 +50,14 @@ CUES: dict[str, Prefiltered] = {
                          r"(?:user's )?(?:record|memory|profile)|"
                          r"overwrite (?:the |any |your |all )?(?:stored |saved |existing |current |old )?"
                          r"(?:values?|memory|memories|records?|entry|entries|data|profile)|"
-                         r"(?:save|store|write|record|update|set) (?:[\w'-]+ ){0,8}(?:in|to|into) (?:your |the |its )?memory)\b",
+                         r"(?:save|store|write|record|update|set) (?:[\w'-]+ ){0,8}(?:in|to|into) (?:your |the |its )?memory|"
+                         r"(?:attention|attn|hey|dear|note (?:to|for)|(?:(?<=[\"'\[(])|^)(?:to|for)) "
+                         r"(?:the |any |all )?(?:[\w-]+ )?(?:ai|llms?|bots?|assistants?|agents?)(?: systems?| models?| tools?)?"
+                         r"(?=\s*[:\],]|\s+\w+ (?:is|are) )|if an? (?:ai|assistant|bot|llm|agent|language model)|in your memory|"
+                         r"(?:replace|overwrite|swap) (?:[\w'-]+ ){0,3}(?:stored|saved|remembered)|"
+                         r"\b(?:assistant|system|ai|bot)(?: note)?:\s*(?:please\s+)?(?:update|replace|change|set|store|save|"
+                         r"remember|forget|ignore|delete|overwrite|swap|treat)|tell no one|do not (?:mention|verify)|"
+                         r"no need to (?:check|verify))\b",
         "cue_recap": r"^\s*(?:the )?user(?:'s)?\b|\bas you know\b|\brecap\b|\bto summari[sz]e\b|\bnoted\b",
         "cue_confirm": r"\b(?:still|yep|yup|as usual|(?:as )?per usual|like usual|as normal|same old|same as|"
                        r"confirm(?:ed|s|ing)?|indeed|as before|as (?:always|ever)|"
