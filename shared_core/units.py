@@ -58,6 +58,8 @@ _KEYED = Prefiltered(re.compile(
 """A number under a key whose name ends in its unit ("session_ttl_seconds: 1800", "MAX_UPLOAD_BYTES=26214400")."""
 _SPAN = re.compile(r"(?<=[:=])\s*[\"']?((?:\d+(?:ms|[hmsdw]))+)(?!\w|\.\d)")
 """A duration as a config writes it ("timeout: 45s", "ttl=1h30m", "retention: 720h"): a number and a letter, chained."""
+_SUFFIXED = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)(?:([KMGT])i|h(\d\d))(?![\w.])")
+"""A size as Kubernetes writes it ("1536Mi", "1.5Gi": binary units, "Mi" no miles) or a duration as "1h30"."""
 _LETTER = {"ms": "ms", "s": "s", "m": "min", "h": "h", "d": "d", "w": "wk"}
 """Each letter of such a duration and the unit it is (an "m" there is minutes, not metres)."""
 _AGO = re.compile(r"\s+(?:ago|back|earlier|before)\b", re.I)
@@ -101,6 +103,11 @@ def amounts(text: str) -> tuple[Amount, ...]:
         seconds = sum(float(n) * _UNITS[_LETTER[u]][1] for n, u in re.findall(r"(\d+)(ms|[hmsdw])", m.group(1)))
         if not any(a.start <= m.start(1) < a.end for a in out):
             out.append(Amount(m.start(1), m.end(1), "duration", seconds, seconds, 0, "s"))
+    for m in _SUFFIXED.finditer(text):
+        value = float(m.group(1))
+        unit, value = (f"{m.group(2).lower()}ib", value) if m.group(2) else ("min", value * 60 + float(m.group(3)))
+        places = len(m.group(1).partition(".")[2])
+        out.append(Amount(m.start(), m.end(), _UNITS[unit][0], value * _UNITS[unit][1], value, places, unit))
     for m in _AMOUNT.finditer(text):
         if any(a.start <= m.start() < a.end for a in out):
             continue
