@@ -37,7 +37,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
     ("diet", r"vegetarian|veggie|vegan|pescatarian|keto|diet|eat(?:s|ing)? (?:meat|everything|anything)|omnivore|"
              r"plant[- ]based", False),
     ("restriction", r"gluten[- ]free|coeliac|celiac|dairy[- ]free|halal|kosher|lactose[- ]free|nut[- ]free", True),
-    ("seat", r"seats?|aisle|window seat|bulkhead|exit[- ]row", False),
+    ("seat", r"seats?|aisle|gangway|window seat|bulkhead|exit[- ]row", False),
     ("sleep", r"bedtime|bed by|go to bed|goes to bed|asleep|sleeps?|wake up|wakes up|woke up|gets? up at|"
               r"up at \d{1,2}(?:[:.]\d\d)?(?: ?[ap]m)?|morning person|night owl", False),
     ("timezone", r"time ?zone|(?:utc|gmt|cet|cest|est|edt|pst|pdt|eastern|pacific|central|mountain|london|"
@@ -182,7 +182,7 @@ FAMILIES: tuple[tuple[str, str, bool], ...] = (
 # rest is worded. Single-valued attributes only: another language or pet is a further value, not a change.
 VALUES: dict[str, str] = {
     "theme": r"dark|light",
-    "seat": r"window|aisle|middle|bulkhead|exit[- ]row",
+    "seat": r"window|aisle|gangway|middle|bulkhead|exit[- ]row",
     "timezone": r"utc|gmt|bst|cet|cest|eet|eest|est|edt|cst|cdt|mst|mdt|pst|pdt|jst|aest|aedt|nzst|sgt|hkt",
     "diet": r"vegetarian|vegan|pescatarian|keto|omnivore|flexitarian|plant[- ]based|"
             r"(?<!n't )(?<!not )(?<!never )(?<!longer )eat(?:s|ing)? (?:meat|everything|anything)",   # not "don't eat meat"
@@ -231,7 +231,8 @@ def scalar_key(cue: re.Match[str]) -> bool:
 
 
 _SAME = {"plantbased": "vegan", "centigrade": "celsius", "kilometre": "km", "kilometer": "km", "cycling": "cycle",
-         "biking": "cycle", "bike": "cycle", "driving": "drive", "walking": "walk"}
+         "biking": "cycle", "bike": "cycle", "driving": "drive", "walking": "walk",
+         "gangway": "aisle"}
 
 
 def member(word: str) -> str:
