@@ -45,8 +45,9 @@ def identifiers(text: str) -> frozenset[str]:
 UNITS = "mg|mcg|ug|g|kg|ml|l|km|cm|mm|gb|mb|tb|lbs?|oz"
 """Units of a quantity, written after its number: shared by ``MEASURE`` and ``quantities``."""
 MEASURE = re.compile(rf"\d+(?:[.,]\d+)?(?:{UNITS}|m|kb|k|hrs?|h|mins?|ms|s|st|nd|rd|th|am|pm|x|yo|yrs?|mph|kwh|kw|w|v|p)$"
-                     r"|\d{4}-\d\d-\d\dt\d\d$|\d\dz$|\d+(?:am|pm)?-\d+(?:am|pm)$", re.I)
-"""A number with its unit or ordinal ("50mg", "31kg", "3pm", "14th"), or a time ("2024-02-02T21:14:00Z" read as
+                     r"|\d{4}-\d\d-\d\dt\d\d$|\d\dz$|\d+(?:am|pm)?-\d+(?:am|pm)$|\d+-(?:hour|day|week|month|year)s?(?:-old)?$",
+                     re.I)
+"""A number with its unit or ordinal ("50mg", "31kg", "3pm", "14th", "12-month"), or a time ("2024-02-02T21:14:00Z" read as
 "2024-02-02T21" and "00Z", "12pm-4pm"): a quantity that changes, not an id that names another thing ("gp bumped the
 sertraline up to 100mg" is the same prescription; a device's record read an hour later is the same device)."""
 NAME = re.compile(r"[A-Z][a-z][\w&-]*")
