@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from . import apposition, medicines, slots
+from . import slots
 from .cuescan import Prefiltered
 from .grounding import STOP
 from .index.embedders import _stem
@@ -108,8 +108,7 @@ def apart(claim: str, entry: str) -> bool:
     attribute family's cue ("the light theme" after "the dark theme" is one theme changing; "living room lights"
     after "kitchen lights" are two, by "living" beside the cue's "room"). Also two ways of travelling, two ends of a
     schedule, two kinds of a closed class (``_kinds_apart``), and "my personal one" after the entry's own one."""
-    if _ways_apart(claim, entry) or _ends_apart(claim, entry) or _kinds_apart(claim, entry) or _legs_apart(claim, entry) \
-            or apposition.apart(claim, entry) or medicines.apart(claim, entry):
+    if _ways_apart(claim, entry) or _ends_apart(claim, entry) or _kinds_apart(claim, entry) or _legs_apart(claim, entry):
         return True
     a, b = _lead(claim), _lead(entry)
     if len(a) >= 2 and a[-1] == "one" and _own(a, entry) and not _SAME.intersection(a):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from . import calls, change, contrast, kin, linking, records, slots, tense, topics
+from . import apposition, calls, change, contrast, kin, linking, medicines, records, slots, tense, topics
 from .cues import CUES
 from .grounding import untagged
 from .tokens import NAME, identifiers
@@ -55,6 +55,7 @@ def things(mine: slots.Slot, theirs: slots.Slot, claim: str, entry: str) -> bool
             or _named_apart(claim, entry) or _kinds_apart(claim, entry) or _names_apart(claim, entry) \
             or _siblings(claim, entry) or _asked_apart(claim, entry) or records.created(claim) \
             or contrast.apart(claim, entry) or _envs_apart(claim, entry) or _ids_apart(claim, entry) \
+            or apposition.apart(claim, entry) or medicines.apart(claim, entry) \
             or (tense.reported(claim) and tense.reported(entry) and not linking.restated(claim, entry)):
         return True
     if any(s.subject is None and not slots.pronoun(t) and kin.about_relative(o, t) for s, t, o in ((mine, claim, entry),
@@ -251,8 +252,7 @@ def _names_apart(claim: str, entry: str) -> bool:
     a, b = _front(claim), _front(entry)
     if a is None or b is None or not a[2] or not b[2]:
         return False
-    na = [w for w in a[2] if w.lower() not in b[1]]
-    nb = [w for w in b[2] if w.lower() not in a[1]]
+    na, nb = [w for w in a[2] if w.lower() not in b[1]], [w for w in b[2] if w.lower() not in a[1]]
     rest = [w.lower() for w in a[0] if w not in na and w not in a[4]]
     joined = all(_JOINED.fullmatch(w) or _CODED.fullmatch(w) or w in a[4] | b[4] for w in na + nb)   # (a title, a code)
     theirs = [w.lower() for w in b[0] if w not in nb and w not in b[4]]
