@@ -30,10 +30,11 @@ def named(text: str) -> str | None:
     if m is None:
         return None
     words, name = next((m.group(i), m.group(j)) for i, j in ((1, 2), (4, 3), (6, 5), (7, 8)) if m.group(j) is not None)
-    fam, low = family(words), words.lower()     # (a preposition before a name, "at Google,", names a place, no kind)
-    if not name[0].isupper() or low in STOP or _HOLDERS & set(low.split()) or fam and fam[0] in change.PERSON_VALUED:
+    low = words.lower()     # (a preposition before a name, "at Google,", names a place, no kind)
+    if not name[0].isupper() or low in STOP or _HOLDERS & set(low.split()):
         return None
-    return name.lower()
+    fam = family(words)     # (read last: a family scan costs more than the words' own checks)
+    return None if fam and fam[0] in change.PERSON_VALUED else name.lower()
 
 
 def apart(claim: str, entry: str) -> bool:
