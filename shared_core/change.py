@@ -21,7 +21,7 @@ import numpy as np
 
 from . import members, moments, records, slots
 from .cuescan import Prefiltered
-from .grounding import _UPDATE_CUE, STOP, entities, identifiers, negated, numbers, said_last
+from .grounding import UPDATE_CUE, STOP, entities, identifiers, negated, numbers, said_last
 from .index.embedders import _stem
 from .linking import COMMON, PairModel, lower_words, specific, values
 from .endings import ends
@@ -74,7 +74,7 @@ def pair(claim: str, entry: str, cosine: float) -> list[float]:
         float(bool(na - nb)), float(bool(na and nb and na != nb)), float(bool(ia and ib and ia != ib)),
         float(bool(entities(claim) - entities(entry) - b)),
         float(any(fa[k] != fb[k] for k in shared)), float(bool(shared) and all(fa[k] == fb[k] for k in shared)),
-        float(negated(claim) != negated(entry)), float(bool(_UPDATE_CUE.search(claim))),
+        float(negated(claim) != negated(entry)), float(bool(UPDATE_CUE.search(claim))),
         float(bool(_STOP_CUE.search(claim))), float(bool(_CONFIRM.search(claim))),
         float(cosine), float(bool(fa)), float(bool(fb)),
         len(vb & words) / max(1, len(vb)), float(bool(vb - words)), float(len(a ^ b) <= 1),

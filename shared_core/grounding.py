@@ -29,7 +29,7 @@ _NEGATION = Prefiltered(re.compile(
     r"weren't|don't|doesn't|didn't|won't|can't|hasn't|haven't|anymore)\b|n't\b",
     re.I,
 ))
-_UPDATE_CUE = Prefiltered(re.compile(
+UPDATE_CUE = Prefiltered(re.compile(
     r"\b(?:now|no longer|anymore|moved|relocated|switched|updated?|new(?!\s+(?:guys?|girls?|grads?|hires?|starters?|joiners?|"
     r"members?|colleagues?|interns?|teammates?|recruits?|baby|babies|puppy|kitten)\b)|instead|as of|"
     r"since(?!\s+(?:you|you're|youre|i|i'm|im|we|we're|he|she|they|they're|it|it's|that|this)\b)|"   # not "since you're in"
@@ -52,7 +52,7 @@ that gives a reason ("since you're in Austin, here are ...") is no update cue at
 def time_cue_only(text: str) -> bool:
     """Every update cue of ``text`` is a time word (``TIME_CUES``): no sign of change (LoCoMo observations with
     "recently" superseded unrelated facts: revisions 134 -> 114 of 1,487; hand-written choosing sets 0 moves)."""
-    found = {m.group(0).lower() for m in _UPDATE_CUE.finditer(text)}
+    found = {m.group(0).lower() for m in UPDATE_CUE.finditer(text)}
     return bool(found) and found <= TIME_CUES
 
 
@@ -224,7 +224,7 @@ def _text_features(text: str) -> dict[str, float]:
     return {
         **cues,
         "structured": float(text.lstrip().startswith(("{", "[")) or bool(_FIELD.search(text))),
-        "update_cue": float(bool(_UPDATE_CUE.search(text))),
+        "update_cue": float(bool(UPDATE_CUE.search(text))),
         "additive_cue": float(bool(_ADDITIVE_CUE.search(text))),
         "claim_length": math.log1p(len(content_tokens(text))),
         "is_question": float(text.rstrip().endswith("?")),

@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 from .families import family
-from .grounding import _UPDATE_CUE
+from .grounding import UPDATE_CUE
 
 _NAMED = re.compile(
     r"\b[a-z]{3,}(?:pril|sartan|olol|dipine|statin|formin|oxetine|pram|prazole|azole|cillin|mycin|cycline|floxacin|lukast|"
@@ -30,5 +30,5 @@ def apart(claim: str, entry: str) -> bool:
     """Each text names its own medicine and not the other's, and the claim says no change: two medicines. Not where
     either is about an allergy ("no drug allergies, so amoxicillin is fine" answers "allergic to penicillin")."""
     a, b = named(claim), named(entry)
-    return bool(a and b) and not a & b and not _UPDATE_CUE.search(claim) and not any(
+    return bool(a and b) and not a & b and not UPDATE_CUE.search(claim) and not any(
         (fam := family(text)) and fam[0] == "allergy" for text in (claim, entry))

@@ -21,9 +21,9 @@ def test_transferred_revises(decides) -> None:
 
 
 def test_the_words_are_change_cues() -> None:
-    from shared_core.grounding import time_cue_only, _UPDATE_CUE
+    from shared_core.grounding import time_cue_only, UPDATE_CUE
 
     for text in ("migrated the wiki to Notion", "transferred my ISA to Trading 212", "the council took over the bins",
                  "swapped the boiler for a heat pump"):
-        assert _UPDATE_CUE.search(text), text
+        assert UPDATE_CUE.search(text), text
         assert not time_cue_only(text), text
